@@ -1,0 +1,55 @@
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import express, { type Express } from "express";
+import { pinoHttp } from "pino-http";
+import type { AppContext } from "./context";
+import { errorHandler, notFoundHandler } from "./middleware/errors";
+import { sessionMiddleware } from "./middleware/session";
+import { apiRoutes } from "./routes/index";
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/u;
+
+export interface AppOptions {
+  /** Built web app (web/dist) served beside the API from one origin. */
+  webDist?: string;
+}
+
+export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", ctx.config.TRUST_PROXY);
+
+  app.use(
+    pinoHttp({
+      logger: ctx.log,
+      genReqId: (req, res) => {
+        const incoming = req.headers["x-request-id"];
+        const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "info" : "debug"),
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      },
+    }),
+  );
+
+  const api = express.Router();
+  api.use(express.json({ limit: "1mb", strict: true }));
+  api.use(express.urlencoded({ extended: false, limit: "1mb", parameterLimit: 100 }));
+  api.use(sessionMiddleware(ctx.redis, ctx.config.SESSION_SECRET));
+  api.use(apiRoutes(ctx));
+  api.use(notFoundHandler);
+  api.use(errorHandler);
+  app.use("/api", api);
+
+  if (options.webDist && existsSync(options.webDist)) {
+    const index = path.join(options.webDist, "index.html");
+    app.use(express.static(options.webDist, { index: false, maxAge: "1h" }));
+    app.get(/^(?!\/api\/).*/u, (_req, res) => res.sendFile(index));
+  }
+  app.use(errorHandler);
+  return app;
+}

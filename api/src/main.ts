@@ -1,0 +1,67 @@
+import { createServer } from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import mongoose from "mongoose";
+import {
+  closeQueues,
+  connectMongo,
+  createLogger,
+  createQueues,
+  createRedis,
+  loadConfigOrExit,
+  localDiskStorage,
+  mediaRoot,
+  Pusher,
+  queuesWithoutWorkers,
+} from "@storefront/shared/server";
+import { createApp } from "./app";
+import type { AppContext } from "./context";
+import { ensureFirstAdmin } from "./services/auth";
+
+const config = loadConfigOrExit();
+const log = createLogger("api", config.LOG_LEVEL);
+
+async function main(): Promise<void> {
+  await connectMongo(config.MONGODB_URI);
+  await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).createIndexes()));
+  const redis = createRedis(config.REDIS_URL);
+  const queues = createQueues(redis);
+  const ctx: AppContext = {
+    config,
+    redis,
+    pusher: new Pusher(redis),
+    storage: localDiskStorage(mediaRoot(config.dataDir)),
+    log,
+    missingWorkers: () => queuesWithoutWorkers(queues),
+  };
+  await ensureFirstAdmin(config, log);
+
+  const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
+  const server = createServer(createApp(ctx, { webDist }));
+  server.listen(config.PORT, config.HOST, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : config.PORT;
+    log.info({ port, host: config.HOST }, "api listening");
+    process.send?.({ type: "listening", port });
+  });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, "shutting down");
+    server.close();
+    server.closeAllConnections();
+    await closeQueues(queues);
+    await redis.quit().catch(() => undefined);
+    await mongoose.disconnect();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  log.fatal({ err: error }, "api failed to start");
+  process.exit(1);
+});

@@ -1,0 +1,69 @@
+import type { Request, RequestHandler } from "express";
+import { Types } from "mongoose";
+import { MESSAGES, roleAllows, type AdminPermission, type AdminRole } from "@storefront/shared";
+import { Admin, User } from "@storefront/shared/server";
+import { forbidden, unauthorized } from "../errors";
+
+export interface AuthedUser {
+  id: string;
+  phone: string;
+}
+
+export interface AuthedAdmin {
+  id: string;
+  username: string;
+  role: AdminRole;
+}
+
+declare module "express-serve-static-core" {
+  interface Request {
+    user?: AuthedUser;
+    admin?: AuthedAdmin;
+  }
+}
+
+function destroySession(req: Request): Promise<void> {
+  return new Promise((resolve) => req.session.destroy(() => resolve()));
+}
+
+/**
+ * The session's user, re-read on every call so that a deactivated account stops working at
+ * once, even on live sessions.
+ */
+export const requireUser: RequestHandler = async (req, _res, next) => {
+  const userId = req.session?.userId;
+  if (!userId || !Types.ObjectId.isValid(userId)) throw unauthorized();
+  const user = await User.findById(userId, { phone: 1, isActive: 1 }).lean<{ phone: string; isActive: boolean }>();
+  if (!user || !user.isActive) {
+    await destroySession(req);
+    throw unauthorized(user ? MESSAGES.accountInactive : MESSAGES.notAuthenticated);
+  }
+  req.user = { id: userId, phone: user.phone };
+  next();
+};
+
+/** A `userId` sent by the client is never trusted: it must be the session's own. */
+export function assertOwnUserId(req: Request, ...candidates: (string | undefined)[]): string {
+  const own = req.user!.id;
+  for (const candidate of candidates) {
+    if (candidate !== undefined && candidate !== "" && candidate !== own) throw forbidden(MESSAGES.forbiddenUser);
+  }
+  return own;
+}
+
+/** Admin session with a role that holds `permission`: 401 without a session, 403 without the right. */
+export function requireAdmin(permission?: AdminPermission): RequestHandler {
+  return async (req, _res, next) => {
+    const adminId = req.session?.adminId;
+    if (!adminId || !Types.ObjectId.isValid(adminId)) throw unauthorized(MESSAGES.adminSessionRequired);
+    const admin = await Admin.findById(adminId, { username: 1, role: 1, isActive: 1 }).lean<{
+      username: string;
+      role: AdminRole;
+      isActive: boolean;
+    }>();
+    if (!admin || !admin.isActive) throw unauthorized(MESSAGES.adminSessionRequired);
+    if (permission && !roleAllows(admin.role, permission)) throw forbidden(MESSAGES.adminForbidden);
+    req.admin = { id: adminId, username: admin.username, role: admin.role };
+    next();
+  };
+}

@@ -1,0 +1,33 @@
+import multer from "multer";
+import sharp from "sharp";
+import { MESSAGES } from "@storefront/shared";
+import { badRequest, tooLarge } from "../errors";
+
+/** One multipart file held in memory, at most `maxBytes` (+1 so the size check below names it). */
+export function singleFile(field: string, maxBytes: number) {
+  return multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes + 1, files: 1, fields: 20 } }).single(field);
+}
+
+const FORMATS = { jpeg: "jpg", png: "png", webp: "webp" } as const;
+
+/**
+ * Checks an uploaded file really is a JPG, PNG or WEBP image (by its bytes, not its name) and
+ * under the limit; returns the file extension to store it with.
+ */
+export async function checkImage(
+  file: Express.Multer.File | undefined,
+  maxBytes: number,
+  tooLargeMessage: string,
+  field: string,
+): Promise<{ ext: string; width: number; height: number } | null> {
+  if (!file) return null;
+  if (file.size > maxBytes) throw tooLarge(tooLargeMessage, field);
+  try {
+    const meta = await sharp(file.buffer).metadata();
+    const ext = FORMATS[meta.format as keyof typeof FORMATS];
+    if (!ext || !meta.width || !meta.height) throw new Error("unsupported");
+    return { ext, width: meta.width, height: meta.height };
+  } catch {
+    throw badRequest(MESSAGES.invalidImage, field);
+  }
+}

@@ -1,0 +1,20 @@
+import { Router } from "express";
+import type { AppContext } from "../context";
+import { adminAuthRoutes } from "./admin/auth";
+import { adminTierRoutes } from "./admin/tier";
+import { authRoutes } from "./auth/auth";
+import { healthRoutes } from "./health/health";
+import { profileRoutes } from "./user/profile";
+import { walletRoutes } from "./wallet/wallet";
+
+/** Every API area, mounted under /api. */
+export function apiRoutes(ctx: AppContext): Router {
+  const router = Router();
+  router.use(healthRoutes(ctx));
+  router.use(authRoutes(ctx));
+  router.use(profileRoutes(ctx));
+  router.use(walletRoutes(ctx));
+  router.use(adminAuthRoutes(ctx));
+  router.use(adminTierRoutes(ctx));
+  return router;
+}

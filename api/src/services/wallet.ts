@@ -1,0 +1,57 @@
+import { randomUUID } from "node:crypto";
+import { tierInfo, type Feature, type TierInfo } from "@storefront/shared";
+import { User, debit, loadWalletTables, setBalance, type Pusher } from "@storefront/shared/server";
+import { notFound } from "../errors";
+
+export interface WalletView {
+  success: true;
+  wallet: { coins: number };
+  tierInfo: TierInfo;
+}
+
+export async function walletOf(userId: string): Promise<WalletView> {
+  const [user, tables] = await Promise.all([
+    User.findById(userId, { coins: 1, tier: 1 }).lean<{ coins: number; tier: number }>(),
+    loadWalletTables(),
+  ]);
+  if (!user) throw notFound("User not found");
+  return { success: true, wallet: { coins: user.coins }, tierInfo: tierInfo(user.coins, user.tier, tables.tiers) };
+}
+
+/**
+ * The idempotency key of a client request: its Idempotency-Key header scoped to the user and
+ * the call, or a fresh one when the client sent none.
+ */
+export function requestKey(scope: string, userId: string, header: string | undefined): string {
+  const clean = header?.trim();
+  return clean && /^[\w.:-]{8,128}$/u.test(clean) ? `${scope}:${userId}:${clean}` : `${scope}:${userId}:${randomUUID()}`;
+}
+
+export async function useCoins(
+  userId: string,
+  feature: Feature,
+  tokens: number,
+  details: string,
+  key: string,
+  pusher: Pusher,
+): Promise<{ success: true; tokensUsed: number; remainingCoins: number; transactionId: string }> {
+  const entry = await debit(userId, tokens, key, feature, details.slice(0, 200));
+  const remaining = entry.balanceAfter ?? (await walletOf(userId)).wallet.coins;
+  if (!entry.replayed) pusher.toUser(userId, "wallet:updated", { coins: remaining, reason: `use:${feature}` });
+  return { success: true, tokensUsed: tokens, remainingCoins: remaining, transactionId: entry.id };
+}
+
+export async function setCoinsAndTier(
+  userId: string,
+  coins: number,
+  tier: number,
+  adminId: string,
+  pusher: Pusher,
+): Promise<{ coins: number; tier: number; before: { coins: number; tier: number } }> {
+  const before = await User.findById(userId, { coins: 1, tier: 1 }).lean<{ coins: number; tier: number }>();
+  if (!before) throw notFound("User not found");
+  await setBalance(userId, coins, "admin_set", "administrator set the balance", `admin:${adminId}`);
+  await User.updateOne({ _id: userId }, { tier });
+  pusher.toUser(userId, "wallet:updated", { coins, reason: "admin_set" });
+  return { coins, tier, before: { coins: before.coins, tier: before.tier } };
+}

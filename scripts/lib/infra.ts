@@ -1,0 +1,174 @@
+/**
+ * Local stand-ins for the production engines, started when MONGODB_URI / REDIS_URL are unset:
+ * Debian's redis-server and mongo-java-server (a MongoDB-wire-compatible server from Maven
+ * Central; docs/decisions.md says why not FerretDB). Whatever is missing is installed here,
+ * so a fresh machine and CI need nothing done by hand.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, openSync } from "node:fs";
+import { createServer, connect } from "node:net";
+import { homedir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const MONGO_SERVER_SRC = path.resolve(here, "../mongo-server");
+const MONGO_SERVER_VERSION = "1.47.0";
+export const cacheDir = process.env.STOREFRONT_CACHE ?? path.join(homedir(), ".cache", "storefront");
+
+export interface RunningService {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function log(message: string): void {
+  process.stderr.write(`[infra] ${message}\n`);
+}
+
+export function which(binary: string): string | null {
+  const found = spawnSync("sh", ["-c", `command -v ${binary}`], { encoding: "utf8" });
+  return found.status === 0 ? found.stdout.trim() : null;
+}
+
+let aptUpdated = false;
+
+/** Installs a Debian package when its binary is missing, or explains what to install. */
+export function ensureBinary(binary: string, debianPackage: string): string {
+  const existing = which(binary);
+  if (existing) return existing;
+  if (process.getuid?.() !== 0 || !which("apt-get")) {
+    throw new Error(`${binary} is missing: install the Debian package "${debianPackage}" (or set the matching *_URL variable)`);
+  }
+  log(`installing ${debianPackage} with apt-get`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  if (!aptUpdated) {
+    spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
+    aptUpdated = true;
+  }
+  const result = spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", debianPackage], {
+    stdio: "inherit",
+    env,
+  });
+  const installed = which(binary);
+  if (result.status !== 0 || !installed) throw new Error(`apt-get could not install ${debianPackage}`);
+  return installed;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+export async function waitForPort(port: number, timeoutMs: number, child?: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) throw new Error(`process exited with code ${child.exitCode}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once("error", () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`port ${port} did not open within ${timeoutMs} ms`);
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      child.once("exit", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill("SIGTERM");
+    });
+}
+
+export interface RedisOptions {
+  /** Directory for the append-only file; omitted means no persistence (tests). */
+  dataDir?: string;
+  logFile?: string;
+}
+
+export async function startRedis(options: RedisOptions = {}): Promise<RunningService> {
+  const binary = ensureBinary("redis-server", "redis-server");
+  const port = await freePort();
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--protected-mode", "yes"];
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true });
+    args.push("--dir", options.dataDir, "--appendonly", "yes");
+  } else {
+    args.push("--appendonly", "no");
+  }
+  const out = options.logFile ? openSync(options.logFile, "a") : "ignore";
+  const child = spawn(binary, args, { stdio: ["ignore", out, out] });
+  await waitForPort(port, 10_000, child);
+  return { url: `redis://127.0.0.1:${port}`, process: child, stop: stopper(child) };
+}
+
+/** Fetches mongo-java-server's jars with Maven and compiles the launcher, once per machine. */
+export function ensureMongoServer(): { java: string; classpath: string } {
+  const java = ensureBinary("java", "default-jre-headless");
+  const home = path.join(cacheDir, `mongo-java-server-${MONGO_SERVER_VERSION}`);
+  const lib = path.join(home, "lib");
+  const classes = path.join(home, "classes");
+  const classpath = `${classes}${path.delimiter}${lib}/*`;
+  if (existsSync(path.join(classes, "MongoServerMain.class"))) return { java, classpath };
+  const mvn = ensureBinary("mvn", "maven");
+  const javac = ensureBinary("javac", "default-jdk-headless");
+  log(`fetching mongo-java-server ${MONGO_SERVER_VERSION} from Maven Central`);
+  mkdirSync(classes, { recursive: true });
+  const fetched = spawnSync(
+    mvn,
+    ["-q", "-B", "-f", path.join(MONGO_SERVER_SRC, "pom.xml"), "dependency:copy-dependencies", `-DoutputDirectory=${lib}`],
+    { stdio: "inherit" },
+  );
+  if (fetched.status !== 0 || !existsSync(lib) || readdirSync(lib).length === 0) {
+    throw new Error("Maven could not fetch mongo-java-server");
+  }
+  const compiled = spawnSync(javac, ["-d", classes, "-cp", `${lib}/*`, path.join(MONGO_SERVER_SRC, "MongoServerMain.java")], {
+    stdio: "inherit",
+  });
+  if (compiled.status !== 0) throw new Error("javac could not compile the MongoDB-compatible server launcher");
+  return { java, classpath };
+}
+
+export interface MongoOptions {
+  /** H2 file that keeps the data; omitted means in memory (tests). */
+  dataFile?: string;
+  logFile?: string;
+}
+
+export async function startMongo(options: MongoOptions = {}): Promise<RunningService> {
+  const { java, classpath } = ensureMongoServer();
+  const port = await freePort();
+  const args = ["-Xmx768m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", classpath, "MongoServerMain"];
+  args.push("127.0.0.1", String(port));
+  if (options.dataFile) {
+    mkdirSync(path.dirname(options.dataFile), { recursive: true });
+    args.push(options.dataFile);
+  }
+  const out = options.logFile ? openSync(options.logFile, "a") : "ignore";
+  const child = spawn(java, args, { stdio: ["ignore", out, out] });
+  await waitForPort(port, 60_000, child);
+  return { url: `mongodb://127.0.0.1:${port}/storefront`, process: child, stop: stopper(child) };
+}
+
+/** Debian's chromium for browser tests (no Playwright browser download exists here). */
+export function ensureChromium(): string {
+  return ensureBinary("chromium", "chromium");
+}

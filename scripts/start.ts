@@ -1,0 +1,59 @@
+/**
+ * `npm start`: the whole product on this machine. Starts Redis and the MongoDB-compatible server
+ * when REDIS_URL / MONGODB_URI are unset (data under DATA_DIR), builds the web app when needed,
+ * then one API process and one worker process per queue. Ctrl+C stops everything.
+ */
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { ALL_QUEUES, startStack } from "./lib/stack";
+
+const dataDir = path.resolve(process.env.DATA_DIR ?? "./data");
+mkdirSync(dataDir, { recursive: true });
+
+function sessionSecret(): string {
+  if (process.env.SESSION_SECRET) return process.env.SESSION_SECRET;
+  const file = path.join(dataDir, "session-secret");
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
+  return readFileSync(file, "utf8").trim();
+}
+
+function buildWeb(): void {
+  if (process.env.SKIP_WEB_BUILD === "1" || !existsSync("web/index.html")) return;
+  if (existsSync("web/dist/index.html") && process.env.REBUILD_WEB !== "1") return;
+  console.log("[start] building the web app");
+  const result = spawnSync("npm", ["run", "build", "-w", "web"], { stdio: "inherit" });
+  if (result.status !== 0) throw new Error("web build failed");
+}
+
+async function main(): Promise<void> {
+  buildWeb();
+  const port = Number(process.env.PORT ?? 3000);
+  const stack = await startStack({
+    ...(process.env.MONGODB_URI ? { mongoUri: process.env.MONGODB_URI } : {}),
+    ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}),
+    dataDir,
+    persist: true,
+    port,
+    workers: ALL_QUEUES,
+    env: { SESSION_SECRET: sessionSecret(), NODE_ENV: process.env.NODE_ENV ?? "production" },
+    inheritOutput: true,
+  });
+  console.log(`[start] storefront on ${stack.apiUrls[0]} (API under /api); Ctrl+C stops it`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log("[start] stopping");
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
+}
+
+main().catch((error: unknown) => {
+  console.error(`[start] ${(error as Error).message}`);
+  process.exit(1);
+});

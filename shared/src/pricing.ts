@@ -1,0 +1,202 @@
+/**
+ * The one function that prices every feature (SPEC §9), and the tier rules. Pure: the tables
+ * come from the database (seeded with DEFAULT_PRICING / DEFAULT_TIERS) and are passed in.
+ */
+import { VIDEO_MODELS, type Feature, type VideoModelId } from "./constants";
+
+export interface PricingRow {
+  feature_type: Feature;
+  /** Coins charged per unit of the feature (see `unitsOf`). */
+  tokens_per_unit: number;
+}
+
+export interface TierRow {
+  tier_number: number;
+  tier_name: string;
+  min_coins: number;
+  max_coins: number;
+  text_tokens: number;
+  image_tokens: number;
+  video_tokens: number;
+  audio_tokens: number;
+  sms_tokens: number;
+}
+
+export const DEFAULT_PRICING: readonly PricingRow[] = [
+  { feature_type: "text", tokens_per_unit: 1 },
+  { feature_type: "doctor", tokens_per_unit: 1 },
+  { feature_type: "image", tokens_per_unit: 20 },
+  { feature_type: "video", tokens_per_unit: 1 },
+  { feature_type: "sms", tokens_per_unit: 1 },
+  { feature_type: "audio", tokens_per_unit: 1 },
+];
+
+const TIER_NAMES = ["Bronze", "Silver", "Gold", "Platinum", "Emerald", "Sapphire", "Ruby", "Diamond", "Master", "Champion"];
+const TIER_MIN_COINS = [0, 100, 500, 1000, 2500, 5000, 10_000, 25_000, 50_000, 100_000];
+/** The top tier has no real ceiling; this keeps max_coins an integer as SPEC §5 asks. */
+export const TOP_TIER_MAX_COINS = 2_000_000_000;
+
+export const DEFAULT_TIERS: readonly TierRow[] = TIER_NAMES.map((name, i) => ({
+  tier_number: i + 1,
+  tier_name: name,
+  min_coins: TIER_MIN_COINS[i]!,
+  max_coins: i < 9 ? TIER_MIN_COINS[i + 1]! - 1 : TOP_TIER_MAX_COINS,
+  text_tokens: 1000 * (i + 1),
+  image_tokens: 5 * (i + 1),
+  video_tokens: 1 + i,
+  audio_tokens: 10 * (i + 1),
+  sms_tokens: 50 * (i + 1),
+}));
+
+/** Icon and colour keys of the ten tiers, bronze up to a trophy at 10. */
+export const TIER_STYLES: readonly { icon: string; color: string }[] = [
+  { icon: "🥉", color: "#cd7f32" },
+  { icon: "🥈", color: "#9ca3af" },
+  { icon: "🥇", color: "#eab308" },
+  { icon: "💠", color: "#64748b" },
+  { icon: "💚", color: "#10b981" },
+  { icon: "💙", color: "#2563eb" },
+  { icon: "❤️", color: "#dc2626" },
+  { icon: "💎", color: "#06b6d4" },
+  { icon: "👑", color: "#9333ea" },
+  { icon: "🏆", color: "#f59e0b" },
+];
+
+export type PriceRequest =
+  | { feature: "text"; message: string }
+  | { feature: "doctor"; message: string }
+  | { feature: "image" }
+  | { feature: "video"; model: VideoModelId; seconds: number }
+  | { feature: "sms"; text: string }
+  | { feature: "audio"; seconds: number };
+
+/** Words as a person counts them: runs of non-space characters. */
+export function wordCount(text: string): number {
+  const words = text.trim().split(/\s+/u).filter(Boolean);
+  return words.length;
+}
+
+/** GSM 03.38 basic set; characters outside it force UCS-2 encoding. */
+const GSM7_BASIC =
+  "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà";
+const GSM7_EXTENDED = "^{}\\[~]|€\f";
+
+export interface SmsEncoding {
+  encoding: "GSM-7" | "UCS-2";
+  /** Septets (GSM-7) or UTF-16 code units (UCS-2) the text occupies. */
+  length: number;
+  segments: number;
+}
+
+/** How many SMS segments a text needs: GSM-7 160 single / 153 per part, UCS-2 70 / 67. */
+export function smsEncoding(text: string): SmsEncoding {
+  let septets = 0;
+  let gsm = true;
+  for (const ch of text) {
+    if (GSM7_BASIC.includes(ch)) septets += 1;
+    else if (GSM7_EXTENDED.includes(ch)) septets += 2;
+    else {
+      gsm = false;
+      break;
+    }
+  }
+  if (gsm) {
+    return { encoding: "GSM-7", length: septets, segments: septets <= 160 ? 1 : Math.ceil(septets / 153) };
+  }
+  const units = text.length;
+  return { encoding: "UCS-2", length: units, segments: units <= 70 ? 1 : Math.ceil(units / 67) };
+}
+
+/** Video cost in units of $0.001 of provider price per second (docs/decisions.md). */
+export function videoMillsPerSecond(model: VideoModelId): number {
+  const found = VIDEO_MODELS.find((m) => m.id === model);
+  if (!found) throw new Error(`unknown video model ${model}`);
+  return Math.round(found.costPerSecond * 1000);
+}
+
+/** The billable units of a request, before the per-unit price. */
+export function unitsOf(request: PriceRequest): number {
+  switch (request.feature) {
+    case "text":
+      return Math.ceil(request.message.length / 4);
+    case "doctor":
+      return Math.max(1, wordCount(request.message));
+    case "image":
+      return 1;
+    case "video":
+      return request.seconds * videoMillsPerSecond(request.model);
+    case "sms":
+      return Math.max(1, smsEncoding(request.text).segments);
+    case "audio":
+      return Math.max(1, Math.ceil(request.seconds));
+  }
+}
+
+/** Coins a request costs under the given pricing table. */
+export function priceOf(request: PriceRequest, pricing: readonly PricingRow[] = DEFAULT_PRICING): number {
+  const row =
+    pricing.find((r) => r.feature_type === request.feature) ?? DEFAULT_PRICING.find((r) => r.feature_type === request.feature);
+  const perUnit = row?.tokens_per_unit ?? 1;
+  return unitsOf(request) * perUnit;
+}
+
+export interface TierInfo {
+  currentTier: number;
+  currentTierName: string;
+  nextTier: number | null;
+  nextTierName: string | null;
+  /** Percent of the way from the current tier's minimum to the next tier's, 0-100. */
+  progressToNext: number;
+}
+
+/** The tier whose coin range holds the balance (the highest such when ranges touch). */
+export function tierForCoins(coins: number, tiers: readonly TierRow[] = DEFAULT_TIERS): number {
+  const sorted = [...tiers].sort((a, b) => a.tier_number - b.tier_number);
+  let found = sorted[0]?.tier_number ?? 1;
+  for (const tier of sorted) if (coins >= tier.min_coins) found = tier.tier_number;
+  return found;
+}
+
+/**
+ * Tier shown to the user: the tier their balance reaches, never below the floor an
+ * administrator set (admin/update-user-tier.php).
+ */
+export function tierInfo(coins: number, tierFloor: number, tiers: readonly TierRow[] = DEFAULT_TIERS): TierInfo {
+  const sorted = [...tiers].sort((a, b) => a.tier_number - b.tier_number);
+  const current = Math.min(10, Math.max(1, tierFloor, tierForCoins(coins, sorted)));
+  const row = sorted.find((t) => t.tier_number === current);
+  const next = sorted.find((t) => t.tier_number === current + 1);
+  let progress = 100;
+  if (next) {
+    const from = row?.min_coins ?? 0;
+    const span = next.min_coins - from;
+    progress = span <= 0 ? 100 : Math.min(100, Math.max(0, Math.floor(((coins - from) / span) * 100)));
+  }
+  return {
+    currentTier: current,
+    currentTierName: row?.tier_name ?? `Tier ${current}`,
+    nextTier: next?.tier_number ?? null,
+    nextTierName: next?.tier_name ?? null,
+    progressToNext: progress,
+  };
+}
+
+/** Rejects tier tables whose coin ranges overlap or are inverted; returns the problems found. */
+export function tierTableProblems(tiers: readonly TierRow[]): string[] {
+  const problems: string[] = [];
+  const sorted = [...tiers].sort((a, b) => a.min_coins - b.min_coins);
+  const numbers = new Set<number>();
+  for (const t of tiers) {
+    if (numbers.has(t.tier_number)) problems.push(`tiers: tier ${t.tier_number} appears twice`);
+    numbers.add(t.tier_number);
+    if (t.max_coins < t.min_coins) problems.push(`tiers: tier ${t.tier_number} has max_coins below min_coins`);
+  }
+  for (let i = 1; i < sorted.length; i++) {
+    const prev = sorted[i - 1]!;
+    const cur = sorted[i]!;
+    if (cur.min_coins <= prev.max_coins) {
+      problems.push(`tiers: tiers ${prev.tier_number} and ${cur.tier_number} have overlapping coin ranges`);
+    }
+  }
+  return problems;
+}

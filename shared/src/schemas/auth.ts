@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { phoneSchema } from "./common";
+
+export const PASSWORD_MIN = 6;
+
+export const loginRequestSchema = z.object({
+  phone: phoneSchema,
+  password: z.string({ error: "password is required" }).min(1, "password is required").max(200),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const signupRequestSchema = z.object({
+  phone: phoneSchema,
+  password: z
+    .string({ error: "password is required" })
+    .min(PASSWORD_MIN, `password must be at least ${PASSWORD_MIN} characters`)
+    .max(200, "password must be at most 200 characters"),
+});
+export type SignupRequest = z.infer<typeof signupRequestSchema>;
+
+export const sessionUserSchema = z.object({ id: z.string(), phone: z.string() });
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+export const authResponseSchema = z.object({
+  success: z.literal(true),
+  user: sessionUserSchema,
+  id: z.string(),
+  phone: z.string(),
+});
+
+export const sessionCheckResponseSchema = z.object({
+  success: z.boolean(),
+  authenticated: z.boolean(),
+  user: sessionUserSchema.nullable(),
+});
+export type SessionCheckResponse = z.infer<typeof sessionCheckResponseSchema>;
+
+export const adminLoginRequestSchema = z.object({
+  username: z.string({ error: "username is required" }).trim().min(1, "username is required").max(100),
+  password: z.string({ error: "password is required" }).min(1, "password is required").max(200),
+});
+export type AdminLoginRequest = z.infer<typeof adminLoginRequestSchema>;
+
+export const adminRecordSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  role: z.enum(["super_admin", "admin", "manager", "support"]),
+});
+export type AdminRecord = z.infer<typeof adminRecordSchema>;

@@ -1,0 +1,53 @@
+import { z } from "zod";
+
+/** Phone as typed: trimmed, spaces, dashes and brackets dropped, digits with an optional leading +. */
+export const phoneSchema = z
+  .string({ error: "phone is required" })
+  .trim()
+  .transform((v) => v.replace(/[\s\-().]/gu, ""))
+  .pipe(z.string().regex(/^\+?\d{7,15}$/u, "phone must be 7 to 15 digits with an optional leading +"));
+
+/** A user id as the client sends it (string or number); the server checks it against the session. */
+export const clientUserIdSchema = z.union([z.string().trim().min(1).max(64), z.number().int().nonnegative()]).transform(String);
+
+export const objectIdSchema = z.string().regex(/^[a-f0-9]{24}$/u, "must be a 24-character hex id");
+
+export const languageSchema = z.enum(["en", "ar"]);
+
+/** Integers sent as numbers or numeric strings (HTML forms send strings). */
+export const intSchema = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .trim()
+      .regex(/^-?\d+$/u, "must be an integer")
+      .transform(Number),
+  ])
+  .pipe(z.number().int());
+
+export const decimalSchema = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .trim()
+      .regex(/^-?\d+(\.\d+)?$/u, "must be a number")
+      .transform(Number),
+  ])
+  .pipe(z.number().finite());
+
+export const booleanishSchema = z.union([
+  z.boolean(),
+  z.enum(["true", "false", "1", "0", "on", "off"]).transform((v) => v === "true" || v === "1" || v === "on"),
+  z.literal(1).transform(() => true),
+  z.literal(0).transform(() => false),
+]);
+
+export const successSchema = z.object({ success: z.literal(true) });
+export const errorResponseSchema = z.object({
+  success: z.literal(false),
+  error: z.string(),
+  code: z.string().optional(),
+  field: z.string().optional(),
+});

@@ -1,0 +1,79 @@
+/**
+ * Every environment variable of DESIGN §4, read once and validated. A bad value stops the
+ * process with a message naming the variable.
+ */
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { z } from "zod";
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().min(1);
+const optionalUrl = z.url().optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\/.+/u, "must be a mongodb:// or mongodb+srv:// URI"),
+  REDIS_URL: z.string().regex(/^rediss?:\/\/.+/u, "must be a redis:// or rediss:// URL"),
+  SESSION_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  ADMIN_USERNAME: z.string().trim().min(3, "must be at least 3 characters").max(100).optional(),
+  ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").max(200).optional(),
+  AI_PROVIDER: z.enum(["offline", "openai"]).default("offline"),
+  OPENAI_BASE_URL: z.url().default("https://api.openai.com/v1"),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_CHAT_MODEL: z.string().default("gpt-4o-mini"),
+  OPENAI_IMAGE_MODEL: z.string().default("gpt-image-1"),
+  VIDEO_PROVIDER: z.enum(["offline", "runway"]).default("offline"),
+  VIDEO_API_BASE_URL: optionalUrl,
+  VIDEO_API_KEY: z.string().optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Number of reverse proxies in front of the API, for client IPs and Secure cookies. */
+  TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  /** Comma-separated queues a worker process serves; all when unset. */
+  WORKER_QUEUES: z.string().optional(),
+  WORKER_CONCURRENCY_CHAT: positiveInt.default(4),
+  WORKER_CONCURRENCY_IMAGE: positiveInt.default(2),
+  WORKER_CONCURRENCY_VIDEO: positiveInt.default(2),
+  WORKER_CONCURRENCY_SMS_REPLY: positiveInt.default(4),
+  /** How long an HTTP call waits for its job before answering 504. */
+  JOB_WAIT_TIMEOUT_MS: positiveInt.default(60_000),
+  METRICS_TOKEN: z.string().min(16).optional(),
+  LOGIN_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
+  PUBLIC_BASE_URL: optionalUrl,
+});
+
+export type Config = z.infer<typeof envSchema> & { SESSION_SECRET: string; dataDir: string };
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  const config = parsed.data;
+  if (!config.SESSION_SECRET && config.NODE_ENV === "production") {
+    throw new ConfigError("Invalid environment:\n  SESSION_SECRET: required in production");
+  }
+  if (Boolean(config.ADMIN_USERNAME) !== Boolean(config.ADMIN_PASSWORD)) {
+    throw new ConfigError("Invalid environment:\n  ADMIN_USERNAME / ADMIN_PASSWORD: set both or neither");
+  }
+  return {
+    ...config,
+    SESSION_SECRET: config.SESSION_SECRET ?? randomBytes(32).toString("hex"),
+    dataDir: path.resolve(config.DATA_DIR),
+  };
+}
+
+/** Loads the config or exits the process with the message naming the bad variable. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,362 @@
+/**
+ * The only module that changes a balance. Every change is a ledger entry with an idempotency
+ * key; balances move by single-document conditional updates, never by multi-document
+ * transactions (DESIGN §3). docs/ledger.md walks through every crash point.
+ *
+ * Applying an entry takes three writes:
+ *   1. insert the entry as `pending` (the unique key makes exactly one caller its executor);
+ *   2. on the user: `$inc` coins and `$push` the entry id to `pendingLedger`, on condition
+ *      that the balance stays >= 0 and the id is not already there: the commit point;
+ *   3. mark the entry `applied` with the balance after, then `$pull` the id.
+ * A crash after 1 leaves a pending entry not on the user: the reconciler marks it failed once
+ * it is older than the executor's deadline. A crash after 2 leaves the id on the user: the
+ * reconciler marks the entry applied. A crash after 3a leaves only the id to pull.
+ */
+import { randomUUID } from "node:crypto";
+import { Types } from "mongoose";
+import { LedgerEntry, type LedgerEntryDoc, type LedgerKind } from "./models/ledger-entry";
+import { User } from "./models/user";
+
+/** An executor gives up on step 2 this long after inserting its entry. */
+export const EXECUTOR_DEADLINE_MS = 20_000;
+/** The reconciler only touches pending entries older than this (well past the deadline). */
+export const RECONCILE_AFTER_MS = 120_000;
+
+export class InsufficientCoinsError extends Error {
+  constructor(
+    readonly needed: number,
+    readonly available: number,
+  ) {
+    super(`Insufficient coins: need ${needed}, have ${available}`);
+  }
+}
+
+export class IdempotencyConflictError extends Error {
+  constructor(readonly key: string) {
+    super(`Idempotency key ${key} was used for a different change`);
+  }
+}
+
+export class LedgerInProgressError extends Error {
+  constructor(readonly key: string) {
+    super(`Ledger entry ${key} is still being applied`);
+  }
+}
+
+export class UnknownUserError extends Error {}
+
+/** The balance moved since it was read (absolute sets only). */
+export class BalanceChangedError extends Error {}
+
+export interface EntryInput {
+  userId: Types.ObjectId | string;
+  key: string;
+  kind: LedgerKind;
+  /** Signed integer change of the balance. */
+  amount: number;
+  feature?: string | null;
+  reason?: string;
+  details?: string;
+  actor?: string;
+  holdState?: "held" | null;
+  jobId?: string | null;
+  queue?: string | null;
+  /** Apply only while the balance still equals this (absolute sets). */
+  expectCoins?: number;
+}
+
+export interface AppliedEntry {
+  id: string;
+  key: string;
+  amount: number;
+  balanceAfter: number | null;
+  /** True when the key had already been applied and nothing changed now. */
+  replayed: boolean;
+}
+
+function toObjectId(id: Types.ObjectId | string): Types.ObjectId {
+  if (id instanceof Types.ObjectId) return id;
+  if (!Types.ObjectId.isValid(id)) throw new UnknownUserError(`unknown user ${id}`);
+  return new Types.ObjectId(id);
+}
+
+function isDuplicateKey(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: number }).code === 11000;
+}
+
+function resultOf(entry: LedgerEntryDoc, replayed: boolean): AppliedEntry {
+  return { id: String(entry._id), key: entry.key, amount: entry.amount, balanceAfter: entry.balanceAfter ?? null, replayed };
+}
+
+/** What a failed entry means to the caller, rethrown the same way on a replay. */
+function throwFailure(entry: LedgerEntryDoc): never {
+  if (entry.failure === "insufficient") {
+    throw new InsufficientCoinsError(-entry.amount, Number(entry.details.match(/available=(\d+)/u)?.[1] ?? 0));
+  }
+  if (entry.failure === "balance_changed") throw new BalanceChangedError(entry.key);
+  throw new LedgerInProgressError(entry.key);
+}
+
+async function replay(input: EntryInput, userId: Types.ObjectId): Promise<AppliedEntry> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const existing = await LedgerEntry.findOne({ key: input.key }).lean<LedgerEntryDoc>();
+    if (!existing) throw new LedgerInProgressError(input.key);
+    if (!existing.userId.equals(userId) || existing.amount !== input.amount || existing.kind !== input.kind) {
+      throw new IdempotencyConflictError(input.key);
+    }
+    if (existing.state === "applied") return resultOf(existing, true);
+    if (existing.state === "failed") throwFailure(existing);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new LedgerInProgressError(input.key);
+}
+
+/** Applies one balance change exactly once per key. */
+export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
+  if (!Number.isSafeInteger(input.amount)) throw new RangeError("ledger amounts are integers");
+  const userId = toObjectId(input.userId);
+  const startedAt = performance.now();
+  let entry: LedgerEntryDoc;
+  try {
+    const created = await LedgerEntry.create({
+      userId,
+      key: input.key,
+      kind: input.kind,
+      amount: input.amount,
+      feature: input.feature ?? null,
+      reason: input.reason ?? input.kind,
+      details: input.details ?? "",
+      actor: input.actor ?? "user",
+      holdState: input.holdState ?? null,
+      jobId: input.jobId ?? null,
+      queue: input.queue ?? null,
+      state: "pending",
+    });
+    entry = created.toObject() as LedgerEntryDoc;
+  } catch (error) {
+    if (isDuplicateKey(error)) return replay(input, userId);
+    throw error;
+  }
+
+  const condition: Record<string, unknown> = { _id: userId, pendingLedger: { $ne: entry._id } };
+  if (input.amount < 0) condition.coins = { $gte: -input.amount };
+  if (input.expectCoins !== undefined) condition.coins = input.expectCoins;
+
+  if (performance.now() - startedAt > EXECUTOR_DEADLINE_MS) {
+    await markFailed(entry._id, "deadline", "");
+    throw new LedgerInProgressError(input.key);
+  }
+  const updated = await User.findOneAndUpdate(
+    condition,
+    { $inc: { coins: input.amount }, $push: { pendingLedger: entry._id } },
+    { returnDocument: "after", projection: { coins: 1 } },
+  ).lean<{ coins: number }>();
+
+  if (!updated) {
+    const user = await User.findById(userId, { coins: 1, pendingLedger: 1 }).lean<{
+      coins: number;
+      pendingLedger: Types.ObjectId[];
+    }>();
+    if (!user) {
+      await markFailed(entry._id, "unknown_user", "");
+      throw new UnknownUserError(`unknown user ${String(userId)}`);
+    }
+    if (input.expectCoins !== undefined) {
+      await markFailed(entry._id, "balance_changed", `available=${user.coins}`);
+      throw new BalanceChangedError(input.key);
+    }
+    await markFailed(entry._id, "insufficient", `available=${user.coins}`);
+    throw new InsufficientCoinsError(-input.amount, user.coins);
+  }
+
+  await LedgerEntry.updateOne({ _id: entry._id }, { state: "applied", balanceAfter: updated.coins });
+  await User.updateOne({ _id: userId }, { $pull: { pendingLedger: entry._id } });
+  return { id: String(entry._id), key: entry.key, amount: entry.amount, balanceAfter: updated.coins, replayed: false };
+}
+
+async function markFailed(id: Types.ObjectId, failure: string, detail: string): Promise<void> {
+  await LedgerEntry.updateOne(
+    { _id: id, state: "pending" },
+    { state: "failed", failure, ...(detail ? { details: detail } : {}) },
+  );
+}
+
+/** Debits a charge for a feature; 402-worthy InsufficientCoinsError when short. */
+export function debit(
+  userId: Types.ObjectId | string,
+  coins: number,
+  key: string,
+  feature: string,
+  details = "",
+): Promise<AppliedEntry> {
+  if (coins < 1) throw new RangeError("a debit is at least 1 coin");
+  return applyEntry({ userId, key, kind: "debit", amount: -coins, feature, details, reason: `use:${feature}` });
+}
+
+export function credit(
+  userId: Types.ObjectId | string,
+  coins: number,
+  key: string,
+  kind: Extract<LedgerKind, "credit" | "refund" | "renewal">,
+  reason: string,
+  actor = "system",
+): Promise<AppliedEntry> {
+  if (coins < 1) throw new RangeError("a credit is at least 1 coin");
+  return applyEntry({ userId, key, kind, amount: coins, reason, actor });
+}
+
+/**
+ * Sets a balance to an absolute value (administrator edit, renewal failure reset) as one
+ * ledger entry of the difference, retried when the balance moves underneath.
+ */
+export async function setBalance(
+  userId: Types.ObjectId | string,
+  target: number,
+  kind: Extract<LedgerKind, "admin_set" | "reset">,
+  reason: string,
+  actor: string,
+  keyPrefix = `${kind}:${randomUUID()}`,
+): Promise<AppliedEntry | null> {
+  if (!Number.isSafeInteger(target) || target < 0) throw new RangeError("balances are integers >= 0");
+  const id = toObjectId(userId);
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const user = await User.findById(id, { coins: 1 }).lean<{ coins: number }>();
+    if (!user) throw new UnknownUserError(`unknown user ${String(id)}`);
+    if (user.coins === target) return null;
+    try {
+      return await applyEntry({
+        userId: id,
+        key: `${keyPrefix}:${attempt}`,
+        kind,
+        amount: target - user.coins,
+        reason,
+        actor,
+        expectCoins: user.coins,
+      });
+    } catch (error) {
+      if (!(error instanceof BalanceChangedError)) throw error;
+    }
+  }
+  throw new BalanceChangedError("balance kept changing");
+}
+
+export interface HoldInput {
+  userId: Types.ObjectId | string;
+  coins: number;
+  key: string;
+  feature: string;
+  details?: string;
+  queue: string;
+  jobId: string;
+}
+
+/** Holds the cost of a job when it is accepted (hold → settle → release). */
+export function hold(input: HoldInput): Promise<AppliedEntry> {
+  if (input.coins < 1) throw new RangeError("a hold is at least 1 coin");
+  return applyEntry({
+    userId: input.userId,
+    key: input.key,
+    kind: "hold",
+    amount: -input.coins,
+    feature: input.feature,
+    details: input.details ?? "",
+    reason: `hold:${input.feature}`,
+    holdState: "held",
+    queue: input.queue,
+    jobId: input.jobId,
+  });
+}
+
+/** The job completed: the held coins are spent for good. Idempotent. */
+export async function settleHold(holdKey: string): Promise<boolean> {
+  const result = await LedgerEntry.updateOne({ key: holdKey, state: "applied", holdState: "held" }, { holdState: "settled" });
+  return result.modifiedCount === 1;
+}
+
+/**
+ * The job failed, was cancelled or expired: the held coins go back, exactly once.
+ * Returns the refund entry, or null when the hold was already settled or released.
+ */
+export async function releaseHold(holdKey: string, reason: string, actor = "worker"): Promise<AppliedEntry | null> {
+  const claimed = await LedgerEntry.findOneAndUpdate(
+    { key: holdKey, state: "applied", holdState: { $in: ["held", "releasing"] } },
+    { holdState: "releasing" },
+    { returnDocument: "after" },
+  ).lean<LedgerEntryDoc>();
+  if (!claimed) return null;
+  const refund = await applyEntry({
+    userId: claimed.userId,
+    key: `release:${holdKey}`,
+    kind: "release",
+    amount: -claimed.amount,
+    feature: claimed.feature ?? null,
+    reason,
+    actor,
+    jobId: claimed.jobId ?? null,
+    queue: claimed.queue ?? null,
+  });
+  await LedgerEntry.updateOne({ _id: claimed._id }, { holdState: "released" });
+  return refund;
+}
+
+/** Sum of the applied entries of a user: equals the balance once nothing is in flight. */
+export async function ledgerSum(userId: Types.ObjectId | string): Promise<number> {
+  const rows = await LedgerEntry.aggregate<{ total: number }>([
+    { $match: { userId: toObjectId(userId), state: "applied" } },
+    { $group: { _id: null, total: { $sum: "$amount" } } },
+  ]);
+  return rows[0]?.total ?? 0;
+}
+
+export interface ReconcileReport {
+  markedApplied: number;
+  markedFailed: number;
+  pulled: number;
+  releasesFinished: number;
+}
+
+/**
+ * Finishes whatever a crash left half-done. Safe to run at any time and from any number of
+ * processes: every step is conditional and idempotent.
+ */
+export async function reconcileLedger(now = new Date(), olderThanMs = RECONCILE_AFTER_MS): Promise<ReconcileReport> {
+  const report: ReconcileReport = { markedApplied: 0, markedFailed: 0, pulled: 0, releasesFinished: 0 };
+  const cutoff = new Date(now.getTime() - olderThanMs);
+
+  const stale = await LedgerEntry.find({ state: "pending", createdAt: { $lt: cutoff } }).lean<LedgerEntryDoc[]>();
+  for (const entry of stale) {
+    const onUser = await User.exists({ _id: entry.userId, pendingLedger: entry._id });
+    if (onUser) {
+      const user = await User.findById(entry.userId, { coins: 1 }).lean<{ coins: number }>();
+      const marked = await LedgerEntry.updateOne(
+        { _id: entry._id, state: "pending" },
+        { state: "applied", balanceAfter: user?.coins ?? null, details: `${entry.details} [recovered]`.trim() },
+      );
+      report.markedApplied += marked.modifiedCount;
+    } else {
+      const marked = await LedgerEntry.updateOne({ _id: entry._id, state: "pending" }, { state: "failed", failure: "abandoned" });
+      report.markedFailed += marked.modifiedCount;
+    }
+  }
+
+  const withPending = await User.find({ "pendingLedger.0": { $exists: true } }, { pendingLedger: 1 }).lean<
+    { _id: Types.ObjectId; pendingLedger: Types.ObjectId[] }[]
+  >();
+  for (const user of withPending) {
+    const done = await LedgerEntry.find({ _id: { $in: user.pendingLedger }, state: { $ne: "pending" } }, { _id: 1 }).lean<
+      { _id: Types.ObjectId }[]
+    >();
+    if (done.length) {
+      await User.updateOne({ _id: user._id }, { $pull: { pendingLedger: { $in: done.map((d) => d._id) } } });
+      report.pulled += done.length;
+    }
+  }
+
+  const releasing = await LedgerEntry.find({ holdState: "releasing", updatedAt: { $lt: cutoff } }, { key: 1 }).lean<
+    { key: string }[]
+  >();
+  for (const entry of releasing) {
+    if (await releaseHold(entry.key, "release finished by reconciler", "reconciler")) report.releasesFinished += 1;
+  }
+  return report;
+}

@@ -1,0 +1,4 @@
+export * from "./user";
+export * from "./admin";
+export * from "./ledger-entry";
+export * from "./wallet-config";

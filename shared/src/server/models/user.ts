@@ -1,0 +1,23 @@
+import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+
+const userSchema = new Schema(
+  {
+    phone: { type: String, required: true, unique: true },
+    passwordHash: { type: String, required: true },
+    displayName: { type: String, default: "" },
+    country: { type: String, default: "" },
+    /** Storage key of the avatar image, served by the profile route. */
+    avatarKey: { type: String, default: null },
+    isActive: { type: Boolean, default: true },
+    /** Balance; changed only by the ledger (shared/src/server/ledger.ts). */
+    coins: { type: Number, default: 0, min: 0 },
+    /** The lowest tier shown, set by an administrator. */
+    tier: { type: Number, default: 1, min: 1, max: 10 },
+    /** Ledger entries applied to `coins` whose entry is not yet marked applied (crash recovery). */
+    pendingLedger: { type: [Schema.Types.ObjectId], default: [] },
+  },
+  { timestamps: true },
+);
+
+export type UserDoc = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId };
+export const User = mongoose.model("User", userSchema);

@@ -1,0 +1,24 @@
+import { Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import { QUEUE_NAMES, type QueueName } from "../queues";
+
+export type Queues = Record<QueueName, Queue>;
+
+/** One BullMQ queue per kind of work, sharing one Redis connection. */
+export function createQueues(connection: Redis): Queues {
+  return Object.fromEntries(QUEUE_NAMES.map((name) => [name, new Queue(name, { connection })])) as Queues;
+}
+
+/** Queues with no live worker process (BullMQ lists workers by their Redis client names). */
+export async function queuesWithoutWorkers(queues: Queues): Promise<QueueName[]> {
+  const missing: QueueName[] = [];
+  for (const name of QUEUE_NAMES) {
+    const workers = await queues[name].getWorkers().catch(() => []);
+    if (workers.length === 0) missing.push(name);
+  }
+  return missing;
+}
+
+export async function closeQueues(queues: Queues): Promise<void> {
+  await Promise.all(Object.values(queues).map((q) => q.close()));
+}

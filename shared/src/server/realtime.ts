@@ -1,0 +1,23 @@
+/**
+ * Server→client pushes from any process (API or worker) through the Socket.IO Redis emitter;
+ * the API's Redis adapter delivers them to whichever process holds the socket.
+ */
+import { Emitter } from "@socket.io/redis-emitter";
+import type { Redis } from "ioredis";
+import { adminsRoom, userRoom, type ServerEvents } from "../events";
+
+export class Pusher {
+  private readonly emitter: Emitter;
+
+  constructor(redis: Redis) {
+    this.emitter = new Emitter(redis);
+  }
+
+  toUser<E extends keyof ServerEvents>(userId: string, event: E, payload: ServerEvents[E]): void {
+    this.emitter.to(userRoom(userId)).emit(event, payload);
+  }
+
+  toAdmins<E extends keyof ServerEvents>(event: E, payload: ServerEvents[E]): void {
+    this.emitter.to(adminsRoom()).emit(event, payload);
+  }
+}

@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { startStack, type Stack } from "../../scripts/lib/stack";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    mongoUri: string;
+    redisUrl: string;
+    dataDir: string;
+    adminUsername: string;
+    adminPassword: string;
+  }
+}
+
+export const TEST_ADMIN = { username: "root-admin", password: "test-admin-password-1" };
+
+let stack: Stack | undefined;
+let dataDir = "";
+
+export async function setup(project: TestProject): Promise<void> {
+  dataDir = mkdtempSync(path.join(tmpdir(), "storefront-test-"));
+  stack = await startStack({
+    dataDir,
+    persist: false,
+    logDir: path.resolve("test-artifacts/logs"),
+    env: {
+      NODE_ENV: "test",
+      SESSION_SECRET: "test-session-secret-0123456789",
+      ADMIN_USERNAME: TEST_ADMIN.username,
+      ADMIN_PASSWORD: TEST_ADMIN.password,
+      LOG_LEVEL: "warn",
+      LOGIN_RATE_LIMIT_PER_MINUTE: "30",
+    },
+  });
+  project.provide("baseUrl", stack.apiUrls[0]!);
+  project.provide("mongoUri", stack.mongoUri);
+  project.provide("redisUrl", stack.redisUrl);
+  project.provide("dataDir", dataDir);
+  project.provide("adminUsername", TEST_ADMIN.username);
+  project.provide("adminPassword", TEST_ADMIN.password);
+}
+
+export async function teardown(): Promise<void> {
+  await stack?.stop();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}

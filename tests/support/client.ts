@@ -1,0 +1,93 @@
+/** A tiny HTTP client with a cookie jar, so tests talk to the API as a browser does. */
+import { inject } from "vitest";
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export class Client {
+  private readonly cookies = new Map<string, string>();
+
+  constructor(readonly baseUrl: string = inject("baseUrl")) {}
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
+    const init: RequestInit = { method, headers: { ...headers } };
+    const h = init.headers as Record<string, string>;
+    if (this.cookies.size) h.cookie = this.cookieHeader();
+    if (body instanceof FormData) init.body = body;
+    else if (typeof body === "string") {
+      init.body = body;
+      h["content-type"] ??= "application/json";
+    } else if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      h["content-type"] = "application/json";
+    }
+    const res = await fetch(`${this.baseUrl}/api${path}`, init);
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const [name, ...rest] = pair!.split("=");
+      const value = rest.join("=");
+      if (/expires=Thu, 01 Jan 1970/iu.test(line) || value === "") this.cookies.delete(name!.trim());
+      else this.cookies.set(name!.trim(), value);
+    }
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  get<T = any>(path: string, headers?: Record<string, string>) {
+    return this.request<T>("GET", path, undefined, headers);
+  }
+
+  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>("POST", path, body ?? {}, headers);
+  }
+}
+
+let counter = 0;
+
+/** A phone number no other test uses in this run. */
+export function uniquePhone(): string {
+  counter += 1;
+  const base = `${process.pid % 10_000}`.padStart(4, "0");
+  return `+1555${base}${String(counter).padStart(4, "0")}${Math.floor(Math.random() * 10)}`;
+}
+
+export async function newUser(password = "secret-pass"): Promise<{ client: Client; id: string; phone: string }> {
+  const client = new Client();
+  const phone = uniquePhone();
+  const signup = await client.post("/signup.php", { phone, password });
+  if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${JSON.stringify(signup.body)}`);
+  const login = await client.post("/login-session-fix.php", { phone, password });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
+  return { client, id: login.body.user.id, phone };
+}
+
+export async function adminClient(): Promise<Client> {
+  const client = new Client();
+  const res = await client.post("/admin/login.php", { username: inject("adminUsername"), password: inject("adminPassword") });
+  if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return client;
+}
+
+/** Sets a user's balance through the documented admin call (a ledger entry). */
+export async function giveCoins(userId: string, coins: number, tier = 1): Promise<void> {
+  const admin = await adminClient();
+  const res = await admin.post("/admin/update-user-tier.php", { userId, newCoins: coins, newTier: tier });
+  if (res.status !== 200) throw new Error(`set coins failed: ${res.status} ${JSON.stringify(res.body)}`);
+}
