@@ -9,3 +9,4 @@ export * from "./schemas/wallet";
 export * from "./permissions";
 export * from "./queues";
 export * from "./events";
+export * from "./reply-engine/index";
