@@ -16,7 +16,9 @@ import {
 } from "@storefront/shared/server";
 import { createApp } from "./app";
 import type { AppContext } from "./context";
+import { attachSocketServer } from "./realtime/socket";
 import { ensureFirstAdmin } from "./services/auth";
+import { JobWaiter } from "./services/jobs";
 
 const config = loadConfigOrExit();
 const log = createLogger("api", config.LOG_LEVEL);
@@ -26,18 +28,22 @@ async function main(): Promise<void> {
   await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).createIndexes()));
   const redis = createRedis(config.REDIS_URL);
   const queues = createQueues(redis);
+  const jobs = new JobWaiter(queues, () => createRedis(config.REDIS_URL), log, config.JOB_WAIT_TIMEOUT_MS);
   const ctx: AppContext = {
     config,
     redis,
     pusher: new Pusher(redis),
     storage: localDiskStorage(mediaRoot(config.dataDir)),
     log,
+    queues,
+    jobs,
     missingWorkers: () => queuesWithoutWorkers(queues),
   };
   await ensureFirstAdmin(config, log);
 
   const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
   const server = createServer(createApp(ctx, { webDist }));
+  const sockets = attachSocketServer(server, ctx);
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
@@ -50,8 +56,10 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     log.info({ signal }, "shutting down");
-    server.close();
+    const socketsClosed = sockets.close().catch(() => undefined);
     server.closeAllConnections();
+    await socketsClosed;
+    await jobs.close();
     await closeQueues(queues);
     await redis.quit().catch(() => undefined);
     await mongoose.disconnect();

@@ -47,7 +47,7 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-export const ALL_QUEUES = ["chat", "image", "video", "sms-reply"];
+export const ALL_QUEUES = ["chat", "image", "video", "sms-reply", "maintenance"];
 
 function output(logDir: string | undefined, name: string, inherit: boolean): "inherit" | "ignore" | number {
   if (inherit) return "inherit";

@@ -6,6 +6,7 @@ export * from "./schemas/common";
 export * from "./schemas/auth";
 export * from "./schemas/profile";
 export * from "./schemas/wallet";
+export * from "./schemas/jobs";
 export * from "./permissions";
 export * from "./queues";
 export * from "./events";

@@ -1,17 +1,20 @@
-import { Worker } from "bullmq";
+import { Queue, Worker } from "bullmq";
 import mongoose from "mongoose";
 import { QUEUE_NAMES, type QueueName } from "@storefront/shared";
-import { connectMongo, createLogger, createRedis, loadConfigOrExit, type Config } from "@storefront/shared/server";
+import { connectMongo, providerBackoff, type Config } from "@storefront/shared/server";
+import { workerContext } from "./jobs/charged";
 import { processors } from "./jobs/index";
+import { intervalOf, schedules } from "./schedules/index";
 
-const config = loadConfigOrExit();
-const log = createLogger("workers", config.LOG_LEVEL);
+const ctx = workerContext();
+const { config, log } = ctx;
 
 const CONCURRENCY: Record<QueueName, (c: Config) => number> = {
   chat: (c) => c.WORKER_CONCURRENCY_CHAT,
   image: (c) => c.WORKER_CONCURRENCY_IMAGE,
   video: (c) => c.WORKER_CONCURRENCY_VIDEO,
   "sms-reply": (c) => c.WORKER_CONCURRENCY_SMS_REPLY,
+  maintenance: (c) => c.WORKER_CONCURRENCY_MAINTENANCE,
 };
 
 function queuesToServe(): QueueName[] {
@@ -25,21 +28,46 @@ function queuesToServe(): QueueName[] {
   return wanted as QueueName[];
 }
 
+/** Every schedule gets one BullMQ job scheduler; upserting is idempotent across processes. */
+async function registerSchedules(): Promise<void> {
+  const names = schedules.map((s) => s.name);
+  const twice = names.filter((n, i) => names.indexOf(n) !== i);
+  if (twice.length) throw new Error(`schedules named twice: ${twice.join(", ")}`);
+  const queue = new Queue("maintenance", { connection: ctx.redis });
+  for (const schedule of schedules) {
+    await queue.upsertJobScheduler(
+      schedule.name,
+      { every: intervalOf(schedule, config) },
+      { name: schedule.name, opts: { removeOnComplete: { count: 20 }, removeOnFail: { count: 50 } } },
+    );
+  }
+  await queue.close();
+}
+
 async function main(): Promise<void> {
   const missing = QUEUE_NAMES.filter((q) => typeof processors[q] !== "function");
   if (missing.length) throw new Error(`no processor for queues: ${missing.join(", ")}`);
   await connectMongo(config.MONGODB_URI);
-  const connection = createRedis(config.REDIS_URL);
-  const workers = queuesToServe().map(
+  const served = queuesToServe();
+  if (served.includes("maintenance")) await registerSchedules();
+  const workers = served.map(
     (name) =>
       new Worker(name, processors[name], {
-        connection,
+        connection: ctx.redis,
         concurrency: CONCURRENCY[name](config),
         autorun: true,
+        // A SIGKILLed worker stops renewing its lock; another worker takes the job over once
+        // the lock has expired and the next stalled check runs.
+        lockDuration: config.WORKER_LOCK_DURATION_MS,
+        stalledInterval: config.WORKER_LOCK_DURATION_MS,
+        settings: { backoffStrategy: providerBackoff },
       }),
   );
   for (const worker of workers) {
-    worker.on("failed", (job, error) => log.warn({ queue: worker.name, jobId: job?.id, err: error }, "job failed"));
+    worker.on("failed", (job, error) =>
+      log.warn({ queue: worker.name, jobId: job?.id, requestId: job?.data?.requestId, err: error }, "job attempt failed"),
+    );
+    worker.on("stalled", (jobId) => log.warn({ queue: worker.name, jobId }, "job stalled; handed to another worker"));
     worker.on("error", (error) => log.error({ queue: worker.name, err: error }, "worker error"));
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
@@ -50,9 +78,11 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    // close() lets active jobs finish and takes no new ones; a job that outlives the process
+    // manager's grace period is handed back by the stalled check on another worker.
     log.info({ signal }, "finishing active jobs before exit");
     await Promise.all(workers.map((w) => w.close()));
-    await connection.quit().catch(() => undefined);
+    await ctx.redis.quit().catch(() => undefined);
     await mongoose.disconnect();
     process.exit(0);
   };

@@ -37,8 +37,21 @@ const envSchema = z.object({
   WORKER_CONCURRENCY_IMAGE: positiveInt.default(2),
   WORKER_CONCURRENCY_VIDEO: positiveInt.default(2),
   WORKER_CONCURRENCY_SMS_REPLY: positiveInt.default(4),
+  WORKER_CONCURRENCY_MAINTENANCE: positiveInt.default(1),
   /** How long an HTTP call waits for its job before answering 504. */
   JOB_WAIT_TIMEOUT_MS: positiveInt.default(60_000),
+  /** Tries per job (transient provider errors are retried, permanent ones are not). */
+  JOB_ATTEMPTS: positiveInt.default(3),
+  /** First retry delay; doubles per attempt (or the provider's Retry-After when longer). */
+  JOB_BACKOFF_MS: positiveInt.default(2000),
+  /** A worker that stops renewing its lock this long (crash, SIGKILL) hands its job to another. */
+  WORKER_LOCK_DURATION_MS: positiveInt.default(30_000),
+  /** The hold sweeper leaves holds younger than this alone (the job may still be being added). */
+  HOLD_SWEEP_AFTER_MS: positiveInt.default(60_000),
+  /** A job still waiting this long after its hold is removed and its coins released. */
+  HOLD_MAX_AGE_MS: positiveInt.default(6 * 3600_000),
+  HOLD_SWEEP_INTERVAL_MS: positiveInt.default(30_000),
+  LEDGER_RECONCILE_INTERVAL_MS: positiveInt.default(60_000),
   METRICS_TOKEN: z.string().min(16).optional(),
   LOGIN_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
   PUBLIC_BASE_URL: optionalUrl,

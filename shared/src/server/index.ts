@@ -6,3 +6,4 @@ export * from "./models/index";
 export * from "./storage";
 export * from "./realtime";
 export * from "./queues";
+export * from "./jobs";

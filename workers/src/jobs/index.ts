@@ -1,11 +1,11 @@
 import { UnrecoverableError, type Processor } from "bullmq";
 import type { QueueName } from "@storefront/shared";
+import { maintenanceProcessor } from "../schedules/index";
+import { chatProcessor } from "./chat";
 
 /** Queue name → processor. Start-up refuses to run when a queue has none. */
 export const processors: Record<QueueName, Processor> = {
-  chat: async () => {
-    throw new UnrecoverableError("chat processing is not built yet");
-  },
+  chat: chatProcessor,
   image: async () => {
     throw new UnrecoverableError("image processing is not built yet");
   },
@@ -15,4 +15,5 @@ export const processors: Record<QueueName, Processor> = {
   "sms-reply": async () => {
     throw new UnrecoverableError("sms-reply processing is not built yet");
   },
+  maintenance: maintenanceProcessor,
 };

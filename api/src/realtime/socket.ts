@@ -1,0 +1,81 @@
+/**
+ * Socket.IO on the API's own http server (DESIGN §6): same origin, path /socket.io, the session
+ * cookie authenticates, each user sits in `user:<id>` and admins in `admins`. The Redis adapter
+ * lets pushes from any process (the workers' emitter included) reach whichever API holds the socket.
+ */
+import type { IncomingMessage, Server as HttpServer } from "node:http";
+import { createAdapter } from "@socket.io/redis-adapter";
+import type { SessionData } from "express-session";
+import type { Session } from "express-session";
+import { Types } from "mongoose";
+import { Server, type Socket } from "socket.io";
+import { adminsRoom, userRoom, type ServerEvents } from "@storefront/shared";
+import { Admin, User } from "@storefront/shared/server";
+import type { AppContext } from "../context";
+import { sessionMiddleware } from "../middleware/session";
+
+type SessionRequest = IncomingMessage & { session?: Session & Partial<SessionData> };
+
+/** Server→client events are the shared ServerEvents map; clients send nothing. */
+type ClientEvents = Record<string, never>;
+type EmitEvents = { [E in keyof ServerEvents]: (payload: ServerEvents[E]) => void };
+
+export interface SocketData {
+  userId: string | null;
+  adminId: string | null;
+}
+
+export type PushServer = Server<ClientEvents, EmitEvents, Record<string, never>, SocketData>;
+
+async function activeUser(id: string | undefined): Promise<string | null> {
+  if (!id || !Types.ObjectId.isValid(id)) return null;
+  return (await User.exists({ _id: id, isActive: true })) ? id : null;
+}
+
+async function activeAdmin(id: string | undefined): Promise<string | null> {
+  if (!id || !Types.ObjectId.isValid(id)) return null;
+  return (await Admin.exists({ _id: id, isActive: true })) ? id : null;
+}
+
+export function attachSocketServer(httpServer: HttpServer, ctx: AppContext): { io: PushServer; close(): Promise<void> } {
+  const pub = ctx.redis.duplicate();
+  const sub = ctx.redis.duplicate();
+  const io: PushServer = new Server(httpServer, {
+    path: "/socket.io",
+    serveClient: false,
+    // Same origin only: the web app is served by this process (DESIGN §4).
+    cors: { origin: false },
+    adapter: createAdapter(pub, sub),
+  });
+
+  // The very express-session middleware of the HTTP API, so a socket sees the same session.
+  io.engine.use(sessionMiddleware(ctx.redis, ctx.config.SESSION_SECRET));
+
+  io.use((socket, next) => {
+    const session = (socket.request as SessionRequest).session;
+    Promise.all([activeUser(session?.userId), activeAdmin(session?.adminId)]).then(
+      ([userId, adminId]) => {
+        if (!userId && !adminId) return next(new Error("unauthorized"));
+        socket.data = { userId, adminId };
+        next();
+      },
+      (error: unknown) => {
+        ctx.log.warn({ err: error }, "socket authentication failed");
+        next(new Error("unavailable"));
+      },
+    );
+  });
+
+  io.on("connection", (socket: Socket<ClientEvents, EmitEvents, Record<string, never>, SocketData>) => {
+    if (socket.data.userId) void socket.join(userRoom(socket.data.userId));
+    if (socket.data.adminId) void socket.join(adminsRoom());
+  });
+
+  return {
+    io,
+    async close() {
+      await io.close();
+      await Promise.all([pub.quit().catch(() => undefined), sub.quit().catch(() => undefined)]);
+    },
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * Job options shared by the API (which adds jobs) and the workers (which retry them), so both
+ * read attempts, backoff and retention from one place.
+ */
+import { createHash } from "node:crypto";
+import type { BackoffStrategy, JobsOptions } from "bullmq";
+import type { Config } from "./config";
+
+/** Custom backoff type: exponential, but never sooner than the provider's Retry-After. */
+export const PROVIDER_BACKOFF = "provider";
+
+/** Finished jobs stay long enough for a retried HTTP request to read their result. */
+const KEEP_COMPLETED = { age: 24 * 3600, count: 10_000 };
+const KEEP_FAILED = { age: 7 * 24 * 3600, count: 10_000 };
+
+/**
+ * The BullMQ job id of a charge: derived from its hold key, so a retried request with the same
+ * Idempotency-Key names the same job (BullMQ ignores a second add of an existing id).
+ * Hashed because BullMQ ids cannot contain ":".
+ */
+export function jobIdForHold(queue: string, holdKey: string): string {
+  return `${queue}-${createHash("sha256").update(holdKey).digest("hex").slice(0, 40)}`;
+}
+
+export function chargedJobOptions(config: Config, jobId: string): JobsOptions {
+  return {
+    jobId,
+    attempts: config.JOB_ATTEMPTS,
+    backoff: { type: PROVIDER_BACKOFF, delay: config.JOB_BACKOFF_MS },
+    removeOnComplete: KEEP_COMPLETED,
+    removeOnFail: KEEP_FAILED,
+  };
+}
+
+/** Worker-side strategy for PROVIDER_BACKOFF; `delay` comes from the job's own options. */
+export const providerBackoff: BackoffStrategy = (attemptsMade, _type, err, job) => {
+  const backoff = job?.opts.backoff;
+  const base = typeof backoff === "object" && backoff.delay ? backoff.delay : 1000;
+  const exponential = Math.round(base * 2 ** Math.max(0, attemptsMade - 1));
+  const retryAfter = (err as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+  return typeof retryAfter === "number" && retryAfter > exponential ? retryAfter : exponential;
+};

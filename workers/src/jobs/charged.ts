@@ -1,0 +1,137 @@
+/**
+ * The life of a charged job (hold → settle → release): re-parse the payload, run the handler,
+ * settle the hold on success, release it exactly once on the final failure, tell the user, and
+ * always rethrow so BullMQ's retries and backoff keep working (STYLE rule 6).
+ */
+import { UnrecoverableError, type Job, type Processor } from "bullmq";
+import { jobSchemas, type ChargedJobBase, type ChargedQueueName } from "@storefront/shared";
+import {
+  createLogger,
+  createRedis,
+  LedgerEntry,
+  loadConfigOrExit,
+  Pusher,
+  releaseHold,
+  settleHold,
+  type Config,
+  type Logger,
+} from "@storefront/shared/server";
+import type { Redis } from "ioredis";
+import { isProviderError } from "../providers/errors";
+
+/** What processors need from the worker process, built once (main.ts or a test sets it). */
+export interface WorkerContext {
+  config: Config;
+  redis: Redis;
+  pusher: Pusher;
+  log: Logger;
+}
+
+let current: WorkerContext | undefined;
+
+/** The process's worker context, built from the environment on first use. */
+export function workerContext(): WorkerContext {
+  if (!current) {
+    const config = loadConfigOrExit();
+    const redis = createRedis(config.REDIS_URL);
+    current = { config, redis, pusher: new Pusher(redis), log: createLogger("workers", config.LOG_LEVEL) };
+  }
+  return current;
+}
+
+export function setWorkerContext(ctx: WorkerContext): void {
+  current = ctx;
+}
+
+/** A failure users may read: provider and validation messages, never a stack or internals. */
+export function userFacingReason(error: unknown): string {
+  if (error instanceof Error && error.message) return error.message.slice(0, 300);
+  return "The job failed";
+}
+
+/** True when BullMQ will not try this job again after this error. */
+export function isFinalFailure(error: unknown, job: Job): boolean {
+  if (error instanceof UnrecoverableError || (error as Error | undefined)?.name === "UnrecoverableError") return true;
+  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+}
+
+/** Permanent provider errors (bad prompt, refusal, malformed reply) must not be retried. */
+function classify(error: unknown): unknown {
+  if (isProviderError(error) && !error.retryable) {
+    const permanent = new UnrecoverableError(error.message);
+    permanent.cause = error;
+    return permanent;
+  }
+  return error;
+}
+
+/**
+ * A BullMQ processor for a charged queue. The handler's return value is the job's result, pushed
+ * as "job:completed" and read by the HTTP call that waits for it.
+ */
+export function chargedProcessor<T extends ChargedJobBase>(
+  queue: ChargedQueueName,
+  handler: (data: T, job: Job) => Promise<unknown>,
+): Processor {
+  return async (job: Job) => {
+    const ctx = workerContext();
+    const jobId = job.id ?? "";
+    const parsed = jobSchemas[queue].safeParse(job.data);
+    const base = job.data as Partial<ChargedJobBase>;
+    const log = ctx.log.child({ queue, jobId, requestId: base.requestId, attempt: job.attemptsMade + 1 });
+    log.info({ name: job.name }, "job started");
+    try {
+      if (!parsed.success) throw new UnrecoverableError(`invalid job payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+      const data = parsed.data as T;
+      await assertStillHeld(data.holdKey);
+      const result = await handler(data, job);
+      await settleHold(data.holdKey);
+      ctx.pusher.toUser(data.userId, "job:completed", { jobId, queue, result });
+      log.info("job completed");
+      return result;
+    } catch (raw) {
+      const error = classify(raw);
+      if (isFinalFailure(error, job)) {
+        // If the refund itself cannot be written now, the hold sweeper releases it later.
+        await failFinally(ctx, queue, jobId, base, userFacingReason(error), log).catch((refundError: unknown) =>
+          log.error({ err: refundError }, "releasing the hold failed; the sweeper will release it"),
+        );
+      } else {
+        log.warn({ err: raw }, "job attempt failed; BullMQ will retry");
+      }
+      throw error;
+    }
+  };
+}
+
+/**
+ * A hold already released (a refund went out, e.g. by the sweeper) means the job must not run:
+ * the user would get work they were refunded for.
+ */
+async function assertStillHeld(holdKey: string): Promise<void> {
+  const entry = await LedgerEntry.findOne({ key: holdKey, kind: "hold" }, { holdState: 1, state: 1 }).lean<{
+    holdState: string | null;
+    state: string;
+  }>();
+  if (!entry || entry.state !== "applied") throw new UnrecoverableError("This request was not charged");
+  if (entry.holdState === "released" || entry.holdState === "releasing") {
+    throw new UnrecoverableError("This request was cancelled and refunded");
+  }
+}
+
+async function failFinally(
+  ctx: WorkerContext,
+  queue: ChargedQueueName,
+  jobId: string,
+  base: Partial<ChargedJobBase>,
+  reason: string,
+  log: Logger,
+): Promise<void> {
+  log.warn({ reason }, "job failed for good; releasing its hold");
+  if (!base.holdKey || !base.userId) return;
+  const refund = await releaseHold(base.holdKey, `job failed: ${reason}`.slice(0, 300), "worker");
+  ctx.pusher.toUser(base.userId, "job:failed", { jobId, queue, error: reason, refunded: refund?.amount ?? 0 });
+  if (refund?.balanceAfter != null) {
+    ctx.pusher.toUser(base.userId, "wallet:updated", { coins: refund.balanceAfter, reason: "release" });
+  }
+}

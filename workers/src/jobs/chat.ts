@@ -1,0 +1,41 @@
+/**
+ * The "chat" queue: text personas and the Doctor. Streams the provider's deltas to the user's
+ * room as "chat:delta" and returns the whole reply cleaned of markdown (SPEC §9).
+ */
+import type { Job } from "bullmq";
+import { cleanMarkdown, personaById, type ChatJobData, type ChatJobResult } from "@storefront/shared";
+import { createChatProvider, type ChatProvider } from "../providers/chat/index";
+import { chargedProcessor, workerContext } from "./charged";
+
+let provider: ChatProvider | undefined;
+
+function chatProvider(): ChatProvider {
+  provider ??= createChatProvider(workerContext().config);
+  return provider;
+}
+
+/** Lets tests run the processor against a provider of their own. */
+export function setChatProvider(next: ChatProvider): void {
+  provider = next;
+}
+
+export async function runChat(data: ChatJobData, job: Job): Promise<ChatJobResult> {
+  const { pusher } = workerContext();
+  const jobId = job.id ?? "";
+  let text = "";
+  for await (const delta of chatProvider().stream({
+    system: personaById(data.persona).systemPrompt,
+    history: data.history,
+    message: data.message,
+    language: data.language,
+    persona: data.persona,
+  })) {
+    text += delta;
+    pusher.toUser(data.userId, "chat:delta", { jobId, conversationId: data.conversationId, delta });
+  }
+  const reply = cleanMarkdown(text);
+  if (!reply) throw new Error("The AI returned an empty reply");
+  return { reply };
+}
+
+export const chatProcessor = chargedProcessor<ChatJobData>("chat", runChat);
