@@ -4,17 +4,6 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 
-declare module "vitest" {
-  export interface ProvidedContext {
-    baseUrl: string;
-    mongoUri: string;
-    redisUrl: string;
-    dataDir: string;
-    adminUsername: string;
-    adminPassword: string;
-  }
-}
-
 export const TEST_ADMIN = { username: "root-admin", password: "test-admin-password-1" };
 
 let stack: Stack | undefined;
@@ -33,6 +22,8 @@ export async function setup(project: TestProject): Promise<void> {
       ADMIN_PASSWORD: TEST_ADMIN.password,
       LOG_LEVEL: "warn",
       LOGIN_RATE_LIMIT_PER_MINUTE: "30",
+      // Every suite logs in from 127.0.0.1: the per-address limit is exercised in its own test.
+      LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE: "100000",
     },
   });
   project.provide("baseUrl", stack.apiUrls[0]!);

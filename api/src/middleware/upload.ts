@@ -1,11 +1,17 @@
-import multer from "multer";
+import type { RequestHandler } from "express";
+import multer, { MulterError } from "multer";
 import sharp from "sharp";
 import { MESSAGES } from "@storefront/shared";
 import { badRequest, tooLarge } from "../errors";
 
-/** One multipart file held in memory, at most `maxBytes` (+1 so the size check below names it). */
-export function singleFile(field: string, maxBytes: number) {
-  return multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes + 1, files: 1, fields: 20 } }).single(field);
+/** One multipart file held in memory; a larger one is refused with `tooLargeMessage` (413). */
+export function singleFile(field: string, maxBytes: number, tooLargeMessage: string): RequestHandler {
+  const parse = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: 1, fields: 20 } }).single(field);
+  return (req, res, next) =>
+    parse(req, res, (error: unknown) => {
+      if (error instanceof MulterError && error.code === "LIMIT_FILE_SIZE") next(tooLarge(tooLargeMessage, field));
+      else next(error);
+    });
 }
 
 const FORMATS = { jpeg: "jpg", png: "png", webp: "webp" } as const;

@@ -31,9 +31,8 @@ export async function signup(input: SignupRequest): Promise<{ id: string; phone:
 
 /** Counts a login attempt per phone and per client address (429 past the limit). */
 export async function limitLoginAttempts(redis: Redis, config: Config, scope: string, ip: string): Promise<void> {
-  const limit = config.LOGIN_RATE_LIMIT_PER_MINUTE;
-  await hit(redis, `login:id:${scope}`, limit, 60, MESSAGES.tooManyLogins);
-  await hit(redis, `login:ip:${ip}`, limit * 5, 60, MESSAGES.tooManyLogins);
+  await hit(redis, `login:id:${scope}`, config.LOGIN_RATE_LIMIT_PER_MINUTE, 60, MESSAGES.tooManyLogins);
+  await hit(redis, `login:ip:${ip}`, config.LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE, 60, MESSAGES.tooManyLogins);
 }
 
 export async function login(req: Request, input: LoginRequest): Promise<{ id: string; phone: string }> {

@@ -27,6 +27,16 @@ const envSchema = z.object({
   VIDEO_PROVIDER: z.enum(["offline", "runway"]).default("offline"),
   VIDEO_API_BASE_URL: optionalUrl,
   VIDEO_API_KEY: z.string().optional(),
+  /** Image provider; defaults to AI_PROVIDER (a chat-only endpoint such as Ollama can keep offline images). */
+  IMAGE_PROVIDER: z.enum(["offline", "openai"]).optional(),
+  /** Upper bound of one provider HTTP call (a streamed chat reply included). */
+  AI_TIMEOUT_MS: positiveInt.default(120_000),
+  /** X-Runway-Version header of the video API. */
+  VIDEO_API_VERSION: z.string().min(1).default("2024-11-06"),
+  /** Delay between video status polls; defaults to the provider's own (offline 1 s, runway 5 s). */
+  VIDEO_POLL_INTERVAL_MS: positiveInt.optional(),
+  /** A video still processing after this long is failed and its coins released. */
+  VIDEO_MAX_WAIT_MS: positiveInt.default(30 * 60_000),
   DATA_DIR: z.string().min(1).default("./data"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Number of reverse proxies in front of the API, for client IPs and Secure cookies. */
@@ -53,7 +63,10 @@ const envSchema = z.object({
   HOLD_SWEEP_INTERVAL_MS: positiveInt.default(30_000),
   LEDGER_RECONCILE_INTERVAL_MS: positiveInt.default(60_000),
   METRICS_TOKEN: z.string().min(16).optional(),
+  /** Login attempts allowed per phone (or admin username) per minute. */
   LOGIN_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
+  /** Login attempts allowed per client address per minute. */
+  LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE: positiveInt.default(60),
   PUBLIC_BASE_URL: optionalUrl,
 });
 

@@ -39,7 +39,7 @@ export function profileRoutes(ctx: AppContext): Router {
   router.post(
     ["/user/update-profile.php", "/user/profile"],
     requireUser,
-    singleFile("avatar", LIMITS.avatarBytes),
+    singleFile("avatar", LIMITS.avatarBytes, MESSAGES.avatarTooLarge),
     async (req, res) => {
       const fields = parseOrThrow(updateProfileFieldsSchema, req.body ?? {});
       const id = req.user!.id;

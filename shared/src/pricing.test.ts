@@ -1,0 +1,128 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  DEFAULT_PRICING,
+  DEFAULT_TIERS,
+  priceOf,
+  smsEncoding,
+  tierForCoins,
+  tierInfo,
+  tierTableProblems,
+  wordCount,
+  type PricingRow,
+} from "./pricing";
+
+describe("priceOf", () => {
+  it("charges text ceil(characters / 4)", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 500 }), (message) => {
+        expect(priceOf({ feature: "text", message })).toBe(Math.ceil(message.length / 4));
+      }),
+    );
+  });
+
+  it("charges 20 per image and the Doctor by word count with a minimum of 1", () => {
+    expect(priceOf({ feature: "image" })).toBe(20);
+    expect(priceOf({ feature: "doctor", message: "I have a headache today" })).toBe(5);
+    expect(priceOf({ feature: "doctor", message: "   " })).toBe(1);
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-z]{1,8}$/u), { minLength: 1, maxLength: 40 }), (words) => {
+        expect(priceOf({ feature: "doctor", message: words.join("  ") })).toBe(words.length);
+      }),
+    );
+  });
+
+  it("prices video by model price per second (gen3a_turbo 5 s = 1000 coins)", () => {
+    expect(priceOf({ feature: "video", model: "gen3a_turbo", seconds: 5 })).toBe(1000);
+    expect(priceOf({ feature: "video", model: "gen3a", seconds: 12 })).toBe(3600);
+    expect(priceOf({ feature: "video", model: "gen2", seconds: 5 })).toBe(750);
+  });
+
+  it("scales every feature by the configured tokens_per_unit", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 50 }), fc.string({ maxLength: 200 }), (perUnit, message) => {
+        const pricing: PricingRow[] = DEFAULT_PRICING.map((r) =>
+          r.feature_type === "text" ? { ...r, tokens_per_unit: perUnit } : r,
+        );
+        expect(priceOf({ feature: "text", message }, pricing)).toBe(Math.ceil(message.length / 4) * perUnit);
+      }),
+    );
+  });
+
+  it("never prices a request below zero and always returns an integer", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (text) => {
+        for (const price of [
+          priceOf({ feature: "text", message: text }),
+          priceOf({ feature: "doctor", message: text }),
+          priceOf({ feature: "sms", text }),
+        ]) {
+          expect(Number.isInteger(price)).toBe(true);
+          expect(price).toBeGreaterThanOrEqual(0);
+        }
+      }),
+    );
+  });
+});
+
+describe("SMS segments", () => {
+  it("uses GSM-7 160 / 153 and UCS-2 70 / 67", () => {
+    expect(smsEncoding("a".repeat(160))).toEqual({ encoding: "GSM-7", length: 160, segments: 1 });
+    expect(smsEncoding("a".repeat(161)).segments).toBe(2);
+    expect(smsEncoding("a".repeat(306)).segments).toBe(2);
+    expect(smsEncoding("a".repeat(307)).segments).toBe(3);
+    expect(smsEncoding("م".repeat(70))).toEqual({ encoding: "UCS-2", length: 70, segments: 1 });
+    expect(smsEncoding("م".repeat(71)).segments).toBe(2);
+    expect(smsEncoding("م".repeat(135)).segments).toBe(3);
+  });
+
+  it("counts GSM-7 extension characters as two septets", () => {
+    expect(smsEncoding("€".repeat(80)).length).toBe(160);
+    expect(smsEncoding("€".repeat(81)).segments).toBe(2);
+  });
+});
+
+describe("tiers", () => {
+  it("the default table has ten tiers with no overlapping ranges", () => {
+    expect(DEFAULT_TIERS).toHaveLength(10);
+    expect(tierTableProblems(DEFAULT_TIERS)).toEqual([]);
+  });
+
+  it("reports overlapping and inverted ranges", () => {
+    const overlapping = DEFAULT_TIERS.map((t) => (t.tier_number === 2 ? { ...t, min_coins: 50 } : t));
+    expect(tierTableProblems(overlapping).join()).toMatch(/overlapping/u);
+    const inverted = DEFAULT_TIERS.map((t) => (t.tier_number === 3 ? { ...t, max_coins: 1 } : t));
+    expect(tierTableProblems(inverted).join()).toMatch(/max_coins below min_coins/u);
+  });
+
+  it("is monotonic in coins and never below the administrator's floor", () => {
+    fc.assert(
+      fc.property(fc.nat(3_000_000), fc.nat(3_000_000), fc.integer({ min: 1, max: 10 }), (a, b, floor) => {
+        const [low, high] = a <= b ? [a, b] : [b, a];
+        expect(tierForCoins(low)).toBeLessThanOrEqual(tierForCoins(high));
+        const info = tierInfo(low, floor);
+        expect(info.currentTier).toBeGreaterThanOrEqual(floor);
+        expect(info.progressToNext).toBeGreaterThanOrEqual(0);
+        expect(info.progressToNext).toBeLessThanOrEqual(100);
+      }),
+    );
+  });
+
+  it("reports the next tier and the progress toward it", () => {
+    expect(tierInfo(300, 1)).toEqual({
+      currentTier: 2,
+      currentTierName: "Silver",
+      nextTier: 3,
+      nextTierName: "Gold",
+      progressToNext: 50,
+    });
+    expect(tierInfo(150_000, 1)).toMatchObject({ currentTier: 10, nextTier: null, progressToNext: 100 });
+  });
+});
+
+describe("wordCount", () => {
+  it("counts runs of non-space characters in any script", () => {
+    expect(wordCount("  مرحبا   بك يا دكتور ")).toBe(4);
+    expect(wordCount("")).toBe(0);
+  });
+});
