@@ -5,6 +5,7 @@ import express, { type Express } from "express";
 import { pinoHttp } from "pino-http";
 import type { AppContext } from "./context";
 import { errorHandler, notFoundHandler } from "./middleware/errors";
+import { httpMetrics } from "./middleware/metrics";
 import { sessionMiddleware } from "./middleware/session";
 import { apiRoutes } from "./routes/index";
 
@@ -19,6 +20,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", ctx.config.TRUST_PROXY);
+  app.use(httpMetrics());
 
   app.use(
     pinoHttp({

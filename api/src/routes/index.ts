@@ -4,6 +4,8 @@ import { adminAuthRoutes } from "./admin/auth";
 import { adminTierRoutes } from "./admin/tier";
 import { authRoutes } from "./auth/auth";
 import { healthRoutes } from "./health/health";
+import { metricsRoutes } from "./metrics/metrics";
+import { docsRoutes } from "./docs/docs";
 import { profileRoutes } from "./user/profile";
 import { walletRoutes } from "./wallet/wallet";
 
@@ -11,6 +13,8 @@ import { walletRoutes } from "./wallet/wallet";
 export function apiRoutes(ctx: AppContext): Router {
   const router = Router();
   router.use(healthRoutes(ctx));
+  router.use(metricsRoutes(ctx));
+  router.use(docsRoutes(ctx));
   router.use(authRoutes(ctx));
   router.use(profileRoutes(ctx));
   router.use(walletRoutes(ctx));

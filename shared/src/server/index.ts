@@ -6,4 +6,6 @@ export * from "./models/index";
 export * from "./storage";
 export * from "./realtime";
 export * from "./queues";
+export * from "./metrics";
+export * from "../openapi";
 export * from "./jobs";

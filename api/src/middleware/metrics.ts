@@ -1,0 +1,32 @@
+import type { Request, RequestHandler } from "express";
+import { httpDuration, httpRequests } from "@storefront/shared/server";
+
+/**
+ * The route label is the matched pattern (`/api/images/history.php`, `/api/admin/users/:id`), never
+ * the raw URL, so ids and query strings cannot blow up the label set. Unmatched API paths share
+ * one label; everything outside /api is the web app.
+ */
+export function routeLabel(req: Request): string {
+  const pattern: unknown = req.route?.path;
+  if (typeof pattern === "string") return `${req.baseUrl}${pattern}`;
+  const url = req.originalUrl ?? req.url;
+  return url.startsWith("/api/") || url === "/api" ? "/api/<unmatched>" : "<web>";
+}
+
+/** Counts and times every request once its response is sent (or the client went away). */
+export function httpMetrics(): RequestHandler {
+  return (req, res, next) => {
+    const stop = httpDuration.startTimer();
+    let done = false;
+    const record = () => {
+      if (done) return;
+      done = true;
+      const labels = { method: req.method, route: routeLabel(req), status: String(res.statusCode) };
+      httpRequests.inc(labels);
+      stop(labels);
+    };
+    res.once("finish", record);
+    res.once("close", record);
+    next();
+  };
+}

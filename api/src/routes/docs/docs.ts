@@ -1,0 +1,52 @@
+import { createRequire } from "node:module";
+import path from "node:path";
+import express, { Router } from "express";
+import { buildOpenApiDocument } from "@storefront/shared/server";
+import type { AppContext } from "../../context";
+
+const require = createRequire(import.meta.url);
+
+/** swagger-ui-dist's static files, served from node_modules: no CDN, works offline. */
+function swaggerUiDir(): string {
+  return path.dirname(require.resolve("swagger-ui-dist/package.json"));
+}
+
+const VIEWER_HTML = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>AI storefront API</title>
+  <link rel="stylesheet" href="/api/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/api/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/api/docs/init.js"></script>
+</body>
+</html>
+`;
+
+// A separate script (not inline) so a strict Content-Security-Policy can forbid inline scripts.
+const INIT_JS = `window.ui = SwaggerUIBundle({ url: "/api/openapi.json", dom_id: "#swagger-ui", deepLinking: true, withCredentials: true });\n`;
+
+/** GET /api/openapi.json (generated from the shared zod schemas) and GET /api/docs (Swagger UI). */
+export function docsRoutes(_ctx: AppContext): Router {
+  const router = Router();
+  // Built once per process: the schemas do not change while it runs.
+  let document: Record<string, unknown> | undefined;
+
+  router.get("/openapi.json", (_req, res) => {
+    document ??= buildOpenApiDocument();
+    res.setHeader("Cache-Control", "no-cache");
+    res.json(document);
+  });
+  router.get("/docs", (_req, res) => {
+    res.type("html").send(VIEWER_HTML);
+  });
+  router.get("/docs/init.js", (_req, res) => {
+    res.type("application/javascript").send(INIT_JS);
+  });
+  router.use("/docs/assets", express.static(swaggerUiDir(), { index: false, maxAge: "1d" }));
+  return router;
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { Client } from "../support/client";
+
+/** Every call of SPEC §7 (method and path under /api), written out here independently of the generator. */
+const SPEC_CALLS = [
+  "POST /login-session-fix.php",
+  "GET /session-check-simple.php",
+  "POST /logout.php",
+  "POST /signup.php",
+  "GET /user/profile.php",
+  "POST /user/update-profile.php",
+  "GET /wallet/get.php",
+  "POST /wallet/use.php",
+  "POST /textai/chat.php",
+  "POST /sms/ai-response.php",
+  "GET /conversations/list.php",
+  "GET /conversations/load.php",
+  "POST /conversations/save.php",
+  "POST /conversations/delete.php",
+  "POST /images/generate.php",
+  "POST /images/edit.php",
+  "GET /images/history.php",
+  "POST /images/delete.php",
+  "POST /images/save.php",
+  "POST /videos/generate.php",
+  "POST /videos/ai-store-generator.php",
+  "GET /videos/history.php",
+  "GET /videos/get-history.php",
+  "GET /videos/check-status.php",
+  "POST /admin/login.php",
+  "GET /admin/dashboard-data.php",
+  "GET /admin/users.php",
+  "PUT /admin/users.php",
+  "GET /admin/sms-config.php",
+  "PUT /admin/sms-config.php",
+  "POST /admin/sms-config.php",
+  "GET /admin/wallet-config.php",
+  "PUT /admin/wallet-config.php",
+  "GET /admin/wallet-packages-simple.php",
+  "POST /admin/wallet-packages-simple.php",
+  "PUT /admin/wallet-packages-simple.php",
+  "DELETE /admin/wallet-packages-simple.php",
+  "GET /admin/user-packages.php",
+  "POST /admin/user-packages.php",
+  "DELETE /admin/user-packages.php",
+  "POST /admin/update-user-tier.php",
+  "GET /sms/integration/config.php",
+  "POST /sms/integration/config.php",
+  "PUT /sms/integration/config.php",
+  "GET /sms/integration/logs.php",
+];
+
+type Doc = {
+  openapi: string;
+  servers: { url: string }[];
+  paths: Record<string, Record<string, any>>;
+  components: { securitySchemes: Record<string, any>; responses: Record<string, any>; schemas: Record<string, any> };
+};
+
+async function fetchDoc(): Promise<Doc> {
+  const res = await new Client().get("/openapi.json");
+  expect(res.status).toBe(200);
+  return res.body as Doc;
+}
+
+describe("OpenAPI document at /api/openapi.json", () => {
+  it("is OpenAPI 3.1 served under /api and lists every SPEC §7 call", async () => {
+    const doc = await fetchDoc();
+    expect(doc.openapi).toMatch(/^3\.1\./u);
+    expect(doc.servers[0]!.url).toBe("/api");
+    const missing = SPEC_CALLS.filter((call) => {
+      const [method, path] = call.split(" ") as [string, string];
+      return !doc.paths[path]?.[method.toLowerCase()];
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it("documents the error statuses of each call with the JSON error shape", async () => {
+    const doc = await fetchDoc();
+    const wallet = doc.paths["/wallet/use.php"]!.post;
+    for (const status of ["400", "401", "402", "403"]) expect(wallet.responses[status], status).toBeDefined();
+    expect(doc.paths["/signup.php"]!.post.responses["409"]).toBeDefined();
+    expect(doc.paths["/login-session-fix.php"]!.post.responses["429"]).toBeDefined();
+    expect(doc.paths["/admin/users.php"]!.get.responses["403"]).toBeDefined();
+    expect(doc.components.responses.E402.content["application/json"].schema.$ref).toBe("#/components/schemas/Error");
+    expect(doc.components.schemas.Error.properties).toMatchObject({ success: {}, error: {}, available: {} });
+  });
+
+  it("generates request schemas from the zod schemas the server validates with", async () => {
+    const doc = await fetchDoc();
+    const signup = doc.paths["/signup.php"]!.post.requestBody.content["application/json"].schema;
+    expect(signup.required).toEqual(expect.arrayContaining(["phone", "password"]));
+    // PASSWORD_MIN from shared/src/schemas/auth.ts, not a hand-written copy.
+    expect(signup.properties.password.minLength).toBe(6);
+    expect(doc.paths["/signup.php"]!.post["x-schema"]).toBe("zod");
+    const tier = doc.paths["/admin/update-user-tier.php"]!.post.requestBody.content["application/json"].schema;
+    expect(tier.required).toEqual(expect.arrayContaining(["userId", "newCoins", "newTier"]));
+    const profile = doc.paths["/user/profile.php"]!.get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
+    expect(profile).toEqual(expect.arrayContaining(["query:id", "query:userId"]));
+    const edit = doc.paths["/images/edit.php"]!.post.requestBody.content["multipart/form-data"].schema;
+    expect(edit.properties.image).toBeDefined();
+  });
+
+  it("describes the webhook's signature scheme", async () => {
+    const doc = await fetchDoc();
+    const webhook = doc.paths["/sms/integration/webhook.php"]!.post;
+    expect(webhook.description).toContain("HMAC-SHA256");
+    expect(webhook.description).toContain("<X-Signature-Timestamp>.<raw request body>");
+    expect(webhook.security).toEqual(
+      expect.arrayContaining([{ webhookSignature: [], webhookTimestamp: [] }, { webhookToken: [] }]),
+    );
+    const schemes = doc.components.securitySchemes;
+    expect(schemes.webhookSignature).toMatchObject({ in: "header", name: "X-Signature" });
+    expect(schemes.webhookTimestamp).toMatchObject({ in: "header", name: "X-Signature-Timestamp" });
+    expect(schemes.webhookToken).toMatchObject({ in: "query", name: "token" });
+  });
+});
+
+describe("interactive viewer at /api/docs", () => {
+  it("serves Swagger UI and its assets from this server, not a CDN", async () => {
+    const client = new Client();
+    const page = await client.get("/docs");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/text\/html/u);
+    const html = page.body as string;
+    expect(html).not.toMatch(/https?:\/\//u);
+    const assets = [...html.matchAll(/(?:src|href)="\/api(\/docs\/[^"]+)"/gu)].map((m) => m[1]!);
+    expect(assets.length).toBeGreaterThanOrEqual(3);
+    for (const asset of assets) {
+      const res = await client.get(asset);
+      expect(res.status, asset).toBe(200);
+    }
+    expect((await client.get("/docs/init.js")).body).toContain("/api/openapi.json");
+    expect((await client.get("/docs/assets/no-such-file.js")).status).toBe(404);
+  });
+});
