@@ -1,0 +1,87 @@
+/** Page chrome shared by the subscriber (and administrator) screens. */
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router-dom";
+import { AppLink } from "./AppLink";
+import { useAuth } from "../hooks/useAuth";
+import { useSignOut } from "../hooks/useSignOut";
+import { LanguageToggle } from "./LanguageToggle";
+import { WalletBadge } from "./WalletBadge";
+
+/** The first character of the phone, shown in the round avatar (SPEC §2). */
+export function initialOf(phone: string | undefined): string {
+  return (phone ?? "").trim().charAt(0).toUpperCase() || "?";
+}
+
+export function Avatar({ phone, to = "/profile" }: { phone: string; to?: string }) {
+  const { t } = useTranslation();
+  return (
+    <AppLink to={to} className="avatar" aria-label={t("nav.profile")} title={t("nav.profile")} data-testid="avatar">
+      {initialOf(phone)}
+    </AppLink>
+  );
+}
+
+export function SignOutButton({ className = "btn btn--secondary" }: { className?: string }) {
+  const { t } = useTranslation();
+  const signOut = useSignOut();
+  return (
+    <button type="button" className={className} onClick={() => void signOut()}>
+      {t("nav.signOut")}
+    </button>
+  );
+}
+
+/** Back to the dashboard, or one step back in history when `history` is set (Profile). */
+export function BackButton({ history = false, to = "/dashboard" }: { history?: boolean; to?: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  if (history) {
+    return (
+      <button type="button" className="btn btn--ghost back-button" onClick={() => navigate(-1)}>
+        <span aria-hidden="true" className="flip-rtl">
+          ←
+        </span>{" "}
+        {t("nav.back")}
+      </button>
+    );
+  }
+  return (
+    <AppLink to={to} className="btn btn--ghost back-button">
+      <span aria-hidden="true" className="flip-rtl">
+        ←
+      </span>{" "}
+      {t("nav.backToDashboard")}
+    </AppLink>
+  );
+}
+
+export interface PageHeaderProps {
+  title: ReactNode;
+  /** Left (start) side before the title, e.g. a back button or a menu toggle. */
+  start?: ReactNode;
+  /** Right (end) side; defaults to language toggle, wallet badge and avatar. */
+  end?: ReactNode;
+  className?: string;
+}
+
+export function PageHeader({ title, start, end, className = "" }: PageHeaderProps) {
+  const { user } = useAuth();
+  return (
+    <header className={`page-header ${className}`}>
+      <div className="page-header__start">
+        {start}
+        <h1 className="page-header__title">{title}</h1>
+      </div>
+      <div className="page-header__end">
+        {end ?? (
+          <>
+            <LanguageToggle />
+            {user && <WalletBadge />}
+            {user && <Avatar phone={user.phone} />}
+          </>
+        )}
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * Auth state of SPEC §4: unknown until the session check finishes (ready), then a user or none.
+ * Logout clears the user even if the call fails, and forgets the attempted URL. Plain React state
+ * (not the data cache) so the public pages stay light.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import type { SessionUser } from "@storefront/shared";
+import * as authApi from "../api/auth";
+import { connectSocket, disconnectSocket } from "../socket";
+
+/** Where a guard remembers the page a logged-out visitor tried to open. */
+export const ATTEMPTED_URL_KEY = "redirectAfterLogin";
+
+export function rememberAttemptedUrl(url: string): void {
+  sessionStorage.setItem(ATTEMPTED_URL_KEY, url);
+}
+
+/** The remembered page (once), or the fallback. */
+export function takeAttemptedUrl(fallback: string): string {
+  const url = sessionStorage.getItem(ATTEMPTED_URL_KEY);
+  sessionStorage.removeItem(ATTEMPTED_URL_KEY);
+  return url && url.startsWith("/") && !url.startsWith("//") ? url : fallback;
+}
+
+interface AuthValue {
+  user: SessionUser | null;
+  ready: boolean;
+  login(phone: string, password: string): Promise<SessionUser>;
+  signup(phone: string, password: string): Promise<SessionUser>;
+  logout(): Promise<void>;
+}
+
+const AuthContext = createContext<AuthValue | null>(null);
+
+async function clearServerState(): Promise<void> {
+  const { queryClient } = await import("../api/queryClient");
+  queryClient.clear();
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<SessionUser | null>(null);
+  const [ready, setReady] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    void authApi.checkSession().then((found) => {
+      if (!live) return;
+      setUser(found);
+      setReady(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (user) void connectSocket();
+    else disconnectSocket();
+  }, [user]);
+
+  const login = useCallback(async (phone: string, password: string) => {
+    const signedIn = await authApi.login(phone, password);
+    setUser(signedIn);
+    setReady(true);
+    return signedIn;
+  }, []);
+
+  const signup = useCallback(async (phone: string, password: string) => {
+    const created = await authApi.signup(phone, password);
+    setUser(created);
+    setReady(true);
+    return created;
+  }, []);
+
+  const logout = useCallback(async () => {
+    try {
+      await authApi.logout();
+    } catch {
+      // The user is logged out locally whatever the server said (SPEC §4).
+    } finally {
+      sessionStorage.removeItem(ATTEMPTED_URL_KEY);
+      disconnectSocket();
+      setUser(null);
+      await clearServerState();
+    }
+  }, []);
+
+  const value = useMemo<AuthValue>(() => ({ user, ready, login, signup, logout }), [user, ready, login, signup, logout]);
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error("useAuth outside AuthProvider");
+  return value;
+}
+
+/** For screens behind the user guard, where a user is certain. */
+export function useUser(): SessionUser {
+  const { user } = useAuth();
+  if (!user) throw new Error("useUser outside the user guard");
+  return user;
+}

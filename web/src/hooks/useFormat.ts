@@ -1,0 +1,28 @@
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import { relativeTime, type Language } from "@storefront/shared";
+
+/** Numbers, dates and relative times in the interface language (Intl). */
+export function useFormat() {
+  const { i18n } = useTranslation();
+  const language: Language = i18n.language === "ar" ? "ar" : "en";
+  return useMemo(() => {
+    const locale = language === "ar" ? "ar-EG" : "en-US";
+    const integer = new Intl.NumberFormat(locale);
+    const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
+    const date = new Intl.DateTimeFormat(locale, { dateStyle: "medium" });
+    const time = new Intl.DateTimeFormat(locale, { timeStyle: "short" });
+    const parse = (value: string | number | Date) => (value instanceof Date ? value : new Date(value));
+    const valid = (d: Date) => !Number.isNaN(d.getTime());
+    return {
+      language,
+      number: (n: number) => integer.format(n),
+      decimal: (n: number, digits: number) =>
+        new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n),
+      dateTime: (value: string | number | Date) => (valid(parse(value)) ? dateTime.format(parse(value)) : ""),
+      date: (value: string | number | Date) => (valid(parse(value)) ? date.format(parse(value)) : ""),
+      time: (value: string | number | Date) => (valid(parse(value)) ? time.format(parse(value)) : ""),
+      relative: (value: string | number | Date) => (valid(parse(value)) ? relativeTime(parse(value), new Date(), language) : ""),
+    };
+  }, [language]);
+}

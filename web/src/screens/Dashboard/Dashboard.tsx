@@ -1,0 +1,91 @@
+/**
+ * SPEC §2 Dashboard: header (name, language, wallet, avatar, sign-out) and five tool cards; voice
+ * only announces that it is coming soon.
+ */
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router-dom";
+import { Avatar, SignOutButton } from "../../components/Layout";
+import { LanguageToggle } from "../../components/LanguageToggle";
+import { useToast } from "../../components/Toasts";
+import { WalletBadge } from "../../components/WalletBadge";
+import { useUser } from "../../hooks/useAuth";
+import "./Dashboard.css";
+
+interface Tool {
+  key: "video" | "text" | "image" | "sms" | "voice";
+  icon: string;
+  to: string | null;
+  color: string;
+}
+
+const TOOLS: readonly Tool[] = [
+  { key: "text", icon: "💬", to: "/text-ai", color: "#4f46e5" },
+  { key: "image", icon: "🎨", to: "/image-ai", color: "#db2777" },
+  { key: "video", icon: "🎬", to: "/video-test", color: "#ea580c" },
+  { key: "sms", icon: "📱", to: "/sms-ai", color: "#0891b2" },
+  { key: "voice", icon: "🎙️", to: null, color: "#7c3aed" },
+];
+
+export default function Dashboard() {
+  const { t } = useTranslation();
+  const user = useUser();
+  const toast = useToast();
+  const navigate = useNavigate();
+
+  const open = (tool: Tool) => {
+    if (tool.to) navigate(tool.to);
+    else toast.info(t("dashboard.comingSoon"));
+  };
+
+  return (
+    <div className="dashboard">
+      <header className="page-header dashboard__header">
+        <div className="page-header__start">
+          <span className="brand">
+            <span className="brand__mark" aria-hidden="true">
+              AI
+            </span>
+            <span className="dashboard__product">{t("app.name")}</span>
+          </span>
+        </div>
+        <div className="page-header__end">
+          <LanguageToggle />
+          <WalletBadge />
+          <Avatar phone={user.phone} />
+          <SignOutButton />
+        </div>
+      </header>
+      <main id="main" className="dashboard__main">
+        <h1 className="dashboard__title">{t("dashboard.title")}</h1>
+        <p className="dashboard__subtitle">{t("dashboard.subtitle")}</p>
+        <div className="dashboard__grid" data-testid="tool-grid">
+          {TOOLS.map((tool) => (
+            <article key={tool.key} className="card tool-card" style={{ ["--tool-color" as string]: tool.color }}>
+              <div className="tool-card__icon" aria-hidden="true">
+                {tool.icon}
+              </div>
+              <h2 className="tool-card__title">{t(`dashboard.tools.${tool.key}.title`)}</h2>
+              <p className="tool-card__text">{t(`dashboard.tools.${tool.key}.text`)}</p>
+              <div className="tool-card__actions">
+                <button
+                  type="button"
+                  className="btn btn--primary tool-card__open"
+                  onClick={() => open(tool)}
+                  aria-label={t("dashboard.openTool", { tool: t(`dashboard.tools.${tool.key}.title`) })}
+                >
+                  {t("dashboard.open")}
+                </button>
+                {tool.key === "text" && (
+                  <button type="button" className="btn btn--ghost" onClick={() => navigate("/doctor")}>
+                    <span aria-hidden="true">🩺</span> {t("dashboard.doctorLink")}
+                  </button>
+                )}
+                {tool.key === "voice" && <span className="tool-card__soon">{t("dashboard.soonBadge")}</span>}
+              </div>
+            </article>
+          ))}
+        </div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+/** SPEC §2 Home: platform name, welcome text, four feature cards, sign-in / get-started / admin links. */
+import { useTranslation } from "react-i18next";
+import { AppLink } from "../../components/AppLink";
+import { LanguageToggle } from "../../components/LanguageToggle";
+import "./Home.css";
+
+const FEATURES = [
+  { key: "text", icon: "💬" },
+  { key: "image", icon: "🎨" },
+  { key: "sms", icon: "📱" },
+  { key: "video", icon: "🎬" },
+] as const;
+
+export default function Home() {
+  const { t } = useTranslation();
+  return (
+    <div className="home">
+      <header className="home__top">
+        <span className="brand">
+          <span className="brand__mark" aria-hidden="true">
+            AI
+          </span>
+          {t("app.name")}
+        </span>
+        <nav className="home__nav" aria-label={t("nav.main")}>
+          <LanguageToggle />
+          <AppLink to="/login" className="btn btn--ghost">
+            {t("home.signIn")}
+          </AppLink>
+          <AppLink to="/signup" className="btn btn--primary">
+            {t("home.getStarted")}
+          </AppLink>
+        </nav>
+      </header>
+      <main id="main">
+        <section className="home__hero">
+          <h1>{t("home.title")}</h1>
+          <p className="home__lead">{t("home.welcome")}</p>
+          <div className="home__actions">
+            <AppLink to="/signup" className="btn btn--primary home__cta">
+              {t("home.getStarted")}
+            </AppLink>
+            <AppLink to="/login" className="btn btn--secondary home__cta">
+              {t("home.signIn")}
+            </AppLink>
+          </div>
+        </section>
+        <section className="home__features" aria-labelledby="features-title">
+          <h2 id="features-title" className="visually-hidden">
+            {t("home.featuresTitle")}
+          </h2>
+          {FEATURES.map((feature) => (
+            <article key={feature.key} className="card home__feature">
+              <span className="home__feature-icon" aria-hidden="true">
+                {feature.icon}
+              </span>
+              <h3>{t(`home.features.${feature.key}.title`)}</h3>
+              <p>{t(`home.features.${feature.key}.text`)}</p>
+            </article>
+          ))}
+        </section>
+      </main>
+      <footer className="home__footer">
+        <span>{t("home.footer")}</span>
+        <AppLink to="/admin-login">{t("home.adminLogin")}</AppLink>
+      </footer>
+    </div>
+  );
+}

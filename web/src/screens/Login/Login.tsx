@@ -1,0 +1,92 @@
+/** SPEC §2 Login: phone and password (show/hide), "Signing in...", 3 s welcome toast, then /dashboard. */
+import { useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router-dom";
+import { AppLink } from "../../components/AppLink";
+import { loginRequestSchema, TOAST_MS } from "@storefront/shared";
+import { ApiError } from "../../api/client";
+import { AuthCard, PasswordField, PhoneField } from "../../components/AuthCard";
+import { useToast } from "../../components/Toasts";
+import { takeAttemptedUrl, useAuth } from "../../hooks/useAuth";
+import { fieldIssues } from "../../hooks/useFieldErrors";
+
+interface Errors {
+  phone?: string;
+  password?: string;
+}
+
+export default function Login() {
+  const { t } = useTranslation();
+  const { login } = useAuth();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const [phone, setPhone] = useState("");
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<Errors>({});
+  const [formError, setFormError] = useState("");
+  const [submitting, setSubmitting] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (submitting) return;
+    const parsed = loginRequestSchema.safeParse({ phone, password });
+    if (!parsed.success) {
+      const issues = fieldIssues(parsed.error);
+      setErrors({
+        ...(issues.phone ? { phone: phone.trim() ? t("auth.phoneInvalid") : t("auth.phoneRequired") } : {}),
+        ...(issues.password ? { password: t("auth.passwordRequired") } : {}),
+      });
+      return;
+    }
+    setErrors({});
+    setFormError("");
+    setSubmitting(true);
+    try {
+      await login(phone, password);
+      toast.success(t("auth.welcome"), TOAST_MS.loginSuccess);
+      navigate(takeAttemptedUrl("/dashboard"), { replace: true });
+    } catch (error) {
+      const message =
+        error instanceof ApiError && error.status === 401
+          ? t("errors.invalidCredentials")
+          : error instanceof Error && error.message
+            ? error.message
+            : t("auth.loginFailedFallback");
+      setFormError(message);
+      toast.error(message, TOAST_MS.error);
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <AuthCard
+      title={t("auth.loginTitle")}
+      subtitle={t("auth.loginSubtitle")}
+      footer={
+        <>
+          <AppLink to="/signup">{t("auth.noAccount")}</AppLink>
+          <AppLink to="/">{t("nav.home")}</AppLink>
+        </>
+      }
+    >
+      <form className="auth-form" onSubmit={(e) => void submit(e)} noValidate>
+        {formError && (
+          <div className="alert alert--error" role="alert">
+            {formError}
+          </div>
+        )}
+        <PhoneField value={phone} onChange={setPhone} error={errors.phone} />
+        <PasswordField
+          value={password}
+          onChange={setPassword}
+          error={errors.password}
+          label={t("auth.password")}
+          autoComplete="current-password"
+        />
+        <button type="submit" className="btn btn--primary btn--block" disabled={submitting}>
+          {submitting ? t("auth.signingIn") : t("auth.signIn")}
+        </button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * SPEC §2 Signup: "Subscribing...", then a green notice and a 5 s toast, the form disabled, and
+ * /login after 3 s. An "already registered" error offers a sign-in link.
+ */
+import { useEffect, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router-dom";
+import { AppLink } from "../../components/AppLink";
+import { signupRequestSchema, TOAST_MS } from "@storefront/shared";
+import { ApiError } from "../../api/client";
+import { AuthCard, PasswordField, PhoneField } from "../../components/AuthCard";
+import { useToast } from "../../components/Toasts";
+import { useAuth } from "../../hooks/useAuth";
+import { fieldIssues } from "../../hooks/useFieldErrors";
+
+interface Errors {
+  phone?: string;
+  password?: string;
+}
+
+export default function Signup() {
+  const { t } = useTranslation();
+  const { signup } = useAuth();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const [phone, setPhone] = useState("");
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<Errors>({});
+  const [formError, setFormError] = useState("");
+  const [offerSignIn, setOfferSignIn] = useState(false);
+  const [state, setState] = useState<"idle" | "submitting" | "subscribed">("idle");
+
+  useEffect(() => {
+    if (state !== "subscribed") return;
+    const timer = setTimeout(() => navigate("/login"), TOAST_MS.signupRedirect);
+    return () => clearTimeout(timer);
+  }, [state, navigate]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (state !== "idle") return;
+    const parsed = signupRequestSchema.safeParse({ phone, password });
+    if (!parsed.success) {
+      const issues = fieldIssues(parsed.error);
+      setErrors({
+        ...(issues.phone ? { phone: phone.trim() ? t("auth.phoneInvalid") : t("auth.phoneRequired") } : {}),
+        ...(issues.password ? { password: password ? t("auth.passwordMin") : t("auth.passwordRequired") } : {}),
+      });
+      return;
+    }
+    setErrors({});
+    setFormError("");
+    setOfferSignIn(false);
+    setState("submitting");
+    try {
+      await signup(phone, password);
+      setState("subscribed");
+      toast.success(t("auth.subscribedToast"), TOAST_MS.signup);
+    } catch (error) {
+      const serverText = error instanceof ApiError ? (error.serverError ?? "") : "";
+      const taken = (error instanceof ApiError && error.status === 409) || serverText.includes("already registered");
+      const message = taken
+        ? t("errors.phoneTaken")
+        : error instanceof Error && error.message
+          ? error.message
+          : t("auth.signupFailedFallback");
+      setFormError(message);
+      setOfferSignIn(taken || message.includes("already registered"));
+      toast.error(message, TOAST_MS.error);
+      setState("idle");
+    }
+  }
+
+  const subscribed = state === "subscribed";
+  return (
+    <AuthCard
+      title={t("auth.signupTitle")}
+      subtitle={t("auth.signupSubtitle")}
+      footer={
+        <>
+          <AppLink to="/login">{t("auth.haveAccount")}</AppLink>
+          <AppLink to="/">{t("nav.home")}</AppLink>
+        </>
+      }
+    >
+      <form className="auth-form" onSubmit={(e) => void submit(e)} noValidate>
+        {subscribed && (
+          <div className="alert alert--success" role="status" data-testid="subscribed-notice">
+            {t("auth.subscribedNotice")}
+          </div>
+        )}
+        {formError && (
+          <div className="alert alert--error" role="alert">
+            {formError}
+            {offerSignIn && (
+              <>
+                {" "}
+                <AppLink to="/login">{t("auth.signInInstead")}</AppLink>
+              </>
+            )}
+          </div>
+        )}
+        <fieldset disabled={subscribed || state === "submitting"}>
+          <PhoneField value={phone} onChange={setPhone} error={errors.phone} />
+          <PasswordField
+            value={password}
+            onChange={setPassword}
+            error={errors.password}
+            label={t("auth.passwordMin6")}
+            autoComplete="new-password"
+          />
+          <button type="submit" className="btn btn--primary btn--block">
+            {state === "submitting" ? t("auth.subscribing") : subscribed ? t("auth.subscribed") : t("auth.subscribe")}
+          </button>
+        </fieldset>
+      </form>
+    </AuthCard>
+  );
+}
