@@ -7,6 +7,8 @@ export * from "./schemas/auth";
 export * from "./schemas/profile";
 export * from "./schemas/wallet";
 export * from "./schemas/jobs";
+export * from "./schemas/chat";
+export * from "./schemas/conversations";
 export * from "./permissions";
 export * from "./queues";
 export * from "./events";

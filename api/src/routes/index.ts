@@ -3,6 +3,8 @@ import type { AppContext } from "../context";
 import { adminAuthRoutes } from "./admin/auth";
 import { adminTierRoutes } from "./admin/tier";
 import { authRoutes } from "./auth/auth";
+import { chatRoutes } from "./chat/chat";
+import { conversationRoutes } from "./conversations/conversations";
 import { healthRoutes } from "./health/health";
 import { metricsRoutes } from "./metrics/metrics";
 import { docsRoutes } from "./docs/docs";
@@ -18,6 +20,8 @@ export function apiRoutes(ctx: AppContext): Router {
   router.use(authRoutes(ctx));
   router.use(profileRoutes(ctx));
   router.use(walletRoutes(ctx));
+  router.use(chatRoutes(ctx));
+  router.use(conversationRoutes(ctx));
   router.use(adminAuthRoutes(ctx));
   router.use(adminTierRoutes(ctx));
   return router;

@@ -1,0 +1,50 @@
+/**
+ * Text chat and Doctor (SPEC §7 textai/chat.php): price the message, hold the coins, queue the
+ * job, wait for the worker's reply. The same reply is streamed to the user's socket.
+ */
+import { priceOf, type ChatJobResult, type ChatRequest, type ChatResponse } from "@storefront/shared";
+import { loadWalletTables } from "@storefront/shared/server";
+import type { AppContext } from "../context";
+import { acceptJob, waitForJob } from "./jobs";
+
+export interface ChatCall {
+  userId: string;
+  idempotencyKey: string | undefined;
+  requestId?: string;
+}
+
+/** Doctor is charged by words (min 1), the personas by ceil(characters / 4) (SPEC §9). */
+export function chatPrice(input: Pick<ChatRequest, "avatarType" | "message">, pricing: Parameters<typeof priceOf>[1]) {
+  const feature = input.avatarType === "doctor" ? ("doctor" as const) : ("text" as const);
+  return { feature, cost: priceOf({ feature, message: input.message }, pricing) };
+}
+
+export async function chat(ctx: AppContext, input: ChatRequest, call: ChatCall): Promise<ChatResponse> {
+  const { pricing } = await loadWalletTables();
+  const { feature, cost } = chatPrice(input, pricing);
+  const accepted = await acceptJob(ctx, {
+    queue: "chat",
+    name: feature,
+    userId: call.userId,
+    feature,
+    cost,
+    idempotencyKey: call.idempotencyKey,
+    details: `${feature === "doctor" ? "Doctor" : "Text AI"}: ${input.message.slice(0, 50)}`,
+    payload: {
+      message: input.message,
+      persona: input.avatarType,
+      language: input.language,
+      conversationId: input.conversationId,
+      history: input.conversationHistory,
+    },
+    ...(call.requestId ? { requestId: call.requestId } : {}),
+  });
+  const result = (await waitForJob(ctx, "chat", accepted.jobId)) as ChatJobResult;
+  return {
+    success: true,
+    message: result.reply,
+    jobId: accepted.jobId,
+    tokensUsed: cost,
+    remainingCoins: accepted.remainingCoins,
+  };
+}

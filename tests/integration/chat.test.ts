@@ -1,0 +1,201 @@
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import mongoose from "mongoose";
+import { io, type Socket } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { cleanMarkdown, type ServerEvents } from "@storefront/shared";
+import { LedgerEntry, jobIdForHold, ledgerSum } from "@storefront/shared/server";
+import { Client, giveCoins, newUser } from "../support/client";
+
+let redis: Redis;
+let chatQueue: Queue;
+
+beforeAll(async () => {
+  await mongoose.connect(inject("mongoUri"));
+  redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+  chatQueue = new Queue("chat", { connection: redis });
+});
+afterAll(async () => {
+  await chatQueue.close();
+  redis.disconnect();
+  await mongoose.disconnect();
+});
+
+interface Received {
+  event: keyof ServerEvents;
+  payload: Record<string, unknown>;
+}
+
+/** A browser-like socket: same origin, the session cookie in the handshake. */
+async function connectSocket(client: Client): Promise<{ socket: Socket; received: Received[] }> {
+  const socket = io(inject("baseUrl"), {
+    path: "/socket.io",
+    transports: ["websocket"],
+    extraHeaders: { cookie: client.cookieHeader() },
+    reconnection: false,
+  });
+  const received: Received[] = [];
+  socket.onAny((event: keyof ServerEvents, payload: Record<string, unknown>) => received.push({ event, payload }));
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  return { socket, received };
+}
+
+async function until<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function coins(client: Client): Promise<number> {
+  return (await client.get("/wallet/get.php")).body.wallet.coins;
+}
+
+describe("textai/chat.php", () => {
+  it("answers in the HTTP reply and pushes the same reply as deltas and job:completed", async () => {
+    const { client, id } = await newUser();
+    await giveCoins(id, 100);
+    const { socket, received } = await connectSocket(client);
+    try {
+      const message = "what is 12 * 7?";
+      const res = await client.post("/textai/chat.php", {
+        message,
+        userId: id,
+        conversationId: null,
+        avatarType: "general",
+        conversationHistory: [
+          { type: "user", content: "hi" },
+          { type: "ai", content: "Hello!" },
+        ],
+        language: "en",
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.success).toBe(true);
+      expect(typeof res.body.message).toBe("string");
+      expect(res.body.message.length).toBeGreaterThan(0);
+      const jobId: string = res.body.jobId;
+
+      const completed = await until(() => received.find((r) => r.event === "job:completed" && r.payload.jobId === jobId));
+      expect(completed.payload).toMatchObject({ queue: "chat", result: { reply: res.body.message } });
+      const deltas = received.filter((r) => r.event === "chat:delta");
+      expect(deltas.length).toBeGreaterThan(0);
+      for (const d of deltas) expect(d.payload.jobId).toBe(jobId);
+      expect(cleanMarkdown(deltas.map((d) => d.payload.delta).join(""))).toBe(res.body.message);
+
+      const cost = Math.ceil(message.length / 4);
+      expect(res.body.tokensUsed).toBe(cost);
+      const wallet = await until(() => received.find((r) => r.event === "wallet:updated"));
+      expect(wallet.payload.coins).toBe(100 - cost);
+      expect(await coins(client)).toBe(100 - cost);
+      const held = await LedgerEntry.findOne({ jobId, kind: "hold" }).lean();
+      expect(held).toMatchObject({ amount: -cost, holdState: "settled", feature: "text", state: "applied" });
+    } finally {
+      socket.disconnect();
+    }
+  });
+
+  it("charges the Doctor by word count, at least one", async () => {
+    const { client, id } = await newUser();
+    await giveCoins(id, 50);
+    const res = await client.post("/textai/chat.php", {
+      message: "I have had a headache since yesterday",
+      avatarType: "doctor",
+      language: "en",
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.tokensUsed).toBe(7);
+    expect(await coins(client)).toBe(43);
+    const one = await client.post("/textai/chat.php", { message: "headache", avatarType: "doctor" });
+    expect(one.body.tokensUsed).toBe(1);
+    expect(await coins(client)).toBe(42);
+    const held = await LedgerEntry.findOne({ jobId: one.body.jobId }).lean();
+    expect(held?.feature).toBe("doctor");
+  });
+
+  it("answers 402 with no job and an unchanged balance when coins are short", async () => {
+    const { client, id } = await newUser();
+    await giveCoins(id, 2);
+    const key = `short-${id}`;
+    const message = "a message that costs more than two coins";
+    const res = await client.post("/textai/chat.php", { message, avatarType: "general" }, { "Idempotency-Key": key });
+    expect(res.status).toBe(402);
+    expect(res.body).toMatchObject({
+      success: false,
+      error: "Insufficient coins",
+      available: 2,
+      needed: Math.ceil(message.length / 4),
+    });
+    expect(await coins(client)).toBe(2);
+    expect(await chatQueue.getJob(jobIdForHold("chat", `job:chat:${id}:${key}`))).toBeUndefined();
+    expect(await LedgerEntry.countDocuments({ userId: id, kind: "hold", state: "applied" })).toBe(0);
+  });
+
+  it("charges a retried request with the same Idempotency-Key once and makes one job", async () => {
+    const { client, id } = await newUser();
+    await giveCoins(id, 100);
+    const headers = { "Idempotency-Key": `chat-retry-${id}` };
+    const body = { message: "hello there", avatarType: "chef" };
+    const first = await client.post("/textai/chat.php", body, headers);
+    const again = await client.post("/textai/chat.php", body, headers);
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.body.jobId).toBe(first.body.jobId);
+    expect(again.body.message).toBe(first.body.message);
+    expect(await coins(client)).toBe(100 - Math.ceil(body.message.length / 4));
+    expect(await LedgerEntry.countDocuments({ userId: id, kind: "hold" })).toBe(1);
+    expect(await ledgerSum(id)).toBe(await coins(client));
+  });
+
+  it("rejects bad input naming the field, and other users' ids", async () => {
+    const { client, id } = await newUser();
+    await giveCoins(id, 10);
+    const empty = await client.post("/textai/chat.php", { message: "   ", avatarType: "general" });
+    expect(empty.status).toBe(400);
+    expect(empty.body.field).toBe("message");
+    const persona = await client.post("/textai/chat.php", { message: "hi", avatarType: "pirate" });
+    expect(persona.status).toBe(400);
+    expect(persona.body.field).toBe("avatarType");
+    const long = await client.post("/textai/chat.php", { message: "a".repeat(2001), avatarType: "doctor" });
+    expect(long.status).toBe(400);
+    expect(long.body.field).toBe("message");
+    const language = await client.post("/textai/chat.php", { message: "hi", language: "fr" });
+    expect(language.status).toBe(400);
+    expect(language.body.field).toBe("language");
+    const other = await client.post("/textai/chat.php", { message: "hi", userId: "5f0000000000000000000000" });
+    expect(other.status).toBe(403);
+    expect((await new Client().post("/textai/chat.php", { message: "hi" })).status).toBe(401);
+    expect(await coins(client)).toBe(10);
+  });
+});
+
+describe("socket.io", () => {
+  it("refuses a socket without a session", async () => {
+    const socket = io(inject("baseUrl"), { path: "/socket.io", transports: ["websocket"], reconnection: false });
+    const error = await new Promise<Error>((resolve) => socket.once("connect_error", resolve));
+    socket.disconnect();
+    expect(error.message).toBe("unauthorized");
+  });
+
+  it("delivers a user's pushes only to that user's sockets", async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await giveCoins(a.id, 20);
+    const sa = await connectSocket(a.client);
+    const sb = await connectSocket(b.client);
+    try {
+      const res = await a.client.post("/textai/chat.php", { message: "hello", avatarType: "general" });
+      expect(res.status).toBe(200);
+      await until(() => sa.received.find((r) => r.event === "job:completed"));
+      expect(sb.received).toEqual([]);
+    } finally {
+      sa.socket.disconnect();
+      sb.socket.disconnect();
+    }
+  });
+});
