@@ -1,9 +1,11 @@
 import type { Config } from "@storefront/shared/server";
 import { offlineChatProvider } from "./offline";
+import { openAiChatProvider } from "./openai";
 import type { ChatProvider } from "./types";
 
 export type { ChatProvider, ChatRequest, ChatTurn } from "./types";
 export { offlineChatProvider } from "./offline";
+export { openAiChatProvider } from "./openai";
 
 /** The chat provider AI_PROVIDER names: "offline" (default, no network) or "openai" (any compatible API). */
 export function createChatProvider(config: Config): ChatProvider {
@@ -11,7 +13,11 @@ export function createChatProvider(config: Config): ChatProvider {
     case "offline":
       return offlineChatProvider();
     case "openai":
-      // Filled in with the OpenAI-compatible client; until then fail loudly rather than fall back silently.
-      throw new Error("AI_PROVIDER=openai is not built yet");
+      return openAiChatProvider({
+        baseUrl: config.OPENAI_BASE_URL,
+        model: config.OPENAI_CHAT_MODEL,
+        timeoutMs: config.AI_TIMEOUT_MS,
+        ...(config.OPENAI_API_KEY ? { apiKey: config.OPENAI_API_KEY } : {}),
+      });
   }
 }
