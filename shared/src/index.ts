@@ -9,6 +9,7 @@ export * from "./schemas/wallet";
 export * from "./schemas/images";
 export * from "./schemas/videos";
 export * from "./schemas/jobs";
+export * from "./schemas/sms-ai";
 export * from "./schemas/chat";
 export * from "./schemas/conversations";
 export * from "./permissions";

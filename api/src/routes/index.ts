@@ -20,6 +20,7 @@ export function apiRoutes(ctx: AppContext): Router {
   router.use(authRoutes(ctx));
   router.use(profileRoutes(ctx));
   router.use(walletRoutes(ctx));
+  router.use(smsAiRoutes(ctx));
   router.use(chatRoutes(ctx));
   router.use(conversationRoutes(ctx));
   router.use(adminAuthRoutes(ctx));

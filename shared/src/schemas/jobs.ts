@@ -28,6 +28,8 @@ export const chatJobSchema = chargedJobBaseSchema.extend({
   language: z.enum(LANGUAGES),
   conversationId: z.string().max(100).nullable(),
   history: z.array(chatTurnSchema).max(50),
+  /** "sms": the SMS AI screen; the worker adds the SMS instruction and cuts the reply to SMS size. */
+  channel: z.enum(["chat", "sms"]).optional(),
 });
 export type ChatJobData = z.infer<typeof chatJobSchema>;
 

@@ -3,7 +3,14 @@
  * room as "chat:delta" and returns the whole reply cleaned of markdown (SPEC §9).
  */
 import type { Job } from "bullmq";
-import { cleanMarkdown, personaById, type ChatJobData, type ChatJobResult } from "@storefront/shared";
+import {
+  cleanMarkdown,
+  limitSmsReply,
+  personaById,
+  smsSystemPrompt,
+  type ChatJobData,
+  type ChatJobResult,
+} from "@storefront/shared";
 import { createChatProvider, type ChatProvider } from "../providers/chat/index";
 import { chargedProcessor, workerContext } from "./charged";
 
@@ -22,9 +29,11 @@ export function setChatProvider(next: ChatProvider): void {
 export async function runChat(data: ChatJobData, job: Job): Promise<ChatJobResult> {
   const { pusher } = workerContext();
   const jobId = job.id ?? "";
+  const sms = data.channel === "sms";
+  const persona = personaById(data.persona);
   let text = "";
   for await (const delta of chatProvider().stream({
-    system: personaById(data.persona).systemPrompt,
+    system: sms ? smsSystemPrompt(persona.systemPrompt, data.language) : persona.systemPrompt,
     history: data.history,
     message: data.message,
     language: data.language,
@@ -33,7 +42,8 @@ export async function runChat(data: ChatJobData, job: Job): Promise<ChatJobResul
     text += delta;
     pusher.toUser(data.userId, "chat:delta", { jobId, conversationId: data.conversationId, delta });
   }
-  const reply = cleanMarkdown(text);
+  const cleaned = cleanMarkdown(text);
+  const reply = sms ? limitSmsReply(cleaned, data.language) : cleaned;
   if (!reply) throw new Error("The AI returned an empty reply");
   return { reply };
 }
