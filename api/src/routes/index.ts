@@ -8,6 +8,7 @@ import { conversationRoutes } from "./conversations/conversations";
 import { healthRoutes } from "./health/health";
 import { metricsRoutes } from "./metrics/metrics";
 import { docsRoutes } from "./docs/docs";
+import { smsAiRoutes } from "./sms/ai/ai";
 import { profileRoutes } from "./user/profile";
 import { walletRoutes } from "./wallet/wallet";
 
