@@ -6,6 +6,7 @@ export * from "./schemas/common";
 export * from "./schemas/auth";
 export * from "./schemas/profile";
 export * from "./schemas/wallet";
+export * from "./schemas/admin";
 export * from "./schemas/images";
 export * from "./schemas/videos";
 export * from "./schemas/jobs";

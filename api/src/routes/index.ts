@@ -1,7 +1,14 @@
 import { Router } from "express";
 import type { AppContext } from "../context";
+import { adminAuditRoutes } from "./admin/audit";
 import { adminAuthRoutes } from "./admin/auth";
+import { adminDashboardRoutes } from "./admin/dashboard";
+import { adminPackagesRoutes } from "./admin/packages";
+import { adminQueuesRoutes } from "./admin/queues";
 import { adminTierRoutes } from "./admin/tier";
+import { adminUserPackagesRoutes } from "./admin/user-packages";
+import { adminUsersRoutes } from "./admin/users";
+import { adminWalletConfigRoutes } from "./admin/wallet-config";
 import { authRoutes } from "./auth/auth";
 import { chatRoutes } from "./chat/chat";
 import { conversationRoutes } from "./conversations/conversations";
@@ -26,5 +33,12 @@ export function apiRoutes(ctx: AppContext): Router {
   router.use(conversationRoutes(ctx));
   router.use(adminAuthRoutes(ctx));
   router.use(adminTierRoutes(ctx));
+  router.use(adminDashboardRoutes(ctx));
+  router.use(adminUsersRoutes(ctx));
+  router.use(adminPackagesRoutes(ctx));
+  router.use(adminUserPackagesRoutes(ctx));
+  router.use(adminWalletConfigRoutes(ctx));
+  router.use(adminAuditRoutes(ctx));
+  router.use(adminQueuesRoutes(ctx));
   return router;
 }

@@ -9,3 +9,4 @@ export * from "./queues";
 export * from "./metrics";
 export * from "../openapi";
 export * from "./jobs";
+export * from "./queue-stats";

@@ -7,6 +7,9 @@ import { UnrecoverableError, type Processor } from "bullmq";
 import { reconcileLedger, type Config } from "@storefront/shared/server";
 import { scheduleContext, type ScheduleContext } from "./context";
 import { sweepHolds } from "./hold-sweeper";
+import { pushQueueStats, QUEUE_STATS_EVERY_MS } from "./queue-stats";
+import { renewDueAssignments } from "./renewals";
+import { operatorBilling } from "../billing/index";
 
 export type { ScheduleContext } from "./context";
 
@@ -29,6 +32,12 @@ export const schedules: Schedule[] = [
     everyMs: (c) => c.HOLD_SWEEP_INTERVAL_MS,
     run: (ctx) => sweepHolds(ctx),
   },
+  {
+    name: "package-renewal",
+    everyMs: 60_000,
+    run: (ctx) => renewDueAssignments({ billing: operatorBilling(), pusher: ctx.pusher, log: ctx.log }),
+  },
+  { name: "queue-stats", everyMs: QUEUE_STATS_EVERY_MS, run: (ctx) => pushQueueStats(ctx) },
 ];
 
 export function intervalOf(schedule: Schedule, config: Config): number {

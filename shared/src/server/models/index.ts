@@ -5,3 +5,6 @@ export * from "./wallet-config";
 export * from "./sms-ai-message";
 export * from "./learned-response";
 export * from "./conversation";
+export * from "./package";
+export * from "./package-assignment";
+export * from "./audit-log";

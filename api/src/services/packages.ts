@@ -1,0 +1,221 @@
+/** Wallet packages and their assignment to users (SPEC §2 Wallet Packages, Assign Package; §4). */
+import { Types } from "mongoose";
+import {
+  MESSAGES,
+  SUBSCRIPTION_PERIOD_MS,
+  type AssignPackageRequest,
+  type PackageAssignment,
+  type SubscriptionType,
+  type UpdatePackageRequest,
+  type WalletPackage,
+  type WalletPackageFields,
+} from "@storefront/shared";
+import {
+  PackageAssignmentModel,
+  User,
+  WalletPackageModel,
+  activeAssignmentKey,
+  assignmentCreditKey,
+  credit,
+  type PackageAssignmentDoc,
+  type Pusher,
+  type WalletPackageDoc,
+} from "@storefront/shared/server";
+import { badRequest, conflict, notFound } from "../errors";
+import type { AuthedAdmin } from "../middleware/auth";
+import { recordAudit } from "./audit";
+
+export function toPackage(doc: WalletPackageDoc): WalletPackage {
+  return {
+    id: String(doc._id),
+    name: doc.name,
+    coins: doc.coins,
+    price: doc.price,
+    subscription_type: doc.subscriptionType as SubscriptionType,
+    auto_renew: doc.autoRenew,
+    description: doc.description,
+    status: doc.status as WalletPackage["status"],
+    created_at: doc.createdAt.toISOString(),
+  };
+}
+
+function toDocFields(fields: WalletPackageFields) {
+  return {
+    name: fields.name,
+    coins: fields.coins,
+    price: fields.price,
+    subscriptionType: fields.subscription_type,
+    autoRenew: fields.auto_renew,
+    description: fields.description,
+    status: fields.status,
+  };
+}
+
+export async function listPackages(): Promise<WalletPackage[]> {
+  const docs = await WalletPackageModel.find({}).sort({ price: 1, createdAt: 1 }).limit(500).lean<WalletPackageDoc[]>();
+  return docs.map(toPackage);
+}
+
+export async function createPackage(admin: AuthedAdmin, fields: WalletPackageFields): Promise<WalletPackage> {
+  const created = await WalletPackageModel.create(toDocFields(fields));
+  const view = toPackage(created.toObject() as WalletPackageDoc);
+  await recordAudit(admin, { action: "package.create", targetType: "package", targetId: view.id, before: null, after: view });
+  return view;
+}
+
+export async function updatePackage(admin: AuthedAdmin, input: UpdatePackageRequest): Promise<WalletPackage> {
+  const { id, ...fields } = input;
+  const before = await WalletPackageModel.findOneAndUpdate({ _id: id }, toDocFields(fields), {
+    returnDocument: "before",
+  }).lean<WalletPackageDoc>();
+  if (!before) throw notFound("Package not found");
+  const after = await WalletPackageModel.findById(id).lean<WalletPackageDoc>();
+  const view = toPackage(after!);
+  await recordAudit(admin, {
+    action: "package.update",
+    targetType: "package",
+    targetId: id,
+    before: toPackage(before),
+    after: view,
+  });
+  return view;
+}
+
+/** Deleting a package leaves running assignments alone: they carry their own copy of its terms. */
+export async function deletePackage(admin: AuthedAdmin, id: string): Promise<void> {
+  const before = await WalletPackageModel.findOneAndDelete({ _id: id }).lean<WalletPackageDoc>();
+  if (!before) throw notFound("Package not found");
+  await recordAudit(admin, {
+    action: "package.delete",
+    targetType: "package",
+    targetId: id,
+    before: toPackage(before),
+    after: null,
+  });
+}
+
+export function toAssignment(doc: PackageAssignmentDoc): PackageAssignment {
+  return {
+    id: String(doc._id),
+    user_id: String(doc.userId),
+    package_id: String(doc.packageId),
+    package_name: doc.packageName,
+    coins: doc.coins,
+    price: doc.price,
+    subscription_type: doc.subscriptionType as SubscriptionType,
+    is_active: doc.isActive,
+    auto_renew: doc.autoRenew,
+    expires_at: doc.expiresAt ? doc.expiresAt.toISOString() : null,
+    assigned_at: doc.createdAt.toISOString(),
+    renewals: doc.period,
+    ended_reason: doc.endedReason ?? null,
+  };
+}
+
+export async function listAssignments(query: { userId?: string; page: number; limit: number }) {
+  const filter = query.userId ? { userId: new Types.ObjectId(query.userId) } : {};
+  const [docs, total] = await Promise.all([
+    PackageAssignmentModel.find(filter)
+      .sort({ isActive: -1, createdAt: -1, _id: -1 })
+      .skip((query.page - 1) * query.limit)
+      .limit(query.limit)
+      .lean<PackageAssignmentDoc[]>(),
+    PackageAssignmentModel.countDocuments(filter),
+  ]);
+  return { items: docs.map(toAssignment), total, total_pages: Math.max(1, Math.ceil(total / query.limit)) };
+}
+
+function isDuplicateKey(error: unknown): boolean {
+  return (error as { code?: number } | null)?.code === 11000;
+}
+
+/**
+ * Gives a package to a user and credits its coins once (idempotent key per assignment). The
+ * unique active key blocks a second active assignment of the same package.
+ */
+export async function assignPackage(
+  admin: AuthedAdmin,
+  input: AssignPackageRequest,
+  pusher: Pusher,
+  now = new Date(),
+): Promise<{ assignment: PackageAssignment; coinsAdded: number }> {
+  const [pkg, user] = await Promise.all([
+    WalletPackageModel.findById(input.packageId).lean<WalletPackageDoc>(),
+    User.exists({ _id: input.userId }),
+  ]);
+  if (!pkg) throw notFound("Package not found");
+  if (!user) throw notFound("User not found");
+  if (pkg.status !== "active") throw badRequest("packageId: this package is inactive", "packageId");
+  if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
+    throw badRequest("expiresAt: must be in the future", "expiresAt");
+  }
+  const subscriptionType = pkg.subscriptionType as SubscriptionType;
+  const expiresAt = input.expiresAt ?? new Date(now.getTime() + SUBSCRIPTION_PERIOD_MS[subscriptionType]);
+
+  let created: PackageAssignmentDoc;
+  try {
+    const doc = await PackageAssignmentModel.create({
+      userId: input.userId,
+      packageId: pkg._id,
+      packageName: pkg.name,
+      coins: pkg.coins,
+      price: pkg.price,
+      subscriptionType,
+      isActive: true,
+      activeKey: activeAssignmentKey(input.userId, pkg._id),
+      autoRenew: input.autoRenew,
+      expiresAt,
+      creditPending: pkg.coins > 0,
+      assignedBy: `admin:${admin.id}`,
+    });
+    created = doc.toObject() as PackageAssignmentDoc;
+  } catch (error) {
+    if (isDuplicateKey(error)) throw conflict(MESSAGES.packageAlreadyActive);
+    throw error;
+  }
+
+  const id = String(created._id);
+  if (pkg.coins > 0) {
+    const entry = await credit(
+      input.userId,
+      pkg.coins,
+      assignmentCreditKey(id, 0),
+      "credit",
+      `package:${pkg.name}`,
+      `admin:${admin.id}`,
+    );
+    await PackageAssignmentModel.updateOne({ _id: created._id }, { creditPending: false });
+    if (entry.balanceAfter !== null)
+      pusher.toUser(input.userId, "wallet:updated", { coins: entry.balanceAfter, reason: "package" });
+  }
+  const assignment = toAssignment({ ...created, creditPending: false });
+  await recordAudit(admin, {
+    action: "assignment.create",
+    targetType: "assignment",
+    targetId: id,
+    before: null,
+    after: assignment,
+  });
+  return { assignment, coinsAdded: pkg.coins };
+}
+
+/** Removing deactivates: the coins already credited stay, the subscription stops renewing. */
+export async function removeAssignment(admin: AuthedAdmin, id: string, now = new Date()): Promise<void> {
+  const before = await PackageAssignmentModel.findOneAndUpdate(
+    { _id: id, isActive: true },
+    { $set: { isActive: false, endedAt: now, endedReason: "removed" }, $unset: { activeKey: 1 } },
+    { returnDocument: "before" },
+  ).lean<PackageAssignmentDoc>();
+  if (!before) {
+    if (await PackageAssignmentModel.exists({ _id: id })) return;
+    throw notFound("Package assignment not found");
+  }
+  const after = { ...toAssignment(before), is_active: false, ended_reason: "removed" };
+  await recordAudit(admin, {
+    action: "assignment.remove",
+    targetType: "assignment",
+    targetId: id,
+    before: toAssignment(before),
+    after,
+  });
+}

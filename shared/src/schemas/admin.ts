@@ -1,0 +1,268 @@
+/** Requests and responses of the administrator calls of SPEC §7 (users, packages, assignments, wallet config, audit, queues). */
+import { z } from "zod";
+import { FEATURES, SUBSCRIPTION_TYPES } from "../constants";
+import { MESSAGES } from "../messages";
+import { tierTableProblems } from "../pricing";
+import { booleanishSchema, decimalSchema, intSchema, objectIdSchema } from "./common";
+
+const MAX_COINS = 2_000_000_000;
+
+/** Page and page size of admin lists (page 1-based). */
+export const adminPageQuerySchema = z.object({
+  page: intSchema.pipe(z.number().min(1, "page must be at least 1")).default(1),
+  limit: intSchema
+    .pipe(z.number().min(1, "limit must be between 1 and 200").max(200, "limit must be between 1 and 200"))
+    .default(50),
+});
+
+export const adminUsersQuerySchema = adminPageQuerySchema.extend({
+  /** Part of a phone number to look for. */
+  search: z.string().trim().max(20).optional(),
+});
+export type AdminUsersQuery = z.infer<typeof adminUsersQuerySchema>;
+
+export const toggleUserRequestSchema = z.object({
+  userId: objectIdSchema,
+  isActive: booleanishSchema,
+});
+export type ToggleUserRequest = z.infer<typeof toggleUserRequestSchema>;
+
+export const usageStatSchema = z.object({ feature_type: z.string(), total_tokens: z.number().int() });
+
+export const adminUserRowSchema = z.object({
+  id: z.string(),
+  phone: z.string(),
+  coins: z.number().int(),
+  tier: z.number().int(),
+  is_active: z.boolean(),
+  created_at: z.string(),
+  usage_stats: z.array(usageStatSchema),
+});
+export type AdminUserRow = z.infer<typeof adminUserRowSchema>;
+
+export const adminUsersResponseSchema = z.object({
+  success: z.literal(true),
+  users: z.array(adminUserRowSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  total_pages: z.number().int(),
+});
+export type AdminUsersResponse = z.infer<typeof adminUsersResponseSchema>;
+
+export const dashboardStatsSchema = z.object({
+  total_users: z.number().int(),
+  active_users: z.number().int(),
+  total_tokens_spent: z.number().int(),
+  total_sms: z.number().int(),
+  total_images: z.number().int(),
+  total_conversations: z.number().int(),
+  /** Last 30 days. */
+  usage_by_feature: z.array(z.object({ feature_type: z.string(), count: z.number().int(), total_tokens: z.number().int() })),
+  top_users: z.array(
+    z.object({
+      id: z.string(),
+      phone: z.string(),
+      coins: z.number().int(),
+      total_spent: z.number().int(),
+      tier: z.number().int(),
+    }),
+  ),
+  /** Coins spent per UTC day over the last 30 days, oldest first, days without use included. */
+  daily: z.array(z.object({ date: z.string(), coins_spent: z.number().int(), count: z.number().int() })),
+});
+export type DashboardStats = z.infer<typeof dashboardStatsSchema>;
+export const dashboardResponseSchema = z.object({ success: z.literal(true), stats: dashboardStatsSchema });
+export type DashboardResponse = z.infer<typeof dashboardResponseSchema>;
+
+const packageName = z
+  .string({ error: "name is required" })
+  .trim()
+  .min(1, "name is required")
+  .max(100, "name must be at most 100 characters");
+
+/** Fields of a wallet package as the package form sends them (SPEC §5 defaults). */
+export const walletPackageFieldsSchema = z.object({
+  name: packageName,
+  coins: z
+    .union([z.literal("").transform(() => 0), intSchema])
+    .pipe(z.number().min(0, "coins must be at least 0").max(MAX_COINS, `coins must be at most ${MAX_COINS}`))
+    .default(0),
+  price: z
+    .union([z.literal("").transform(() => 0), decimalSchema])
+    .pipe(z.number().min(0, "price must be at least 0").max(1_000_000, "price must be at most 1000000"))
+    .transform((v) => Math.round(v * 100) / 100)
+    .default(0),
+  subscription_type: z.enum(SUBSCRIPTION_TYPES, { error: "subscription_type must be daily, weekly or monthly" }).default("daily"),
+  auto_renew: booleanishSchema.default(true),
+  description: z.string().trim().max(500, "description must be at most 500 characters").default(""),
+  status: z.enum(["active", "inactive"], { error: "status must be active or inactive" }).default("active"),
+});
+export type WalletPackageFields = z.infer<typeof walletPackageFieldsSchema>;
+
+export const createPackageRequestSchema = walletPackageFieldsSchema.extend({
+  /** Ignored on create: the form sends the id it edits, if any. */
+  id: z.unknown().optional(),
+});
+export const updatePackageRequestSchema = walletPackageFieldsSchema.extend({ id: objectIdSchema });
+export type UpdatePackageRequest = z.infer<typeof updatePackageRequestSchema>;
+
+export const idQuerySchema = z.object({ id: objectIdSchema });
+
+export const walletPackageSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  coins: z.number().int(),
+  price: z.number(),
+  subscription_type: z.enum(SUBSCRIPTION_TYPES),
+  auto_renew: z.boolean(),
+  description: z.string(),
+  status: z.enum(["active", "inactive"]),
+  created_at: z.string(),
+});
+export type WalletPackage = z.infer<typeof walletPackageSchema>;
+
+export const userPackagesQuerySchema = adminPageQuerySchema.extend({ userId: objectIdSchema.optional() });
+
+export const assignPackageRequestSchema = z.object({
+  userId: objectIdSchema,
+  packageId: z
+    .unknown()
+    .transform((v) => (v === null || v === undefined ? "" : String(v).trim()))
+    .pipe(
+      z
+        .string()
+        .min(1, MESSAGES.packageRequired)
+        .regex(/^[a-f0-9]{24}$/u, "packageId must be a package id"),
+    ),
+  /** End of the first period; when absent the package's own period (daily, weekly, monthly) from now. */
+  expiresAt: z
+    .union([z.null(), z.literal("").transform(() => null), z.iso.datetime({ local: true, offset: true })])
+    .optional()
+    .transform((v) => (v ? new Date(v) : null))
+    .refine((d) => d === null || !Number.isNaN(d.getTime()), "expiresAt must be a date-time"),
+  autoRenew: booleanishSchema.default(true),
+});
+export type AssignPackageRequest = z.infer<typeof assignPackageRequestSchema>;
+
+export const packageAssignmentSchema = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  package_id: z.string(),
+  package_name: z.string(),
+  coins: z.number().int(),
+  price: z.number(),
+  subscription_type: z.enum(SUBSCRIPTION_TYPES),
+  is_active: z.boolean(),
+  auto_renew: z.boolean(),
+  expires_at: z.string().nullable(),
+  assigned_at: z.string(),
+  renewals: z.number().int(),
+  ended_reason: z.string().nullable(),
+});
+export type PackageAssignment = z.infer<typeof packageAssignmentSchema>;
+
+const positiveInt = (field: string) => intSchema.pipe(z.number().min(1, `${field} must be at least 1`).max(MAX_COINS));
+const coinBound = (field: string) => intSchema.pipe(z.number().min(0, `${field} must be at least 0`).max(MAX_COINS));
+
+export const pricingRowSchema = z.object({
+  feature_type: z.enum(FEATURES, { error: `feature_type must be one of ${FEATURES.join(", ")}` }),
+  tokens_per_unit: positiveInt("tokens_per_unit"),
+});
+
+export const tierRowSchema = z.object({
+  tier_number: intSchema.pipe(
+    z.number().min(1, "tier_number must be between 1 and 10").max(10, "tier_number must be between 1 and 10"),
+  ),
+  tier_name: z.string({ error: "tier_name is required" }).trim().min(1, "tier_name is required").max(50),
+  min_coins: coinBound("min_coins"),
+  max_coins: coinBound("max_coins"),
+  text_tokens: positiveInt("text_tokens"),
+  image_tokens: positiveInt("image_tokens"),
+  video_tokens: positiveInt("video_tokens"),
+  audio_tokens: positiveInt("audio_tokens"),
+  sms_tokens: positiveInt("sms_tokens"),
+});
+
+export const walletConfigRequestSchema = z
+  .object({
+    pricing: z.array(pricingRowSchema, { error: "pricing must be a list" }).min(1, "pricing must have at least one row"),
+    tiers: z
+      .array(tierRowSchema, { error: "tiers must be a list" })
+      .min(1, "tiers must have 1 to 10 rows")
+      .max(10, "tiers must have 1 to 10 rows"),
+  })
+  .superRefine((value, ctx) => {
+    const seen = new Set<string>();
+    value.pricing.forEach((row, i) => {
+      if (seen.has(row.feature_type)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["pricing", i, "feature_type"],
+          message: `pricing: ${row.feature_type} appears twice`,
+        });
+      }
+      seen.add(row.feature_type);
+    });
+    for (const problem of tierTableProblems(value.tiers)) ctx.addIssue({ code: "custom", path: ["tiers"], message: problem });
+  });
+export type WalletConfigRequest = z.infer<typeof walletConfigRequestSchema>;
+
+export const auditLogQuerySchema = adminPageQuerySchema.extend({
+  action: z.string().trim().max(60).optional(),
+  adminId: objectIdSchema.optional(),
+});
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  admin: z.object({ id: z.string(), username: z.string(), role: z.string() }),
+  action: z.string(),
+  target_type: z.string(),
+  target_id: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+  created_at: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const JOB_STATES = ["waiting", "active", "completed", "failed", "delayed"] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+export const queueStatSchema = z.object({
+  name: z.string(),
+  counts: z.record(z.enum(JOB_STATES), z.number().int()),
+  /** Jobs finished (completed or failed) in the last minute. */
+  jobs_per_minute: z.number().int(),
+  /** Processing time of recent finished jobs, in milliseconds; null without any. */
+  duration_p50_ms: z.number().nullable(),
+  duration_p95_ms: z.number().nullable(),
+  paused: z.boolean(),
+});
+export type QueueStat = z.infer<typeof queueStatSchema>;
+
+export const failedJobSchema = z.object({
+  queue: z.string(),
+  id: z.string(),
+  name: z.string(),
+  error: z.string(),
+  attempts: z.number().int(),
+  failed_at: z.string().nullable(),
+});
+export type FailedJob = z.infer<typeof failedJobSchema>;
+
+export const queuesResponseSchema = z.object({
+  success: z.literal(true),
+  at: z.string(),
+  queues: z.array(queueStatSchema),
+  failed: z.array(failedJobSchema),
+});
+export type QueuesResponse = z.infer<typeof queuesResponseSchema>;
+
+export const queueJobActionRequestSchema = z.object({
+  queue: z.string({ error: "queue is required" }).trim().min(1, "queue is required").max(60),
+  jobId: z
+    .union([z.string(), z.number()], { error: "jobId is required" })
+    .transform(String)
+    .pipe(z.string().min(1, "jobId is required").max(200)),
+  action: z.enum(["retry", "remove"], { error: "action must be retry or remove" }),
+});
+export type QueueJobActionRequest = z.infer<typeof queueJobActionRequestSchema>;

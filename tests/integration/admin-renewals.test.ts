@@ -1,0 +1,144 @@
+import { describe, expect, it } from "vitest";
+import { LedgerEntry, PackageAssignmentModel, User, ledgerSum } from "@storefront/shared/server";
+import { OfflineBilling } from "../../workers/src/billing/index";
+import { renewDueAssignments } from "../../workers/src/schedules/renewals";
+import { adminClient, Client, newUser } from "../support/client";
+import { useDatabase } from "./admin-helpers";
+
+useDatabase();
+
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+
+async function assigned(admin: Client, pkg: Record<string, unknown>, autoRenew = true) {
+  const { client, id } = await newUser();
+  const created = await admin.post("/admin/wallet-packages-simple.php", { name: `Renew ${Math.random()}`, ...pkg });
+  expect(created.status).toBe(201);
+  const res = await admin.post("/admin/user-packages.php", { userId: id, packageId: created.body.package.id, autoRenew });
+  expect(res.status).toBe(200);
+  const assignment = await PackageAssignmentModel.findById(res.body.assignment.id).lean();
+  return { client, userId: id, packageId: created.body.package.id as string, assignment: assignment! };
+}
+
+async function balance(userId: string): Promise<number> {
+  return (await User.findById(userId, { coins: 1 }).lean<{ coins: number }>())!.coins;
+}
+
+describe("package renewal (scheduled job, run directly with a moved clock)", () => {
+  it("renews an auto-renew daily package at expiry through operator billing and credits its coins once per period", async () => {
+    const admin = await adminClient();
+    const { client, userId, assignment } = await assigned(admin, { coins: 100, price: 0.5, subscription_type: "daily" });
+    expect((await client.post("/wallet/use.php", { featureType: "text", tokens: 30 })).status).toBe(200);
+    const billing = new OfflineBilling();
+    const firstExpiry = assignment.expiresAt!.getTime();
+
+    const early = await renewDueAssignments({ billing, userId, now: new Date(firstExpiry - 1000) });
+    expect(early.renewed).toBe(0);
+    expect(await balance(userId)).toBe(70);
+
+    const at = new Date(firstExpiry + 1000);
+    const [a, b] = await Promise.all([
+      renewDueAssignments({ billing, userId, now: at }),
+      renewDueAssignments({ billing, userId, now: at }),
+    ]);
+    expect(a.renewed + b.renewed).toBe(1);
+    expect(await balance(userId)).toBe(170);
+    const renewal = await LedgerEntry.find({ userId, kind: "renewal" }).lean();
+    expect(renewal).toHaveLength(1);
+    expect(renewal[0]).toMatchObject({ amount: 100, state: "applied", key: `package:${assignment._id}:1`, actor: "scheduler" });
+    expect(billing.chargedKeys()).toEqual([`billing:${assignment._id}:1`]);
+
+    const after = await PackageAssignmentModel.findById(assignment._id).lean();
+    expect(after).toMatchObject({ isActive: true, period: 1 });
+    expect(after!.expiresAt!.getTime()).toBe(firstExpiry + DAY);
+
+    expect((await renewDueAssignments({ billing, userId, now: at })).renewed).toBe(0);
+    expect((await renewDueAssignments({ billing, userId, now: new Date(firstExpiry + DAY + 1000) })).renewed).toBe(1);
+    expect(await balance(userId)).toBe(270);
+    expect(await ledgerSum(userId)).toBe(270);
+    const listed = (await admin.get(`/admin/user-packages.php?userId=${userId}`)).body.packages[0];
+    expect(listed).toMatchObject({ is_active: true, renewals: 2 });
+  });
+
+  it("uses the package's period: weekly 7 days, monthly 30 days", async () => {
+    const admin = await adminClient();
+    for (const [type, days] of [
+      ["weekly", 7],
+      ["monthly", 30],
+    ] as const) {
+      const { userId, assignment } = await assigned(admin, { coins: 10, price: 1, subscription_type: type });
+      const start = assignment.expiresAt!.getTime();
+      expect(Math.abs(start - assignment.createdAt.getTime() - days * DAY)).toBeLessThan(5000);
+      const report = await renewDueAssignments({ billing: new OfflineBilling(), userId, now: new Date(start + 1) });
+      expect(report.renewed).toBe(1);
+      const after = await PackageAssignmentModel.findById(assignment._id).lean();
+      expect(after!.expiresAt!.getTime()).toBe(start + days * DAY);
+      expect(await balance(userId)).toBe(20);
+    }
+  });
+
+  it("starts a fresh period when the schedule missed more than one, crediting once", async () => {
+    const admin = await adminClient();
+    const { userId, assignment } = await assigned(admin, { coins: 5, price: 0, subscription_type: "daily" });
+    const now = new Date(assignment.expiresAt!.getTime() + 3 * DAY);
+    expect((await renewDueAssignments({ billing: new OfflineBilling(), userId, now })).renewed).toBe(1);
+    const after = await PackageAssignmentModel.findById(assignment._id).lean();
+    expect(after!.expiresAt!.getTime()).toBe(now.getTime() + DAY);
+    expect(await balance(userId)).toBe(10);
+  });
+
+  it("resets the balance to 0 through the ledger and ends the assignment when operator billing fails", async () => {
+    const admin = await adminClient();
+    const { userId, packageId, assignment } = await assigned(admin, { coins: 250, price: 3, subscription_type: "daily" });
+    expect(await balance(userId)).toBe(250);
+    const billing = new OfflineBilling({ decline: (req) => (req.userId === userId ? "insufficient operator credit" : null) });
+    const now = new Date(assignment.expiresAt!.getTime() + 1000);
+
+    const report = await renewDueAssignments({ billing, userId, now });
+    expect(report).toMatchObject({ renewed: 0, failed: 1 });
+    expect(await balance(userId)).toBe(0);
+    const resets = await LedgerEntry.find({ userId, kind: "reset" }).lean();
+    expect(resets).toHaveLength(1);
+    expect(resets[0]).toMatchObject({ amount: -250, state: "applied", balanceAfter: 0 });
+    expect(resets[0]!.reason).toContain("insufficient operator credit");
+    expect(await ledgerSum(userId)).toBe(0);
+    expect(await PackageAssignmentModel.findById(assignment._id).lean()).toMatchObject({
+      isActive: false,
+      endedReason: "renewal_failed",
+    });
+
+    expect((await renewDueAssignments({ billing, userId, now })).failed).toBe(0);
+    expect(await LedgerEntry.countDocuments({ userId, kind: "reset" })).toBe(1);
+    const again = await admin.post("/admin/user-packages.php", { userId, packageId });
+    expect(again.status).toBe(200);
+  });
+
+  it("ends an expired assignment without auto-renew and leaves the balance alone", async () => {
+    const admin = await adminClient();
+    const { userId, assignment } = await assigned(admin, { coins: 40, price: 1, subscription_type: "daily" }, false);
+    const billing = new OfflineBilling();
+    const report = await renewDueAssignments({ billing, userId, now: new Date(assignment.expiresAt!.getTime() + 1) });
+    expect(report).toMatchObject({ expired: 1, renewed: 0 });
+    expect(billing.chargedKeys()).toEqual([]);
+    expect(await balance(userId)).toBe(40);
+    expect(await PackageAssignmentModel.findById(assignment._id).lean()).toMatchObject({
+      isActive: false,
+      endedReason: "expired",
+    });
+    expect(await LedgerEntry.countDocuments({ userId, kind: { $in: ["renewal", "reset"] } })).toBe(0);
+  });
+
+  it("finishes a first credit that a crash left pending, once", async () => {
+    const admin = await adminClient();
+    const { userId, assignment } = await assigned(admin, { coins: 60, price: 1 });
+    // As if the API died after creating the assignment and before crediting it.
+    await LedgerEntry.deleteOne({ key: `package:${assignment._id}:0` });
+    await User.updateOne({ _id: userId }, { $inc: { coins: -60 } });
+    await PackageAssignmentModel.updateOne({ _id: assignment._id }, { creditPending: true });
+    const now = new Date(Date.now() + 5 * 60_000);
+    expect((await renewDueAssignments({ billing: new OfflineBilling(), userId, now })).creditsFinished).toBe(1);
+    expect((await renewDueAssignments({ billing: new OfflineBilling(), userId, now })).creditsFinished).toBe(0);
+    expect(await balance(userId)).toBe(60);
+    expect(await ledgerSum(userId)).toBe(60);
+  });
+});

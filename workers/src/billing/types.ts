@@ -1,0 +1,21 @@
+/**
+ * Operator billing: how an auto-renewing package is paid for at renewal (SPEC §4: "renewal uses
+ * operator credit"). An implementation must be idempotent per request key, so a renewal retried
+ * after a crash never charges twice.
+ */
+export interface BillingRequest {
+  /** Unique per assignment and period. */
+  key: string;
+  userId: string;
+  phone: string;
+  /** Package price in the operator's currency units. */
+  amount: number;
+  description: string;
+}
+
+export type BillingResult = { ok: true; reference: string } | { ok: false; error: string };
+
+export interface OperatorBilling {
+  readonly name: string;
+  charge(request: BillingRequest): Promise<BillingResult>;
+}

@@ -1,0 +1,152 @@
+/**
+ * Package renewal (SPEC §4): at expiry an auto-renewing assignment is paid through operator
+ * billing and its coins credited for the next period (daily 24 h, weekly 7 d, monthly 30 d);
+ * when billing fails the balance resets to 0 and the assignment ends; an expired assignment
+ * without auto-renew simply ends. Every step is idempotent (billing and ledger keys per
+ * assignment and period, conditional updates), so a crash or two schedulers at once are safe.
+ */
+import type { Types } from "mongoose";
+import { SUBSCRIPTION_PERIOD_MS, type SubscriptionType } from "@storefront/shared";
+import {
+  IdempotencyConflictError,
+  PackageAssignmentModel,
+  User,
+  assignmentCreditKey,
+  credit,
+  setBalance,
+  type Logger,
+  type PackageAssignmentDoc,
+  type Pusher,
+} from "@storefront/shared/server";
+import type { OperatorBilling } from "../billing/index";
+
+export interface RenewalDeps {
+  billing: OperatorBilling;
+  pusher?: Pick<Pusher, "toUser">;
+  log?: Pick<Logger, "info" | "warn">;
+  /** The clock; tests move it forward. */
+  now?: Date;
+  /** Assignments handled per run; the next run takes the rest. */
+  batch?: number;
+  /** Only this user's assignments (support tooling, and tests sharing a database). */
+  userId?: string;
+}
+
+export interface RenewalReport {
+  renewed: number;
+  failed: number;
+  expired: number;
+  /** First-period credits left unfinished by a crash in admin/user-packages.php, now applied. */
+  creditsFinished: number;
+}
+
+/** How long an assignment's first credit may stay pending before the schedule finishes it. */
+const PENDING_CREDIT_GRACE_MS = 60_000;
+
+type EndReason = "expired" | "renewal_failed" | "user_inactive";
+
+async function endAssignment(a: PackageAssignmentDoc, reason: EndReason, now: Date): Promise<boolean> {
+  const result = await PackageAssignmentModel.updateOne(
+    { _id: a._id, isActive: true, period: a.period },
+    { $set: { isActive: false, endedAt: now, endedReason: reason }, $unset: { activeKey: 1 } },
+  );
+  return result.modifiedCount === 1;
+}
+
+async function finishPendingCredits(now: Date, batch: number, scope: Record<string, unknown>): Promise<number> {
+  const pending = await PackageAssignmentModel.find({
+    ...scope,
+    creditPending: true,
+    createdAt: { $lt: new Date(now.getTime() - PENDING_CREDIT_GRACE_MS) },
+  })
+    .limit(batch)
+    .lean<PackageAssignmentDoc[]>();
+  let finished = 0;
+  for (const a of pending) {
+    if (a.coins > 0) {
+      const entry = await credit(
+        a.userId,
+        a.coins,
+        assignmentCreditKey(a._id, 0),
+        "credit",
+        `package:${a.packageName}`,
+        "scheduler",
+      );
+      if (!entry.replayed) finished += 1;
+    }
+    await PackageAssignmentModel.updateOne({ _id: a._id }, { creditPending: false });
+  }
+  return finished;
+}
+
+/** Resets the balance to 0 once for this assignment period, even when run again after a crash. */
+async function resetBalance(userId: Types.ObjectId, assignmentId: string, period: number, reason: string): Promise<void> {
+  try {
+    await setBalance(userId, 0, "reset", reason, "scheduler", `reset:${assignmentId}:${period}`);
+  } catch (error) {
+    // The key of this period was already used: the reset happened in an earlier run.
+    if (!(error instanceof IdempotencyConflictError)) throw error;
+  }
+}
+
+export async function renewDueAssignments(deps: RenewalDeps): Promise<RenewalReport> {
+  const now = deps.now ?? new Date();
+  const batch = deps.batch ?? 200;
+  const scope = deps.userId ? { userId: deps.userId } : {};
+  const report: RenewalReport = {
+    renewed: 0,
+    failed: 0,
+    expired: 0,
+    creditsFinished: await finishPendingCredits(now, batch, scope),
+  };
+
+  const due = await PackageAssignmentModel.find({ ...scope, isActive: true, expiresAt: { $lte: now } })
+    .sort({ expiresAt: 1 })
+    .limit(batch)
+    .lean<PackageAssignmentDoc[]>();
+
+  for (const a of due) {
+    const id = String(a._id);
+    const userId = String(a.userId);
+    const user = await User.findById(a.userId, { phone: 1, isActive: 1 }).lean<{ phone: string; isActive: boolean }>();
+    if (!a.autoRenew || !user || !user.isActive) {
+      if (await endAssignment(a, a.autoRenew ? "user_inactive" : "expired", now)) report.expired += 1;
+      continue;
+    }
+
+    const period = a.period + 1;
+    const charge = await deps.billing.charge({
+      key: `billing:${id}:${period}`,
+      userId,
+      phone: user.phone,
+      amount: a.price,
+      description: `${a.packageName} (${a.subscriptionType}) renewal ${period}`,
+    });
+
+    if (!charge.ok) {
+      await resetBalance(a.userId, id, period, `renewal of ${a.packageName} failed: ${charge.error}`);
+      if (await endAssignment(a, "renewal_failed", now)) report.failed += 1;
+      deps.log?.warn({ assignmentId: id, userId, error: charge.error }, "package renewal failed; balance reset to 0");
+      deps.pusher?.toUser(userId, "wallet:updated", { coins: 0, reason: "renewal_failed" });
+      continue;
+    }
+
+    const entry =
+      a.coins > 0
+        ? await credit(a.userId, a.coins, assignmentCreditKey(id, period), "renewal", `renewal:${a.packageName}`, "scheduler")
+        : null;
+    const periodMs = SUBSCRIPTION_PERIOD_MS[a.subscriptionType as SubscriptionType];
+    const aligned = a.expiresAt!.getTime() + periodMs;
+    // Missed by more than a whole period (schedule down): start the new period now instead of back-filling.
+    const expiresAt = new Date(aligned > now.getTime() ? aligned : now.getTime() + periodMs);
+    const moved = await PackageAssignmentModel.updateOne(
+      { _id: a._id, isActive: true, period: a.period },
+      { period, expiresAt, lastRenewedAt: now },
+    );
+    if (moved.modifiedCount === 1) report.renewed += 1;
+    if (entry?.balanceAfter != null)
+      deps.pusher?.toUser(userId, "wallet:updated", { coins: entry.balanceAfter, reason: "renewal" });
+    deps.log?.info({ assignmentId: id, userId, period, reference: charge.reference }, "package renewed");
+  }
+  return report;
+}
