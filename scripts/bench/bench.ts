@@ -1,0 +1,371 @@
+/**
+ * `npm run bench`: the job pipeline benchmark of docs/performance.md. Starts a throw-away stack
+ * (Redis, the MongoDB-compatible server, one API process, one chat worker process), a bare
+ * Express process and a trivial BullMQ worker process, all on 127.0.0.1, then prints:
+ *   (a) requests/s and p50/p99 of POST /api/textai/chat.php (charge + enqueue + offline reply
+ *       through the worker) against the bare Express handler, same client, same concurrency;
+ *   (b) latency from sending the chat call to the pushed "job:completed" (socket.io-client)
+ *       against raw BullMQ queue.add → completed (QueueEvents), one request at a time.
+ * Sizes: BENCH_REQUESTS (400), BENCH_WARMUP (50), BENCH_CONCURRENCY (16), BENCH_SERIAL (300).
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { Queue, QueueEvents } from "bullmq";
+import { Redis } from "ioredis";
+import { io, type Socket } from "socket.io-client";
+import { startStack, type Stack } from "../lib/stack";
+import { BenchClient, requestsPerSecond, runLoad, summarise, type LoadResult, type Summary } from "./load";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "../..");
+
+function sizeFromEnv(name: string, fallback: number, max: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`${name} must be an integer from 1 to ${max}`);
+  return value;
+}
+
+const REQUESTS = sizeFromEnv("BENCH_REQUESTS", 400, 5000);
+const WARMUP = sizeFromEnv("BENCH_WARMUP", 50, 1000);
+const CONCURRENCY = sizeFromEnv("BENCH_CONCURRENCY", 16, 64);
+const SERIAL = sizeFromEnv("BENCH_SERIAL", 300, 5000);
+const SERIAL_WARMUP = 20;
+/** The trivial queue of the raw BullMQ baseline (raw-worker.ts). */
+const RAW_QUEUE = "bench-raw";
+const CHAT_BODY = { message: "hello there", avatarType: "general", language: "en" };
+
+/** Starts a helper process under tsx and waits for its IPC message of the given type. */
+function startChild(
+  script: string,
+  env: Record<string, string>,
+  ready: string,
+): Promise<{ child: ChildProcess; message: Record<string, unknown> }> {
+  const child = fork(path.join(here, script), [], {
+    cwd: root,
+    env,
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} did not start within 60 s`)), 60_000);
+    child.on("message", (message: Record<string, unknown>) => {
+      if (message?.type === ready) {
+        clearTimeout(timer);
+        resolve({ child, message });
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`${script} exited (${code}) before starting`)));
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** The session cookie ("name=value") of a Set-Cookie answer. */
+function sessionCookie(res: Response): string {
+  const cookies = res.headers.getSetCookie().map((line) => line.split(";")[0]!);
+  if (cookies.length === 0) throw new Error("no session cookie in the answer");
+  return cookies.join("; ");
+}
+
+async function postJson(url: string, body: unknown, cookie?: string): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+interface BenchUser {
+  id: string;
+  cookie: string;
+}
+
+/** Signs up and logs in `count` users, then sets each balance through the admin call (a ledger entry). */
+async function makeUsers(api: string, count: number, admin: { username: string; password: string }): Promise<BenchUser[]> {
+  const adminLogin = await postJson(`${api}/api/admin/login.php`, admin);
+  if (adminLogin.status !== 200) throw new Error(`admin login failed: ${adminLogin.status} ${await adminLogin.text()}`);
+  const adminCookie = sessionCookie(adminLogin);
+  const users: BenchUser[] = [];
+  for (let i = 0; i < count; i++) {
+    const phone = `+1999${String(process.pid % 1000).padStart(3, "0")}${String(i).padStart(4, "0")}`;
+    const password = randomBytes(12).toString("hex");
+    const signup = await postJson(`${api}/api/signup.php`, { phone, password });
+    if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${await signup.text()}`);
+    const login = await postJson(`${api}/api/login-session-fix.php`, { phone, password });
+    if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`);
+    const { user } = (await login.json()) as { user: { id: string } };
+    const cookie = sessionCookie(login);
+    const coins = await postJson(
+      `${api}/api/admin/update-user-tier.php`,
+      { userId: user.id, newCoins: 1_000_000, newTier: 1 },
+      adminCookie,
+    );
+    if (coins.status !== 200) throw new Error(`giving coins failed: ${coins.status} ${await coins.text()}`);
+    users.push({ id: user.id, cookie });
+  }
+  return users;
+}
+
+function chatCall(client: BenchClient, api: string, user: BenchUser) {
+  return async (): Promise<{ failure?: string; jobId?: string }> => {
+    const res = await client.post(`${api}/api/textai/chat.php`, CHAT_BODY, { cookie: user.cookie });
+    if (res.status !== 200) return { failure: `chat ${res.status}: ${res.body.slice(0, 200)}` };
+    const body = JSON.parse(res.body) as { success?: boolean; message?: string; jobId?: string };
+    if (!body.success || !body.message || !body.jobId)
+      return { failure: `chat answered without a reply: ${res.body.slice(0, 200)}` };
+    return { jobId: body.jobId };
+  };
+}
+
+/** Records when each "job:completed" push arrives, and lets a caller wait for a given job's. */
+class PushClock {
+  private readonly arrived = new Map<string, number>();
+  private readonly waiting = new Map<string, (at: number) => void>();
+
+  constructor(socket: Socket) {
+    socket.on("job:completed", (payload: { jobId: string }) => {
+      const at = performance.now();
+      const waiter = this.waiting.get(payload.jobId);
+      if (waiter) {
+        this.waiting.delete(payload.jobId);
+        waiter(at);
+      } else this.arrived.set(payload.jobId, at);
+    });
+  }
+
+  when(jobId: string, timeoutMs = 30_000): Promise<number> {
+    const at = this.arrived.get(jobId);
+    if (at !== undefined) {
+      this.arrived.delete(jobId);
+      return Promise.resolve(at);
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(jobId);
+        reject(new Error(`no job:completed push for ${jobId} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiting.set(jobId, (t) => {
+        clearTimeout(timer);
+        resolve(t);
+      });
+    });
+  }
+}
+
+async function connectSocket(api: string, cookie: string): Promise<Socket> {
+  const socket = io(api, { path: "/socket.io", transports: ["websocket"], extraHeaders: { cookie }, reconnection: false });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  return socket;
+}
+
+/** One BullMQ completion listener for the raw queue; a waiter is registered before each add. */
+class RawCompletions {
+  private readonly waiting = new Map<string, (at: number) => void>();
+
+  constructor(events: QueueEvents) {
+    events.on("completed", ({ jobId }) => {
+      const at = performance.now();
+      this.waiting.get(jobId)?.(at);
+      this.waiting.delete(jobId);
+    });
+  }
+
+  expect(jobId: string, timeoutMs = 30_000): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(jobId);
+        reject(new Error(`raw job ${jobId} did not complete within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiting.set(jobId, (t) => {
+        clearTimeout(timer);
+        resolve(t);
+      });
+    });
+  }
+}
+
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+const load = () =>
+  os
+    .loadavg()
+    .map((v) => v.toFixed(2))
+    .join(" / ");
+
+function checkLoad(name: string, result: LoadResult): void {
+  if (result.failures > 0)
+    throw new Error(`${name}: ${result.failures} of ${result.requests} calls failed; first: ${result.firstFailure}`);
+}
+
+function line(label: string, s: Summary): string {
+  return `${label.padEnd(44)} p50 ${ms(s.p50).padStart(10)}  p99 ${ms(s.p99).padStart(10)}  mean ${ms(s.mean).padStart(10)}  (n=${s.n})`;
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "storefront-bench-"));
+  const admin = { username: "bench-admin", password: randomBytes(16).toString("hex") };
+  const children: ChildProcess[] = [];
+  let stack: Stack | undefined;
+  const cleanup = async () => {
+    await Promise.all(children.map(stopChild));
+    await stack?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  process.once("SIGINT", () => void cleanup().then(() => process.exit(130)));
+
+  try {
+    console.log(
+      `[bench] ${new Date().toISOString()} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, node ${process.version}`,
+    );
+    console.log(`[bench] load average at start (1/5/15 min): ${load()}`);
+    console.log("[bench] starting Redis, the MongoDB-compatible server, the API and a chat worker (throw-away data)");
+    stack = await startStack({
+      dataDir,
+      persist: false,
+      workers: ["chat"],
+      logDir: path.join(root, "test-artifacts", "bench-logs"),
+      env: {
+        NODE_ENV: "production",
+        SESSION_SECRET: randomBytes(32).toString("hex"),
+        ADMIN_USERNAME: admin.username,
+        ADMIN_PASSWORD: admin.password,
+        LOG_LEVEL: "warn",
+        AI_PROVIDER: "offline",
+        LOGIN_RATE_LIMIT_PER_MINUTE: "1000",
+        LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE: "100000",
+      },
+    });
+    const api = stack.apiUrls[0]!;
+    const workerConcurrency = stack.env.WORKER_CONCURRENCY_CHAT ?? "4 (default)";
+
+    const bare = await startChild("bare-server.ts", { ...(process.env as Record<string, string>) }, "listening");
+    children.push(bare.child);
+    const bareUrl = `http://127.0.0.1:${String(bare.message.port)}/bare`;
+    const raw = await startChild(
+      "raw-worker.ts",
+      { ...(process.env as Record<string, string>), REDIS_URL: stack.redisUrl, RAW_QUEUE },
+      "ready",
+    );
+    children.push(raw.child);
+
+    const users = await makeUsers(api, CONCURRENCY, admin);
+    console.log(`[bench] ${users.length} users with 1,000,000 coins each; chat worker concurrency ${workerConcurrency}`);
+
+    // (a) Throughput: same client, same concurrency, warm-up first.
+    const client = new BenchClient(CONCURRENCY);
+    const bareCall = async (): Promise<string | undefined> => {
+      const res = await client.post(bareUrl, CHAT_BODY);
+      return res.status === 200 ? undefined : `bare ${res.status}`;
+    };
+    const chats = users.map((u) => chatCall(client, api, u));
+    const chatLane = async (_: number, lane: number) => (await chats[lane]!()).failure;
+
+    console.log(`[bench] (a) throughput: ${WARMUP} warm-up then ${REQUESTS} calls each at concurrency ${CONCURRENCY}`);
+    checkLoad("bare warm-up", await runLoad(WARMUP, CONCURRENCY, bareCall));
+    const bareResult = await runLoad(REQUESTS, CONCURRENCY, bareCall);
+    checkLoad("bare", bareResult);
+    checkLoad("chat warm-up", await runLoad(WARMUP, CONCURRENCY, chatLane));
+    const chatResult = await runLoad(REQUESTS, CONCURRENCY, chatLane);
+    checkLoad("chat", chatResult);
+    console.log(`[bench] load average after (a): ${load()}`);
+
+    // (b) Latency, one call at a time: HTTP send → pushed completion, against raw add → completed.
+    console.log(`[bench] (b) latency: ${SERIAL_WARMUP} warm-up then ${SERIAL} calls each, one at a time`);
+    const socket = await connectSocket(api, users[0]!.cookie);
+    const pushes = new PushClock(socket);
+    const pushLatencies: number[] = [];
+    const httpLatencies: number[] = [];
+    for (let i = 0; i < SERIAL_WARMUP + SERIAL; i++) {
+      const t0 = performance.now();
+      const { failure, jobId } = await chats[0]!();
+      const answered = performance.now();
+      if (failure || !jobId) throw new Error(failure ?? "no job id");
+      const pushed = await pushes.when(jobId);
+      if (i >= SERIAL_WARMUP) {
+        pushLatencies.push(pushed - t0);
+        httpLatencies.push(answered - t0);
+      }
+    }
+    socket.disconnect();
+
+    const redis = new Redis(stack.redisUrl, { maxRetriesPerRequest: null });
+    const queue = new Queue(RAW_QUEUE, { connection: redis });
+    const events = new QueueEvents(RAW_QUEUE, { connection: new Redis(stack.redisUrl, { maxRetriesPerRequest: null }) });
+    await events.waitUntilReady();
+    const completions = new RawCompletions(events);
+    const rawLatencies: number[] = [];
+    for (let i = 0; i < SERIAL_WARMUP + SERIAL; i++) {
+      const jobId = `raw-${i}`;
+      const done = completions.expect(jobId);
+      const t0 = performance.now();
+      await queue.add("trivial", { i }, { jobId, removeOnComplete: true, removeOnFail: true });
+      const completed = await done;
+      if (i >= SERIAL_WARMUP) rawLatencies.push(completed - t0);
+    }
+    await events.close();
+    await queue.close();
+    redis.disconnect();
+    client.close();
+    console.log(`[bench] load average after (b): ${load()}`);
+
+    const bareLat = summarise(bareResult.latenciesMs);
+    const chatLat = summarise(chatResult.latenciesMs);
+    const bareRps = requestsPerSecond(bareResult);
+    const chatRps = requestsPerSecond(chatResult);
+    const push = summarise(pushLatencies);
+    const httpSerial = summarise(httpLatencies);
+    const rawLat = summarise(rawLatencies);
+
+    console.log("");
+    console.log(`(a) throughput at concurrency ${CONCURRENCY}, ${REQUESTS} calls each`);
+    console.log(`    bare Express handler                       ${bareRps.toFixed(1).padStart(8)} req/s`);
+    console.log(`    POST /api/textai/chat.php                  ${chatRps.toFixed(1).padStart(8)} req/s`);
+    console.log(
+      `    chat / bare requests/s                     ${ratio(chatRps, bareRps)} (bare is ${ratio(bareRps, chatRps)} faster)`,
+    );
+    console.log(`    ${line("bare latency", bareLat)}`);
+    console.log(`    ${line("chat latency", chatLat)}`);
+    console.log(
+      `    chat / bare latency                        p50 ${ratio(chatLat.p50, bareLat.p50)}  p99 ${ratio(chatLat.p99, bareLat.p99)}`,
+    );
+    console.log("");
+    console.log(`(b) latency, one call at a time, ${SERIAL} calls each`);
+    console.log(`    ${line("chat HTTP send → pushed job:completed", push)}`);
+    console.log(`    ${line("chat HTTP send → HTTP answer", httpSerial)}`);
+    console.log(`    ${line("raw BullMQ add → completed (QueueEvents)", rawLat)}`);
+    console.log(
+      `    push / raw                                 p50 ${ratio(push.p50, rawLat.p50)}  p99 ${ratio(push.p99, rawLat.p99)}`,
+    );
+    console.log(
+      `    added by the product                       p50 ${ms(push.p50 - rawLat.p50)}  p99 ${ms(push.p99 - rawLat.p99)}`,
+    );
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(`[bench] failed: ${(error as Error).stack ?? String(error)}`);
+    process.exit(1);
+  },
+);

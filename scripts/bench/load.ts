@@ -1,0 +1,118 @@
+/**
+ * The one HTTP client every throughput measurement uses (node:http with keep-alive sockets, one
+ * per lane), a fixed-concurrency runner and percentile maths, so the bare baseline and the API
+ * are driven exactly alike.
+ */
+import http from "node:http";
+import { performance } from "node:perf_hooks";
+
+export interface HttpReply {
+  status: number;
+  body: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+export class BenchClient {
+  private readonly agent: http.Agent;
+
+  constructor(maxSockets: number) {
+    this.agent = new http.Agent({ keepAlive: true, maxSockets });
+  }
+
+  post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpReply> {
+    const payload = Buffer.from(JSON.stringify(body));
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        url,
+        {
+          method: "POST",
+          agent: this.agent,
+          headers: { "content-type": "application/json", "content-length": String(payload.length), ...headers },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), headers: res.headers }),
+          );
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(payload);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+export interface LoadResult {
+  requests: number;
+  failures: number;
+  wallMs: number;
+  latenciesMs: number[];
+  firstFailure?: string;
+}
+
+/**
+ * Runs `count` calls, `concurrency` at a time; each lane runs its calls one after another. A
+ * call returns an error text on failure (kept out of the latencies) or undefined on success.
+ */
+export async function runLoad(
+  count: number,
+  concurrency: number,
+  call: (index: number, lane: number) => Promise<string | undefined>,
+): Promise<LoadResult> {
+  const latenciesMs: number[] = [];
+  let next = 0;
+  let failures = 0;
+  let firstFailure: string | undefined;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, lane) => {
+      while (next < count) {
+        const index = next++;
+        const t0 = performance.now();
+        const failure = await call(index, lane).catch((error: unknown) => (error as Error).message);
+        if (failure === undefined) latenciesMs.push(performance.now() - t0);
+        else {
+          failures += 1;
+          firstFailure ??= failure;
+        }
+      }
+    }),
+  );
+  return {
+    requests: count,
+    failures,
+    wallMs: performance.now() - started,
+    latenciesMs,
+    ...(firstFailure ? { firstFailure } : {}),
+  };
+}
+
+/** Nearest-rank percentile of unsorted samples. */
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1]!;
+}
+
+export interface Summary {
+  n: number;
+  p50: number;
+  p99: number;
+  mean: number;
+}
+
+export function summarise(samples: readonly number[]): Summary {
+  const mean = samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length);
+  return { n: samples.length, p50: percentile(samples, 50), p99: percentile(samples, 99), mean };
+}
+
+export function requestsPerSecond(result: LoadResult): number {
+  return (result.requests - result.failures) / (result.wallMs / 1000);
+}
