@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { Queue, Worker } from "bullmq";
 import mongoose from "mongoose";
 import { QUEUE_NAMES, type QueueName } from "@storefront/shared";
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
   const workers = served.map(
     (name) =>
       new Worker(name, processors[name], {
+        // Recorded on each job as processedBy, so logs and tests can tell which process ran it.
+        name: `${hostname()}:${process.pid}`,
         connection: ctx.redis,
         concurrency: CONCURRENCY[name](config),
         autorun: true,

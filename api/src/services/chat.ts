@@ -2,7 +2,7 @@
  * Text chat and Doctor (SPEC §7 textai/chat.php): price the message, hold the coins, queue the
  * job, wait for the worker's reply. The same reply is streamed to the user's socket.
  */
-import { priceOf, type ChatJobResult, type ChatRequest, type ChatResponse } from "@storefront/shared";
+import { chatJobResultSchema, priceOf, type ChatRequest, type ChatResponse } from "@storefront/shared";
 import { loadWalletTables } from "@storefront/shared/server";
 import type { AppContext } from "../context";
 import { acceptJob, waitForJob } from "./jobs";
@@ -39,7 +39,7 @@ export async function chat(ctx: AppContext, input: ChatRequest, call: ChatCall):
     },
     ...(call.requestId ? { requestId: call.requestId } : {}),
   });
-  const result = (await waitForJob(ctx, "chat", accepted.jobId)) as ChatJobResult;
+  const result = chatJobResultSchema.parse(await waitForJob(ctx, "chat", accepted.jobId));
   return {
     success: true,
     message: result.reply,

@@ -167,6 +167,8 @@ export class JobWaiter {
     const result = new Promise<unknown>((resolve, reject) => {
       entry = { resolve, reject };
     });
+    // The job may fail while we still read its state below; the race further down reports it.
+    result.catch(() => undefined);
     const set = this.waiting.get(key) ?? new Set<Waiting>();
     set.add(entry);
     this.waiting.set(key, set);
@@ -176,14 +178,17 @@ export class JobWaiter {
     };
 
     // The job may have finished before we registered: read its state once, after registering.
-    const job = await this.queues[queue].getJob(jobId);
-    if (!job) {
+    // Finished states are final, so the job read after them carries its result.
+    const state = await this.queues[queue].getJobState(jobId);
+    if (state === "unknown") {
       forget();
       throw notFound("Job not found");
     }
-    const state = await job.getState();
-    if (state === "completed") entry.resolve(job.returnvalue);
-    else if (state === "failed") entry.reject(jobFailed(jobId, job.failedReason));
+    if (state === "completed" || state === "failed") {
+      const job = await this.queues[queue].getJob(jobId);
+      if (state === "completed") entry.resolve(job?.returnvalue);
+      else entry.reject(jobFailed(jobId, job?.failedReason ?? ""));
+    }
 
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {

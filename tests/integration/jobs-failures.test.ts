@@ -1,0 +1,301 @@
+/**
+ * Failures of the job pipeline on a stack of its own: chat workers talk to a local
+ * OpenAI-compatible peer that fails, rate-limits or hangs on command, and workers get killed.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Queue, UnrecoverableError, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import mongoose from "mongoose";
+import { io, type Socket } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LedgerEntry, credit, hold, jobIdForHold, ledgerSum } from "@storefront/shared/server";
+import { startStack, type Stack } from "../../scripts/lib/stack";
+import { Client, uniquePhone } from "../support/client";
+
+/** What the peer saw: how often each message was asked, and when. */
+const hits = new Map<string, number[]>();
+/** Responses held open to simulate a provider that hangs while its worker is killed. */
+const hanging: ServerResponse[] = [];
+
+function lastUserMessage(body: { messages?: { role: string; content: string }[] }): string {
+  return [...(body.messages ?? [])].reverse().find((m) => m.role === "user")?.content ?? "";
+}
+
+function streamReply(res: ServerResponse, text: string, end = true): void {
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  for (const piece of text.match(/\S+\s*/gu) ?? []) {
+    res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: piece } }] })}\n\n`);
+  }
+  if (end) res.end("data: [DONE]\n\n");
+}
+
+/** Commands ride in the message: permanent-failure, transient-failure, flaky-once, rate-limited-once, hang-once. */
+function peer(req: IncomingMessage, res: ServerResponse): void {
+  let raw = "";
+  req.on("data", (c: Buffer) => (raw += c.toString()));
+  req.on("end", () => {
+    const message = lastUserMessage(JSON.parse(raw) as { messages?: { role: string; content: string }[] });
+    const seen = hits.get(message) ?? [];
+    seen.push(Date.now());
+    hits.set(message, seen);
+    const first = seen.length === 1;
+    if (message.includes("permanent-failure")) {
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: "content refused by policy" } }));
+    } else if (message.includes("transient-failure") || (message.includes("flaky-once") && first)) {
+      res.writeHead(503, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: "overloaded" } }));
+    } else if (message.includes("rate-limited-once") && first) {
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "1" });
+      res.end(JSON.stringify({ error: { message: "slow down" } }));
+    } else if (message.includes("hang-once") && first) {
+      streamReply(res, "Thinking ", false);
+      hanging.push(res);
+    } else if (message.includes("parallel")) {
+      // Slow enough that one worker's slots fill up and the other worker takes jobs too.
+      setTimeout(() => streamReply(res, `**Answer** to ${message}`), 300);
+    } else {
+      streamReply(res, `**Answer** to ${message}`);
+    }
+  });
+}
+
+let server: Server;
+let stack: Stack;
+let dataDir: string;
+let redis: Redis;
+let chatQueue: Queue;
+let baseUrl: string;
+
+beforeAll(async () => {
+  server = createServer(peer);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  dataDir = mkdtempSync(path.join(tmpdir(), "storefront-jobs-"));
+  stack = await startStack({
+    dataDir,
+    persist: false,
+    logDir: path.resolve("test-artifacts/logs/jobs-failures"),
+    workers: ["chat", "chat", "maintenance"],
+    env: {
+      NODE_ENV: "test",
+      SESSION_SECRET: "test-session-secret-0123456789",
+      LOG_LEVEL: "info",
+      AI_PROVIDER: "openai",
+      OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+      OPENAI_API_KEY: "test-key",
+      JOB_ATTEMPTS: "3",
+      JOB_BACKOFF_MS: "100",
+      WORKER_LOCK_DURATION_MS: "2000",
+      JOB_WAIT_TIMEOUT_MS: "20000",
+      HOLD_SWEEP_AFTER_MS: "1500",
+      HOLD_SWEEP_INTERVAL_MS: "1000",
+    },
+  });
+  baseUrl = stack.apiUrls[0]!;
+  await mongoose.connect(stack.mongoUri);
+  redis = new Redis(stack.redisUrl, { maxRetriesPerRequest: null });
+  chatQueue = new Queue("chat", { connection: redis });
+}, 120_000);
+
+afterAll(async () => {
+  for (const res of hanging) res.destroy();
+  await chatQueue?.close();
+  redis?.disconnect();
+  await mongoose.disconnect();
+  await stack?.stop();
+  server?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A signed-up user with `coins`, set directly through the ledger (this stack has no admin). */
+async function userWith(coins: number): Promise<{ client: Client; id: string }> {
+  const client = new Client(baseUrl);
+  const phone = uniquePhone();
+  expect((await client.post("/signup.php", { phone, password: "secret-pass" })).status).toBe(201);
+  const login = await client.post("/login-session-fix.php", { phone, password: "secret-pass" });
+  const id: string = login.body.user.id;
+  if (coins > 0) await credit(id, coins, `test-credit:${id}`, "credit", "test");
+  return { client, id };
+}
+
+async function connect(client: Client): Promise<{ socket: Socket; received: { event: string; payload: any }[] }> {
+  const socket = io(baseUrl, { transports: ["websocket"], extraHeaders: { cookie: client.cookieHeader() }, reconnection: false });
+  const received: { event: string; payload: any }[] = [];
+  socket.onAny((event: string, payload: unknown) => received.push({ event, payload }));
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  return { socket, received };
+}
+
+async function until<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function entriesOf(userId: string) {
+  return LedgerEntry.find({ userId, state: "applied", kind: { $ne: "credit" } })
+    .sort({ createdAt: 1 })
+    .lean();
+}
+
+describe("job failures", () => {
+  it("refunds exactly once and tells the user why when the provider refuses for good", async () => {
+    const { client, id } = await userWith(40);
+    const { socket, received } = await connect(client);
+    try {
+      const message = "permanent-failure please";
+      const res = await client.post("/textai/chat.php", { message });
+      expect(res.status).toBe(502);
+      expect(res.body.success).toBe(false);
+      expect(res.body.error).toContain("content refused by policy");
+      const failed = await until(() => received.find((r) => r.event === "job:failed"));
+      expect(failed.payload).toMatchObject({ queue: "chat", refunded: Math.ceil(message.length / 4), error: res.body.error });
+      await until(() => received.some((r) => r.event === "wallet:updated" && r.payload.coins === 40) || undefined);
+      expect(hits.get(message)).toHaveLength(1);
+      const entries = await entriesOf(id);
+      expect(entries.map((e) => [e.kind, e.amount])).toEqual([
+        ["hold", -6],
+        ["release", 6],
+      ]);
+      expect(entries[0]!.holdState).toBe("released");
+      expect((await client.get("/wallet/get.php")).body.wallet.coins).toBe(40);
+      expect(await ledgerSum(id)).toBe(40);
+    } finally {
+      socket.disconnect();
+    }
+  });
+
+  it("retries transient failures with backoff, then refunds once after the last attempt", async () => {
+    const { client, id } = await userWith(40);
+    const message = "transient-failure again";
+    const res = await client.post("/textai/chat.php", { message });
+    expect(res.status).toBe(502);
+    expect(res.body.error).toContain("503");
+    expect(hits.get(message)).toHaveLength(3);
+    const entries = await entriesOf(id);
+    expect(entries.map((e) => e.kind)).toEqual(["hold", "release"]);
+    expect((await client.get("/wallet/get.php")).body.wallet.coins).toBe(40);
+  });
+
+  it("charges once when a retry succeeds, waiting at least the provider's Retry-After", async () => {
+    const { client, id } = await userWith(40);
+    const flaky = await client.post("/textai/chat.php", { message: "flaky-once" });
+    expect(flaky.status).toBe(200);
+    expect(flaky.body.message).toBe("Answer to flaky-once");
+    const limited = await client.post("/textai/chat.php", { message: "rate-limited-once" });
+    expect(limited.status).toBe(200);
+    const [firstTry, secondTry] = hits.get("rate-limited-once")!;
+    expect(secondTry! - firstTry!).toBeGreaterThanOrEqual(950);
+    const entries = await entriesOf(id);
+    expect(entries.map((e) => [e.kind, e.holdState])).toEqual([
+      ["hold", "settled"],
+      ["hold", "settled"],
+    ]);
+    expect((await client.get("/wallet/get.php")).body.wallet.coins).toBe(40 - 3 - 5);
+  });
+
+  it("never runs a job twice with two workers on the queue, and one Idempotency-Key makes one job", async () => {
+    const { client, id } = await userWith(500);
+    const messages = Array.from({ length: 16 }, (_, i) => `parallel question number ${i}`);
+    const replies = await Promise.all(messages.map((message) => client.post("/textai/chat.php", { message })));
+    for (const [i, r] of replies.entries()) {
+      expect(r.status).toBe(200);
+      expect(r.body.message).toBe(`Answer to ${messages[i]}`);
+    }
+    for (const m of messages) expect(hits.get(m)).toHaveLength(1);
+    const ranBy = new Set<string>();
+    for (const r of replies) ranBy.add((await chatQueue.getJob(r.body.jobId))!.processedBy!);
+    expect(ranBy.size).toBe(2);
+
+    const headers = { "Idempotency-Key": `same-key-${id}` };
+    const twice = await Promise.all(
+      [1, 2, 3].map(() => client.post("/textai/chat.php", { message: "only once please" }, headers)),
+    );
+    const ok = twice.filter((r) => r.status === 200);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    for (const r of twice) expect([200, 409]).toContain(r.status);
+    expect(new Set(ok.map((r) => r.body.jobId)).size).toBe(1);
+    expect(hits.get("only once please")).toHaveLength(1);
+    const holds = await LedgerEntry.countDocuments({ userId: id, kind: "hold", state: "applied" });
+    expect(holds).toBe(messages.length + 1);
+    expect(await ledgerSum(id)).toBe((await client.get("/wallet/get.php")).body.wallet.coins);
+  });
+
+  it("finishes a job once, charged once, on another worker after its worker is SIGKILLed", async () => {
+    const { client, id } = await userWith(40);
+    const { socket, received } = await connect(client);
+    try {
+      const message = "hang-once until killed";
+      const pending = client.post("/textai/chat.php", { message });
+      await until(() => hits.get(message)?.length === 1 || undefined);
+      const job = await until(async () => (await chatQueue.getJobs(["active"])).find((j) => j.data.message === message));
+      const victim = stack.workers.find((w) => job.processedBy?.endsWith(`:${w.child.pid}`));
+      expect(victim).toBeDefined();
+      victim!.child.kill("SIGKILL");
+
+      const res = await pending;
+      expect(res.status).toBe(200);
+      expect(res.body.message).toBe(`Answer to ${message}`);
+      expect(hits.get(message)).toHaveLength(2);
+      const after = await chatQueue.getJob(job.id!);
+      expect(after!.processedBy).not.toBe(job.processedBy);
+      await until(() => received.some((r) => r.event === "job:completed" && r.payload.jobId === job.id) || undefined);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(received.filter((r) => r.event === "job:completed" && r.payload.jobId === job.id)).toHaveLength(1);
+      const entries = await entriesOf(id);
+      expect(entries.map((e) => [e.kind, e.holdState])).toEqual([["hold", "settled"]]);
+      expect((await client.get("/wallet/get.php")).body.wallet.coins).toBe(40 - Math.ceil(message.length / 4));
+    } finally {
+      socket.disconnect();
+    }
+  });
+});
+
+describe("hold sweeper", () => {
+  it("releases a hold whose job never made it into the queue", async () => {
+    const { client, id } = await userWith(30);
+    const key = `job:chat:${id}:lost-${Date.now()}`;
+    await hold({ userId: id, coins: 12, key, feature: "text", queue: "chat", jobId: jobIdForHold("chat", key) });
+    expect((await client.get("/wallet/get.php")).body.wallet.coins).toBe(18);
+    await until(async () => (await LedgerEntry.findOne({ key }).lean())?.holdState === "released" || undefined);
+    expect((await client.get("/wallet/get.php")).body.wallet.coins).toBe(30);
+    expect(await LedgerEntry.countDocuments({ key: `release:${key}`, state: "applied" })).toBe(1);
+  });
+
+  it("releases a hold whose job failed without refunding", async () => {
+    const { client, id } = await userWith(30);
+    const key = `job:video:${id}:failed-${Date.now()}`;
+    const jobId = jobIdForHold("video", key);
+    await hold({ userId: id, coins: 10, key, feature: "video", queue: "video", jobId });
+    // A bare processor on the video queue (no worker process serves it here) that dies without refunding.
+    const videoQueue = new Queue("video", { connection: redis });
+    const crashing = new Worker(
+      "video",
+      async () => {
+        throw new UnrecoverableError("crashed before refunding");
+      },
+      { connection: redis.duplicate() },
+    );
+    try {
+      await videoQueue.add("generate", { userId: id, holdKey: key }, { jobId });
+      await until(async () => (await videoQueue.getJob(jobId))?.failedReason || undefined);
+      await until(async () => (await LedgerEntry.findOne({ key }).lean())?.holdState === "released" || undefined);
+      expect((await client.get("/wallet/get.php")).body.wallet.coins).toBe(30);
+    } finally {
+      await crashing.close();
+      await videoQueue.close();
+    }
+  });
+});
