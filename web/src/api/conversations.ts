@@ -12,8 +12,9 @@ export interface ConversationSummary {
   messages?: ChatMessage[];
 }
 
-export async function listConversations(userId: string): Promise<ConversationSummary[]> {
-  const res = await get<{ conversations?: ConversationSummary[] }>("conversations/list.php", { userId });
+/** `kind` keeps the Doctor's consultations apart from the persona chats. */
+export async function listConversations(userId: string, kind?: "text" | "doctor"): Promise<ConversationSummary[]> {
+  const res = await get<{ conversations?: ConversationSummary[] }>("conversations/list.php", { userId, kind });
   return (res.conversations ?? []).map((c) => ({ ...c, id: String(c.id) }));
 }
 

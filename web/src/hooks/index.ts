@@ -5,3 +5,5 @@ export * from "./useFormat";
 export * from "./useStoredState";
 export * from "./useWallet";
 export * from "./useSignOut";
+export * from "./useAutoGrow";
+export * from "./useChatErrors";

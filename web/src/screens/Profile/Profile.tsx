@@ -1,7 +1,147 @@
+/** SPEC §2/§5 Profile: back (history), avatar change with preview (image under 5 MB), read-only phone, name, country, save. */
+import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { BackButton, PageHeader } from "../../components/Layout";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { COUNTRIES, LIMITS } from "@storefront/shared";
+import { getProfile, updateProfile } from "../../api/profile";
+import { BackButton, PageHeader, initialOf } from "../../components/Layout";
+import { useToast } from "../../components/Toasts";
+import { useUser } from "../../hooks/useAuth";
+import { useFormat } from "../../hooks/useFormat";
+import "./Profile.css";
 
 export default function Profile() {
   const { t } = useTranslation();
-  return <PageHeader title={t("profile.title")} start={<BackButton />} />;
+  const user = useUser();
+  const toast = useToast();
+  const format = useFormat();
+  const queryClient = useQueryClient();
+  const profile = useQuery({ queryKey: ["profile", user.id], queryFn: () => getProfile(user.id) });
+  const [displayName, setDisplayName] = useState("");
+  const [country, setCountry] = useState("");
+  const [avatar, setAvatar] = useState<File | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [error, setError] = useState("");
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (!profile.data) return;
+    setDisplayName(profile.data.displayName ?? "");
+    setCountry(profile.data.country ?? "");
+  }, [profile.data]);
+  useEffect(() => {
+    if (profile.isError) console.warn(t("profile.loadFailed"), profile.error);
+  }, [profile.isError, profile.error, t]);
+  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
+
+  const countryNames = useMemo(() => {
+    const names = new Intl.DisplayNames([format.language], { type: "region" });
+    return COUNTRIES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) =>
+      a.name.localeCompare(b.name, format.language),
+    );
+  }, [format.language]);
+
+  function pick(file: File | undefined) {
+    setError("");
+    if (!file) return;
+    if (!file.type.startsWith("image/")) return setError(t("profile.invalidImage"));
+    if (file.size >= LIMITS.avatarBytes) return setError(t("profile.imageTooLarge"));
+    setAvatar(file);
+    setPreview(URL.createObjectURL(file));
+  }
+
+  async function save() {
+    if (saving) return;
+    setSaving(true);
+    try {
+      const updated = await updateProfile({ displayName: displayName.trim(), country, avatar });
+      queryClient.setQueryData(["profile", user.id], updated);
+      setAvatar(null);
+      toast.success(t("profile.updated"));
+    } catch {
+      toast.error(t("profile.updateFailed"));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const shown = preview ?? profile.data?.avatar ?? null;
+  return (
+    <div className="profile-page">
+      <PageHeader title={t("profile.title")} start={<BackButton history />} />
+      <main id="main" className="profile-page__main">
+        <form
+          className="card profile-card"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+          noValidate
+        >
+          <div className="profile-card__avatar">
+            <span className="avatar avatar--large">
+              {shown ? <img src={shown} alt={t("profile.avatarAlt")} /> : initialOf(user.phone)}
+            </span>
+            <div>
+              <label htmlFor="profile-avatar" className="btn btn--secondary">
+                {t("profile.changeAvatar")}
+              </label>
+              <input
+                id="profile-avatar"
+                type="file"
+                accept="image/*"
+                className="visually-hidden"
+                onChange={(e) => pick(e.target.files?.[0])}
+              />
+              <p className="field-hint">{t("profile.avatarHint")}</p>
+            </div>
+          </div>
+          {error && (
+            <div className="alert alert--error" role="alert">
+              {error}
+            </div>
+          )}
+          <div className="field">
+            <label htmlFor="profile-phone">{t("profile.phone")}</label>
+            <input
+              id="profile-phone"
+              className="input"
+              value={profile.data?.phone ?? user.phone}
+              readOnly
+              dir="ltr"
+              aria-describedby="phone-hint"
+            />
+            <span id="phone-hint" className="field-hint">
+              {t("profile.phoneReadOnly")}
+            </span>
+          </div>
+          <div className="field">
+            <label htmlFor="profile-name">{t("profile.displayName")}</label>
+            <input
+              id="profile-name"
+              className="input"
+              value={displayName}
+              maxLength={LIMITS.displayNameChars}
+              placeholder={t("profile.displayNamePlaceholder")}
+              onChange={(e) => setDisplayName(e.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="profile-country">{t("profile.country")}</label>
+            <select id="profile-country" className="select" value={country} onChange={(e) => setCountry(e.target.value)}>
+              <option value="">{t("profile.chooseCountry")}</option>
+              {countryNames.map((c) => (
+                <option key={c.code} value={c.code}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className="btn btn--primary btn--block" disabled={saving}>
+            {saving ? t("profile.saving") : t("profile.save")}
+          </button>
+        </form>
+      </main>
+    </div>
+  );
 }

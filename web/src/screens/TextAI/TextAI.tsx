@@ -1,7 +1,463 @@
+/**
+ * SPEC §2/§4 Text AI: persona chat with a conversation sidebar, the persona picker and its
+ * change-agent confirm, Enter / Shift+Enter / Ctrl+N, a 120 px growing textarea, messages that
+ * revert on failure, the open conversation restored from storage, and replies streamed by push.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { BackButton, PageHeader } from "../../components/Layout";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  cleanMarkdown,
+  conversationTitle,
+  DEFAULT_PERSONA,
+  PERSONAS,
+  personaById,
+  TOAST_MS,
+  type PersonaId,
+} from "@storefront/shared";
+import type { ChatMessage } from "../../api/chat";
+import { sendChat } from "../../api/chat";
+import { deleteConversation, listConversations, loadConversation, saveConversation } from "../../api/conversations";
+import { announceWalletUpdate } from "../../api/wallet";
+import { AppLink } from "../../components/AppLink";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { Avatar, BackButton } from "../../components/Layout";
+import { LanguageToggle } from "../../components/LanguageToggle";
+import { useToast } from "../../components/Toasts";
+import { WalletBadge } from "../../components/WalletBadge";
+import { useAutoGrow } from "../../hooks/useAutoGrow";
+import { useUser } from "../../hooks/useAuth";
+import { useChatErrors } from "../../hooks/useChatErrors";
+import { useFormat } from "../../hooks/useFormat";
+import { useMediaQuery } from "../../hooks/useMediaQuery";
+import { useServerEvent } from "../../hooks/useServerEvent";
+import { useStoredString } from "../../hooks/useStoredState";
+import "./TextAI.css";
+
+const PERSONA_KEY = "selectedAvatarType";
+const CONVERSATION_KEY = "currentConversationId";
+const DOCTOR_PREFIX = "[Doctor]";
 
 export default function TextAI() {
   const { t } = useTranslation();
-  return <PageHeader title={t("textAi.title")} start={<BackButton />} />;
+  const user = useUser();
+  const toast = useToast();
+  const format = useFormat();
+  const chatError = useChatErrors();
+  const queryClient = useQueryClient();
+  const wide = useMediaQuery("(min-width: 769px)");
+  const [sidebarOpen, setSidebarOpen] = useState(wide);
+  const [storedPersona, setStoredPersona] = useStoredString(PERSONA_KEY, null);
+  const [conversationId, setConversationId] = useStoredString(CONVERSATION_KEY, null);
+  const persona = personaById(storedPersona ?? DEFAULT_PERSONA);
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [input, setInput] = useState("");
+  const [loading, setLoading] = useState(false);
+  const [streamed, setStreamed] = useState("");
+  const [search, setSearch] = useState("");
+  const [pickerOpen, setPickerOpen] = useState(false);
+  const [picked, setPicked] = useState<PersonaId | null>(null);
+  const [pendingPersona, setPendingPersona] = useState<PersonaId | null>(null);
+  const [deleteTarget, setDeleteTarget] = useState<{ id: string; title: string } | null>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const endRef = useRef<HTMLDivElement>(null);
+  const personaName = (id: PersonaId) => t(`personas.${id}.name`, { defaultValue: personaById(id).name });
+
+  useEffect(() => setSidebarOpen(wide), [wide]);
+  useAutoGrow(inputRef, input);
+
+  const conversations = useQuery({
+    queryKey: ["conversations", "text", user.id],
+    queryFn: () => listConversations(user.id, "text"),
+  });
+  useEffect(() => {
+    if (conversations.isError) toast.error(t("errors.historyLoadFailed"));
+  }, [conversations.isError, toast, t]);
+
+  const restored = useRef(false);
+  useEffect(() => {
+    if (restored.current || !conversationId) return;
+    restored.current = true;
+    loadConversation(conversationId, user.id)
+      .then(setMessages)
+      .catch(() => {
+        toast.error(t("errors.conversationLoadFailed"));
+        setConversationId(null);
+      });
+  }, [conversationId, user.id, toast, t, setConversationId]);
+
+  useEffect(() => endRef.current?.scrollIntoView({ block: "end" }), [messages, streamed, loading]);
+
+  useServerEvent("chat:delta", (event) => {
+    if (loading && (event.conversationId === null || event.conversationId === conversationId))
+      setStreamed((s) => s + event.delta);
+  });
+
+  const newChat = useCallback(() => {
+    setMessages([]);
+    setConversationId(null);
+    setStreamed("");
+    setInput("");
+    inputRef.current?.focus();
+  }, [setConversationId]);
+
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "n") {
+        event.preventDefault();
+        newChat();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [newChat]);
+
+  async function send() {
+    const text = input.trim();
+    if (!text || loading) return;
+    const before = messages;
+    const userMessage: ChatMessage = { type: "user", content: text, timestamp: new Date().toISOString() };
+    const withUser = [...before, userMessage];
+    setMessages(withUser);
+    setInput("");
+    setLoading(true);
+    setStreamed("");
+    try {
+      const reply = await sendChat({
+        message: text,
+        userId: user.id,
+        conversationId,
+        avatarType: persona.id,
+        conversationHistory: before,
+        language: format.language,
+      });
+      const all = [...withUser, { type: "ai" as const, content: cleanMarkdown(reply), timestamp: new Date().toISOString() }];
+      setMessages(all);
+      announceWalletUpdate();
+      const firstUser = all.find((m) => m.type === "user")?.content;
+      const savedId = await saveConversation({
+        userId: user.id,
+        conversationId: conversationId ?? "new",
+        title: conversationTitle(firstUser),
+        messages: all,
+      }).catch(() => conversationId);
+      if (savedId && savedId !== "new") setConversationId(savedId);
+      void queryClient.invalidateQueries({ queryKey: ["conversations", "text"] });
+    } catch (error) {
+      setMessages(before);
+      setInput(text);
+      toast.error(chatError(error, t("errors.sendFailed")));
+    } finally {
+      setLoading(false);
+      setStreamed("");
+    }
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void send();
+    }
+  }
+
+  async function open(id: string) {
+    if (id === conversationId) return;
+    try {
+      const loaded = await loadConversation(id, user.id);
+      setMessages(loaded);
+      setConversationId(id);
+      if (!wide) setSidebarOpen(false);
+    } catch {
+      toast.error(t("errors.conversationLoadFailed"));
+    }
+  }
+
+  async function confirmDelete() {
+    const target = deleteTarget;
+    setDeleteTarget(null);
+    if (!target) return;
+    try {
+      await deleteConversation(target.id, user.id);
+      if (target.id === conversationId) newChat();
+      void queryClient.invalidateQueries({ queryKey: ["conversations", "text"] });
+    } catch {
+      toast.error(t("errors.conversationDeleteFailed"));
+    }
+  }
+
+  function applyPersona(id: PersonaId, announce: boolean) {
+    setStoredPersona(id);
+    if (announce) {
+      newChat();
+      toast.success(t("textAi.switched", { agent: personaName(id) }), TOAST_MS.personaSwitch);
+    }
+    setTimeout(() => inputRef.current?.focus(), 0);
+  }
+
+  function confirmPicker() {
+    if (!picked) return;
+    setPickerOpen(false);
+    if (storedPersona === null) return applyPersona(picked, false);
+    if (picked === persona.id) return;
+    if (messages.length > 0 || input.trim()) setPendingPersona(picked);
+    else applyPersona(picked, false);
+  }
+
+  const visible = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    return (conversations.data ?? [])
+      .filter((c) => !c.title.startsWith(DOCTOR_PREFIX))
+      .filter((c) => !q || c.title.toLowerCase().includes(q));
+  }, [conversations.data, search]);
+
+  const phoneTail = user.phone.slice(-4);
+
+  return (
+    <div className={`text-ai ${sidebarOpen ? "text-ai--sidebar-open" : ""}`}>
+      <aside className="text-ai__sidebar" aria-label={t("textAi.history")} hidden={!sidebarOpen}>
+        <div className="text-ai__sidebar-top">
+          <h2 className="text-ai__sidebar-title">{t("textAi.history")}</h2>
+          <button type="button" className="btn btn--primary btn--small" onClick={newChat} title={t("textAi.newChatLabel")}>
+            {t("textAi.newChat")}
+          </button>
+        </div>
+        <input
+          type="search"
+          className="input text-ai__search"
+          placeholder={t("textAi.search")}
+          aria-label={t("textAi.searchLabel")}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        <ul className="text-ai__list">
+          {visible.map((c) => (
+            <li key={c.id} className={c.id === conversationId ? "text-ai__item text-ai__item--active" : "text-ai__item"}>
+              <button
+                type="button"
+                className="text-ai__item-open"
+                onClick={() => void open(c.id)}
+                aria-current={c.id === conversationId}
+              >
+                <span className="text-ai__item-title">{c.title}</span>
+                {c.created_at && <span className="text-ai__item-date">{format.date(c.updated_at ?? c.created_at)}</span>}
+              </button>
+              <button
+                type="button"
+                className="icon-button text-ai__item-delete"
+                aria-label={t("textAi.deleteLabel", { title: c.title })}
+                onClick={() => setDeleteTarget({ id: c.id, title: c.title })}
+              >
+                🗑
+              </button>
+            </li>
+          ))}
+          {visible.length === 0 && !conversations.isPending && (
+            <li className="text-ai__none">{search ? t("textAi.noMatches") : t("textAi.noConversations")}</li>
+          )}
+        </ul>
+        <AppLink to="/profile" className="text-ai__profile">
+          <span className="avatar avatar--small" aria-hidden="true">
+            {user.phone.charAt(0)}
+          </span>
+          <span dir="ltr">{t("textAi.profileEntry", { tail: phoneTail })}</span>
+        </AppLink>
+      </aside>
+      {sidebarOpen && !wide && <div className="text-ai__overlay" onClick={() => setSidebarOpen(false)} aria-hidden="true" />}
+
+      <div className="text-ai__main">
+        <header className="page-header">
+          <div className="page-header__start">
+            <button
+              type="button"
+              className="icon-button"
+              onClick={() => setSidebarOpen((o) => !o)}
+              aria-expanded={sidebarOpen}
+              aria-label={sidebarOpen ? t("textAi.closeSidebar") : t("textAi.openSidebar")}
+            >
+              ☰
+            </button>
+            <BackButton />
+            <h1 className="page-header__title">{t("textAi.title")}</h1>
+          </div>
+          <div className="page-header__end">
+            <LanguageToggle />
+            <WalletBadge />
+            <button
+              type="button"
+              className="persona-button"
+              style={{ ["--persona" as string]: persona.color }}
+              onClick={() => {
+                setPicked(null);
+                setPickerOpen(true);
+              }}
+              aria-label={t("textAi.choosePersona")}
+              data-testid="persona-button"
+            >
+              <span className="persona-dot" aria-hidden="true">
+                {personaName(persona.id).charAt(0)}
+              </span>
+              <span className="persona-button__name">{personaName(persona.id)}</span>
+            </button>
+            <Avatar phone={user.phone} />
+          </div>
+        </header>
+
+        <main id="main" className="text-ai__thread" aria-live="polite">
+          {messages.length === 0 && !loading ? (
+            <div className="text-ai__empty">
+              <span
+                className="persona-dot persona-dot--large"
+                style={{ ["--persona" as string]: persona.color }}
+                aria-hidden="true"
+              >
+                {personaName(persona.id).charAt(0)}
+              </span>
+              <h2>{t("textAi.emptyState")}</h2>
+              <p>{t("textAi.emptyHint", { persona: personaName(persona.id) })}</p>
+            </div>
+          ) : (
+            <ol className="chat-list">
+              {messages.map((m, i) => (
+                <li key={i} className={`bubble bubble--${m.type}`} data-testid={`message-${m.type}`}>
+                  <span className="visually-hidden">{m.type === "user" ? t("common.you") : personaName(persona.id)}: </span>
+                  {m.content}
+                </li>
+              ))}
+              {loading && (
+                <li className="bubble bubble--ai bubble--pending">
+                  {streamed || (
+                    <span className="typing" aria-label={t("textAi.thinking")}>
+                      <span />
+                      <span />
+                      <span />
+                    </span>
+                  )}
+                </li>
+              )}
+            </ol>
+          )}
+          <div ref={endRef} />
+        </main>
+
+        <form
+          className="composer"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void send();
+          }}
+        >
+          <label htmlFor="text-ai-input" className="visually-hidden">
+            {t("textAi.inputLabel")}
+          </label>
+          <textarea
+            id="text-ai-input"
+            ref={inputRef}
+            className="textarea composer__input"
+            rows={1}
+            value={input}
+            placeholder={t("textAi.inputPlaceholder")}
+            onChange={(e) => setInput(e.target.value)}
+            onKeyDown={onKeyDown}
+          />
+          <button type="submit" className="btn btn--primary composer__send" disabled={loading || !input.trim()}>
+            {t("common.send")}
+          </button>
+        </form>
+      </div>
+
+      {pickerOpen && (
+        <PersonaPicker
+          current={persona.id}
+          picked={picked}
+          onPick={setPicked}
+          onConfirm={confirmPicker}
+          onClose={() => setPickerOpen(false)}
+          name={personaName}
+        />
+      )}
+      <ConfirmDialog
+        open={pendingPersona !== null}
+        title={t("textAi.changeAgentTitle")}
+        message={t("textAi.changeAgentMessage")}
+        confirmLabel={t("common.yes")}
+        cancelLabel={t("common.no")}
+        onConfirm={() => {
+          if (pendingPersona) applyPersona(pendingPersona, true);
+          setPendingPersona(null);
+        }}
+        onCancel={() => setPendingPersona(null)}
+      />
+      <ConfirmDialog
+        open={deleteTarget !== null}
+        danger
+        title={t("textAi.deleteTitle")}
+        message={t("textAi.deleteMessage")}
+        confirmLabel={t("common.delete")}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleteTarget(null)}
+      />
+    </div>
+  );
+}
+
+interface PickerProps {
+  current: PersonaId;
+  picked: PersonaId | null;
+  onPick(id: PersonaId): void;
+  onConfirm(): void;
+  onClose(): void;
+  name(id: PersonaId): string;
+}
+
+function PersonaPicker({ current, picked, onPick, onConfirm, onClose, name }: PickerProps) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className="dialog persona-picker"
+      aria-labelledby="persona-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 id="persona-title" className="dialog__title">
+        {t("textAi.personaTitle")}
+      </h2>
+      <div className="persona-picker__grid" role="radiogroup" aria-labelledby="persona-title">
+        {PERSONAS.map((p) => (
+          <button
+            key={p.id}
+            type="button"
+            role="radio"
+            aria-checked={picked === p.id}
+            className={`persona-option${picked === p.id ? " persona-option--picked" : ""}${current === p.id ? " persona-option--current" : ""}`}
+            style={{ ["--persona" as string]: p.color }}
+            onClick={() => onPick(p.id)}
+          >
+            <span className="persona-dot" aria-hidden="true">
+              {name(p.id).charAt(0)}
+            </span>
+            <span className="persona-option__name">{name(p.id)}</span>
+            <span className="persona-option__description">
+              {t(`personas.${p.id}.description`, { defaultValue: p.description })}
+            </span>
+          </button>
+        ))}
+      </div>
+      <div className="dialog__actions">
+        <button type="button" className="btn btn--secondary" onClick={onClose}>
+          {t("common.cancel")}
+        </button>
+        <button type="button" className="btn btn--primary" onClick={onConfirm} disabled={!picked}>
+          {t("common.confirm")}
+        </button>
+      </div>
+    </dialog>
+  );
 }

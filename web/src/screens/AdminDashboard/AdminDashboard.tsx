@@ -1,0 +1,168 @@
+/**
+ * SPEC §2 Admin dashboard: a collapsible side menu of sections, a header naming the current one,
+ * a home button and Logout. Allowed only when the admin_session flag is present and the server
+ * confirms the session (SPEC §6); otherwise the Access Denied screen.
+ */
+import { lazy, Suspense, useEffect, useState, type ComponentType } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate, useSearchParams } from "react-router-dom";
+import { roleAllows, type AdminPermission, type AdminRecord } from "@storefront/shared";
+import { AppLink } from "../../components/AppLink";
+import { AccessDenied } from "../../components/Guards";
+import { LanguageToggle } from "../../components/LanguageToggle";
+import { PageLoading } from "../../components/Spinner";
+import { adminApi } from "./adminApi";
+import { clearAdminSession, hasAdminSessionFlag, storeAdminSession } from "./adminSession";
+import { AdminContext } from "./context";
+import "./AdminDashboard.css";
+
+export interface SectionProps {
+  admin: AdminRecord;
+}
+
+interface SectionDef {
+  id: string;
+  icon: string;
+  /** Shown only to roles holding it; SPEC's sections without one are for every administrator. */
+  permission?: AdminPermission;
+  component: ComponentType<SectionProps>;
+}
+
+const SECTIONS: SectionDef[] = [
+  { id: "dashboard", icon: "📊", component: lazy(() => import("./sections/Overview")) },
+  { id: "users", icon: "👥", permission: "users:view", component: lazy(() => import("./sections/Users")) },
+  { id: "packages", icon: "📦", permission: "packages:view", component: lazy(() => import("./sections/Packages")) },
+  { id: "walletConfig", icon: "⚙️", permission: "wallet_config:view", component: lazy(() => import("./sections/WalletConfig")) },
+  { id: "smsConfig", icon: "📡", permission: "sms:view", component: lazy(() => import("./sections/SmsConfig")) },
+  { id: "smsIntegration", icon: "✉️", permission: "sms:view", component: lazy(() => import("./sections/SmsIntegration")) },
+  { id: "queues", icon: "⏱️", permission: "queues:view", component: lazy(() => import("./sections/Queues")) },
+  { id: "audit", icon: "📝", permission: "audit:view", component: lazy(() => import("./sections/AuditLog")) },
+  { id: "analytics", icon: "📈", component: lazy(() => import("./sections/Empty")) },
+  { id: "settings", icon: "🔧", component: lazy(() => import("./sections/Empty")) },
+];
+
+type Check = { state: "checking" } | { state: "denied" } | { state: "ok"; admin: AdminRecord };
+
+function useAdminCheck(): Check {
+  const [check, setCheck] = useState<Check>(() => (hasAdminSessionFlag() ? { state: "checking" } : { state: "denied" }));
+  useEffect(() => {
+    if (check.state !== "checking") return;
+    let live = true;
+    adminApi.session().then(
+      (res) => {
+        if (!live) return;
+        storeAdminSession(res.admin);
+        setCheck({ state: "ok", admin: res.admin });
+      },
+      () => {
+        if (!live) return;
+        clearAdminSession();
+        setCheck({ state: "denied" });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [check.state]);
+  return check;
+}
+
+export default function AdminDashboard() {
+  const { t } = useTranslation();
+  const check = useAdminCheck();
+  if (check.state === "checking") return <PageLoading label={t("admin.guard.verifying")} />;
+  if (check.state === "denied") return <AccessDenied />;
+  return <BackOffice admin={check.admin} />;
+}
+
+function BackOffice({ admin }: { admin: AdminRecord }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const [menuOpen, setMenuOpen] = useState(true);
+  const visible = SECTIONS.filter((s) => !s.permission || roleAllows(admin.role, s.permission));
+  const current = visible.find((s) => s.id === params.get("section")) ?? visible[0]!;
+  const Section = current.component;
+
+  async function logout() {
+    try {
+      await adminApi.logout();
+    } catch {
+      // The flag is cleared whatever the server says (SPEC §2).
+    }
+    clearAdminSession();
+    navigate("/admin-login", { replace: true });
+  }
+
+  function sessionExpired() {
+    clearAdminSession();
+    navigate("/admin-login", { replace: true });
+  }
+
+  return (
+    <AdminContext.Provider value={{ admin, sessionExpired }}>
+      <div className={`admin ${menuOpen ? "admin--menu-open" : "admin--menu-closed"}`}>
+        <nav className="admin__menu" aria-label={t("admin.menu.label")} id="admin-menu">
+          <div className="admin__brand">
+            <span className="brand__mark" aria-hidden="true">
+              AI
+            </span>
+            <span className="admin__brand-text">{t("admin.menu.title")}</span>
+          </div>
+          <ul>
+            {visible.map((section) => (
+              <li key={section.id}>
+                <button
+                  type="button"
+                  className={`admin__menu-item${section.id === current.id ? " is-current" : ""}`}
+                  aria-current={section.id === current.id ? "page" : undefined}
+                  onClick={() => setParams({ section: section.id })}
+                  title={t(`admin.menu.${section.id}`)}
+                >
+                  <span aria-hidden="true" className="admin__menu-icon">
+                    {section.icon}
+                  </span>
+                  <span className="admin__menu-text">{t(`admin.menu.${section.id}`)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="admin__main">
+          <header className="page-header admin__header">
+            <div className="page-header__start">
+              <button
+                type="button"
+                className="btn btn--ghost"
+                aria-expanded={menuOpen}
+                aria-controls="admin-menu"
+                onClick={() => setMenuOpen((open) => !open)}
+              >
+                <span aria-hidden="true">☰</span>
+                <span className="visually-hidden">{t("admin.menu.toggle")}</span>
+              </button>
+              <h1 className="page-header__title">{t(`admin.menu.${current.id}`)}</h1>
+            </div>
+            <div className="page-header__end">
+              <span className="admin__who" data-testid="admin-who">
+                {admin.username} · {t(`admin.roles.${admin.role}`)}
+              </span>
+              <LanguageToggle />
+              <AppLink to="/dashboard" className="btn btn--secondary">
+                <span aria-hidden="true">🏠</span> {t("admin.menu.home")}
+              </AppLink>
+              <button type="button" className="btn btn--secondary" onClick={() => void logout()}>
+                {t("admin.menu.logout")}
+              </button>
+            </div>
+          </header>
+          <main className="admin__content" id="main">
+            <Suspense fallback={<PageLoading />}>
+              <Section key={current.id} admin={admin} />
+            </Suspense>
+          </main>
+        </div>
+      </div>
+    </AdminContext.Provider>
+  );
+}

@@ -1,0 +1,129 @@
+/** Typed fetchers of the administrator calls of SPEC §7, on the app's one fetch wrapper. */
+import type {
+  AdminRecord,
+  AdminUsersResponse,
+  AuditEntry,
+  DashboardStats,
+  PackageAssignment,
+  PricingRow,
+  QueuesResponse,
+  TierRow,
+  WalletPackage,
+} from "@storefront/shared";
+import { get, post, request, type Query } from "../../api/client";
+
+export interface Paged {
+  total: number;
+  page: number;
+  total_pages: number;
+}
+
+export const adminApi = {
+  login: (username: string, password: string) =>
+    post<{ success: true; admin: AdminRecord }>("admin/login.php", { username, password }),
+  logout: () => post<{ success: true }>("admin/logout.php"),
+  session: () => get<{ success: true; admin: AdminRecord }>("admin/session.php"),
+
+  dashboard: () => get<{ success: true; stats: DashboardStats }>("admin/dashboard-data.php"),
+
+  users: (query: Query) => get<AdminUsersResponse>("admin/users.php", query),
+  setActive: (userId: string, isActive: boolean) => request("admin/users.php", { method: "PUT", body: { userId, isActive } }),
+  updateTier: (userId: string, newCoins: number, newTier: number) =>
+    post<{ success: true; newTier: number; newCoins: number }>("admin/update-user-tier.php", { userId, newCoins, newTier }),
+
+  packages: () => get<{ success: true; packages: WalletPackage[] }>("admin/wallet-packages-simple.php"),
+  savePackage: (body: PackageForm & { id?: string }) =>
+    request<{ success: true; package: WalletPackage }>("admin/wallet-packages-simple.php", {
+      method: body.id ? "PUT" : "POST",
+      body,
+    }),
+  deletePackage: (id: string) => request("admin/wallet-packages-simple.php", { method: "DELETE", query: { id } }),
+
+  userPackages: (userId: string) => get<{ success: true; packages: PackageAssignment[] }>("admin/user-packages.php", { userId }),
+  assign: (body: { userId: string; packageId: string; expiresAt: string | null; autoRenew: boolean }) =>
+    post<{ success: true; coinsAdded: number }>("admin/user-packages.php", body),
+  removeAssignment: (id: string) => request("admin/user-packages.php", { method: "DELETE", query: { id } }),
+
+  walletConfig: () => get<{ success: true; pricing: PricingRow[]; tiers: TierRow[] }>("admin/wallet-config.php"),
+  saveWalletConfig: (pricing: unknown[], tiers: unknown[]) =>
+    request("admin/wallet-config.php", { method: "PUT", body: { pricing, tiers } }),
+
+  queues: () => get<QueuesResponse>("admin/queues.php"),
+  jobAction: (queue: string, jobId: string, action: "retry" | "remove") => post("admin/queues.php", { queue, jobId, action }),
+
+  audit: (query: Query) => get<{ success: true; logs: AuditEntry[] } & Paged>("admin/audit-log.php", query),
+
+  smsConfigs: () => get<{ success: true; configs: SmsGateway[] }>("admin/sms-config.php"),
+  saveSmsConfig: (body: SmsGatewayForm & { id?: string }) =>
+    request("admin/sms-config.php", { method: body.id ? "PUT" : "POST", body }),
+  deleteSmsConfig: (id: string) => request("admin/sms-config.php", { method: "DELETE", query: { id } }),
+
+  smsIntegration: () => get<{ success: true; config: SmsIntegrationConfig }>("sms/integration/config.php"),
+  saveSmsIntegration: (config: SmsIntegrationForm) =>
+    post<{ success: true; config: SmsIntegrationConfig }>("sms/integration/config.php", config),
+  testSmsGateway: () =>
+    request<{ success: boolean; test_result?: { success: boolean; error?: string }; error?: string }>("sms/integration/config.php", {
+      method: "PUT",
+      body: { action: "test_gateway" },
+    }),
+  smsLogs: <T>(query: Query) => get<{ success: true; data: T }>("sms/integration/logs.php", query),
+};
+
+/** The package form's values as the inputs hold them; the server parses and validates. */
+export interface PackageForm {
+  name: string;
+  coins: string | number;
+  price: string | number;
+  subscription_type: "daily" | "weekly" | "monthly";
+  auto_renew: boolean;
+  description: string;
+  status: "active" | "inactive";
+}
+
+export interface SmsGateway {
+  id: string;
+  gatewayName: string;
+  shortcode: string;
+  port: number;
+  smsType: "MT" | "MO";
+  apiUrl: string;
+  username: string;
+  password: string;
+}
+export type SmsGatewayForm = Omit<SmsGateway, "id" | "port"> & { port: string | number };
+
+export interface SmsIntegrationForm {
+  enabled: boolean;
+  gateway_url: string;
+  gateway_username: string;
+  gateway_password: string;
+  sender_id: string;
+  webhook_secret: string;
+  rate_limit_per_minute: number | string;
+  auto_reply_enabled: boolean;
+  welcome_message: string;
+  insufficient_funds_message: string;
+}
+export type SmsIntegrationConfig = SmsIntegrationForm & { webhook_url: string };
+
+export interface SmsLogRow {
+  id: string;
+  action: string;
+  user_name: string;
+  phone: string;
+  details: string;
+  created_at: string;
+}
+export interface SmsMessageRow {
+  id: string;
+  direction: "inbound" | "outbound";
+  user_name: string;
+  phone: string;
+  message: string;
+  gateway_response: string;
+  created_at: string;
+}
+export interface SmsStats {
+  basic_stats: { total_logs: number; replies_sent: number; unique_users: number; unknown_users: number };
+  top_users: { name: string; phone: string; total_sms: number; replies_received: number }[];
+}

@@ -1,0 +1,107 @@
+/** Small pieces the admin sections share: pager, stat card, section card, load state. */
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { roleAllows, type AdminPermission } from "@storefront/shared";
+import { ApiError } from "../../api/client";
+import { useToast } from "../../components/Toasts";
+import { useAdmin } from "./context";
+
+export function Panel({ title, actions, children }: { title?: ReactNode; actions?: ReactNode; children: ReactNode }) {
+  return (
+    <section className="card admin-panel">
+      {(title || actions) && (
+        <div className="admin-panel__head">
+          {title && <h2 className="admin-panel__title">{title}</h2>}
+          {actions && <div className="admin-panel__actions">{actions}</div>}
+        </div>
+      )}
+      {children}
+    </section>
+  );
+}
+
+export function Pager({ page, pages, onPage }: { page: number; pages: number; onPage(page: number): void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="admin-pager">
+      <button type="button" className="btn btn--secondary btn--small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {t("admin.common.prev")}
+      </button>
+      <span>{t("admin.common.pageOf", { page, pages })}</span>
+      <button type="button" className="btn btn--secondary btn--small" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        {t("admin.common.next")}
+      </button>
+    </div>
+  );
+}
+
+export function EmptyRow({ colSpan, text }: { colSpan: number; text: string }) {
+  return (
+    <tr>
+      <td colSpan={colSpan} className="admin-table__empty">
+        {text}
+      </td>
+    </tr>
+  );
+}
+
+/** Whether the signed-in administrator's role holds a permission (the server checks it again). */
+export function useCan(): (permission: AdminPermission) => boolean {
+  const { admin } = useAdmin();
+  return (permission) => roleAllows(admin.role, permission);
+}
+
+/**
+ * Loads data once and on `reload()`; a failure shows the section's SPEC §8 toast, and a 401
+ * sends the administrator back to the login.
+ */
+export function useLoad<T>(load: () => Promise<T>, failText: string): { data: T | null; loading: boolean; failed: boolean; reload(): void } {
+  const toast = useToast();
+  const { sessionExpired } = useAdmin();
+  const [data, setData] = useState<T | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [failed, setFailed] = useState(false);
+  const [tick, setTick] = useState(0);
+  const loadRef = useRef(load);
+  loadRef.current = load;
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    loadRef.current().then(
+      (value) => {
+        if (!live) return;
+        setData(value);
+        setFailed(false);
+        setLoading(false);
+      },
+      (error: unknown) => {
+        if (!live) return;
+        setFailed(true);
+        setLoading(false);
+        if (error instanceof ApiError && error.status === 401) sessionExpired();
+        else toast.error(failText);
+      },
+    );
+    return () => {
+      live = false;
+    };
+    // failText and the toast are stable per language; reload is driven by tick and the loader's inputs.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [tick, load]);
+  const reload = useCallback(() => setTick((n) => n + 1), []);
+  return { data, loading, failed, reload };
+}
+
+/** The server's error text, or the fallback. */
+export function errorText(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.serverError ? error.serverError : fallback;
+}
+
+export function formatNumber(value: number, language: string): string {
+  return new Intl.NumberFormat(language === "ar" ? "ar" : "en").format(value);
+}
+
+export function formatDate(iso: string | null, language: string): string {
+  if (!iso) return "—";
+  return new Intl.DateTimeFormat(language === "ar" ? "ar" : "en", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+}
