@@ -15,7 +15,11 @@ export function formatNumber(value: number, maxDecimals = 2): string {
   if (!Number.isFinite(value)) return value > 0 ? "∞" : "-∞";
   const abs = Math.abs(value);
   if (abs === 0) return "0";
-  if (abs >= 1e15 || abs < 10 ** -maxDecimals) return String(Number(value.toPrecision(6)));
+  if (abs >= 1e15 || abs < 10 ** -maxDecimals) {
+    const [mantissa = "", exponent] = value.toPrecision(6).split("e");
+    const trimmed = mantissa.includes(".") ? mantissa.replace(/\.?0+$/u, "") : mantissa;
+    return exponent ? `${trimmed}e${exponent}` : trimmed;
+  }
   const [whole = "0", fraction = ""] = abs.toFixed(maxDecimals).split(".");
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/gu, ",");
   const decimals = fraction.replace(/0+$/u, "");
@@ -26,7 +30,7 @@ export function formatNumber(value: number, maxDecimals = 2): string {
 export interface ArabicForms {
   /** Used for 1 ("ساعة واحدة"). */
   one: string;
-  /** Used for 2 ("ساعتان"). */
+  /** Used for 2, in the accusative/genitive the answers need ("نحو ساعتين"). */
   two: string;
   /** Used for 3 to 10 ("ساعات"). */
   few: string;
@@ -46,12 +50,12 @@ export function countOf(language: Language, value: number, en: { one: string; ot
   return `${shown} ${value === 1 ? en.one : en.other}`;
 }
 
-const HOURS = { en: { one: "hour", other: "hours" }, ar: { one: "ساعة واحدة", two: "ساعتان", few: "ساعات", many: "ساعة" } };
+const HOURS = { en: { one: "hour", other: "hours" }, ar: { one: "ساعة واحدة", two: "ساعتين", few: "ساعات", many: "ساعة" } };
 const MINUTES = {
   en: { one: "minute", other: "minutes" },
-  ar: { one: "دقيقة واحدة", two: "دقيقتان", few: "دقائق", many: "دقيقة" },
+  ar: { one: "دقيقة واحدة", two: "دقيقتين", few: "دقائق", many: "دقيقة" },
 };
-const DAYS = { en: { one: "day", other: "days" }, ar: { one: "يوم واحد", two: "يومان", few: "أيام", many: "يوم" } };
+const DAYS = { en: { one: "day", other: "days" }, ar: { one: "يوم واحد", two: "يومين", few: "أيام", many: "يوم" } };
 
 /** A duration in whole minutes: "45 minutes", "5 hours", "1 hour 24 minutes". */
 export function formatDuration(hours: number, language: Language): string {

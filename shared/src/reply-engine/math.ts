@@ -264,7 +264,7 @@ class Parser {
 
 /** The value of an arithmetic expression ("2 + 3 * 4", "15% of 200"); throws MathError. */
 export function evaluate(expression: string): number {
-  const tokens = tokenizeMath(expression);
+  const tokens = tokenizeMath(normalizeText(expression));
   if (tokens.some((t) => t.kind === "break")) throw new MathError("syntax");
   return new Parser(tokens).parseAll();
 }
