@@ -8,6 +8,7 @@ import { errorHandler, notFoundHandler } from "./middleware/errors";
 import { httpMetrics } from "./middleware/metrics";
 import { sessionMiddleware } from "./middleware/session";
 import { apiRoutes } from "./routes/index";
+import { smsWebhookRoutes } from "./routes/sms/integration/webhook";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/u;
 
@@ -38,6 +39,8 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
     }),
   );
 
+  // Before the API's JSON parser: the webhook signature covers the raw body.
+  app.use("/api", smsWebhookRoutes(ctx));
   const api = express.Router();
   api.use(express.json({ limit: "1mb", strict: true }));
   api.use(express.urlencoded({ extended: false, limit: "1mb", parameterLimit: 100 }));

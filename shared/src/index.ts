@@ -13,6 +13,7 @@ export * from "./schemas/jobs";
 export * from "./schemas/sms-ai";
 export * from "./schemas/chat";
 export * from "./schemas/conversations";
+export * from "./schemas/sms-integration";
 export * from "./permissions";
 export * from "./queues";
 export * from "./events";

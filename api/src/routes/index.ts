@@ -5,6 +5,7 @@ import { adminAuthRoutes } from "./admin/auth";
 import { adminDashboardRoutes } from "./admin/dashboard";
 import { adminPackagesRoutes } from "./admin/packages";
 import { adminQueuesRoutes } from "./admin/queues";
+import { adminSmsConfigRoutes } from "./admin/sms-config";
 import { adminTierRoutes } from "./admin/tier";
 import { adminUserPackagesRoutes } from "./admin/user-packages";
 import { adminUsersRoutes } from "./admin/users";
@@ -16,6 +17,8 @@ import { healthRoutes } from "./health/health";
 import { metricsRoutes } from "./metrics/metrics";
 import { docsRoutes } from "./docs/docs";
 import { smsAiRoutes } from "./sms/ai/ai";
+import { smsConfigRoutes } from "./sms/integration/config";
+import { smsLogsRoutes } from "./sms/integration/logs";
 import { profileRoutes } from "./user/profile";
 import { walletRoutes } from "./wallet/wallet";
 
@@ -40,5 +43,8 @@ export function apiRoutes(ctx: AppContext): Router {
   router.use(adminWalletConfigRoutes(ctx));
   router.use(adminAuditRoutes(ctx));
   router.use(adminQueuesRoutes(ctx));
+  router.use(adminSmsConfigRoutes(ctx));
+  router.use(smsConfigRoutes(ctx));
+  router.use(smsLogsRoutes(ctx));
   return router;
 }

@@ -2,6 +2,7 @@ import { UnrecoverableError, type Processor } from "bullmq";
 import type { QueueName } from "@storefront/shared";
 import { maintenanceProcessor } from "../schedules/index";
 import { chatProcessor } from "./chat";
+import { smsReplyProcessor } from "./sms-reply";
 
 /** Queue name → processor. Start-up refuses to run when a queue has none. */
 export const processors: Record<QueueName, Processor> = {
@@ -12,8 +13,6 @@ export const processors: Record<QueueName, Processor> = {
   video: async () => {
     throw new UnrecoverableError("video processing is not built yet");
   },
-  "sms-reply": async () => {
-    throw new UnrecoverableError("sms-reply processing is not built yet");
-  },
+  "sms-reply": smsReplyProcessor,
   maintenance: maintenanceProcessor,
 };

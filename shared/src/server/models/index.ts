@@ -8,3 +8,8 @@ export * from "./conversation";
 export * from "./package";
 export * from "./package-assignment";
 export * from "./audit-log";
+export * from "./sms-log";
+export * from "./sms-message";
+export * from "./sms-integration-config";
+export * from "./sms-gateway-config";
+export * from "./sms-opt-out";

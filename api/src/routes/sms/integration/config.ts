@@ -1,0 +1,37 @@
+import { Router, type Request } from "express";
+import { smsIntegrationActionSchema, smsIntegrationConfigRequestSchema } from "@storefront/shared";
+import type { AppContext } from "../../../context";
+import { requireAdmin } from "../../../middleware/auth";
+import { handle } from "../../../middleware/validate";
+import { saveSmsConfig, smsConfigView, testSmsGateway } from "../../../services/sms-config";
+
+const PATHS = ["/sms/integration/config.php", "/sms/integration/config"];
+
+export function smsConfigRoutes(ctx: AppContext): Router {
+  const router = Router();
+  const baseUrl = (req: Request) => ctx.config.PUBLIC_BASE_URL ?? `${req.protocol}://${req.get("host") ?? "localhost"}`;
+
+  router.get(PATHS, requireAdmin("sms:view"), async (req, res) => {
+    res.json({ success: true, config: await smsConfigView(baseUrl(req)) });
+  });
+
+  router.post(
+    PATHS,
+    requireAdmin("sms:manage"),
+    handle(smsIntegrationConfigRequestSchema, "body", async (input, req) => ({
+      success: true,
+      config: await saveSmsConfig(input, baseUrl(req)),
+    })),
+  );
+
+  router.put(
+    PATHS,
+    requireAdmin("sms:manage"),
+    handle(smsIntegrationActionSchema, "body", async () => {
+      const result = await testSmsGateway();
+      // `success` mirrors the test so a client reading only it still reports a failed test.
+      return { success: result.success, test_result: result, ...(result.error ? { error: result.error } : {}) };
+    }),
+  );
+  return router;
+}

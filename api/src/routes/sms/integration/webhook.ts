@@ -1,0 +1,71 @@
+import express, { Router, type Request } from "express";
+import { loadSmsIntegrationConfig } from "@storefront/shared/server";
+import type { AppContext } from "../../../context";
+import {
+  acceptInbound,
+  bodyFields,
+  fallbackMessageId,
+  inboundFrom,
+  logWebhookError,
+  verifyWebhook,
+  type SignedRequest,
+} from "../../../services/sms-webhook";
+
+export const SMS_WEBHOOK_PATHS = ["/sms/integration/webhook.php", "/sms/webhook"];
+
+function header(req: Request, name: string): string | undefined {
+  const value = req.get(name);
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/**
+ * The gateway's webhook. Mounted under /api before the global JSON parser: the signature covers
+ * the raw bytes, so this route reads the body itself.
+ */
+export function smsWebhookRoutes(ctx: AppContext): Router {
+  const router = Router();
+  router.post(SMS_WEBHOOK_PATHS, express.raw({ type: () => true, limit: "64kb" }), async (req, res) => {
+    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const token = typeof req.query.token === "string" ? req.query.token : undefined;
+    const signed: SignedRequest = {
+      rawBody,
+      signature: header(req, "X-Signature"),
+      timestamp: header(req, "X-Signature-Timestamp"),
+      token,
+    };
+    const config = await loadSmsIntegrationConfig();
+    const verdict = verifyWebhook(signed, config.webhook_secret);
+    if (!verdict.ok) {
+      await logWebhookError(verdict.reason, { ip: req.ip ?? "" });
+      res.status(401).json({ success: false, error: "Invalid webhook signature", code: "unauthorized" });
+      return;
+    }
+
+    let fields: Record<string, unknown>;
+    try {
+      fields = bodyFields(rawBody, req.get("content-type"));
+    } catch {
+      await logWebhookError("malformed body", { ip: req.ip ?? "" });
+      res.status(400).json({ success: false, error: "body: malformed JSON", code: "bad_request", field: "body" });
+      return;
+    }
+    const parsed = inboundFrom(fields);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue?.path.join(".") || "body";
+      const message = issue?.message.startsWith(field) ? issue.message : `${field}: ${issue?.message ?? "invalid"}`;
+      await logWebhookError(message, { ip: req.ip ?? "", fields: Object.keys(fields) });
+      res.status(400).json({ success: false, error: message, code: "bad_request", field });
+      return;
+    }
+
+    const accepted = await acceptInbound(ctx.redis, parsed.data, fallbackMessageId(signed));
+    res.status(accepted.duplicate ? 200 : 202).json({
+      success: true,
+      queued: !accepted.duplicate,
+      duplicate: accepted.duplicate,
+      message_id: accepted.messageId,
+    });
+  });
+  return router;
+}

@@ -1,0 +1,212 @@
+/** Requests of the SMS integration (SPEC §7: sms/integration/*, admin/sms-config.php) and the sms-reply job. */
+import { z } from "zod";
+import { LIMITS, SMS_LOG_ACTIONS } from "../constants";
+import { booleanishSchema, intSchema, objectIdSchema } from "./common";
+
+/** What GET config.php shows instead of a stored password. */
+export const MASKED_SECRET = "********";
+
+const httpUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((v) => {
+    try {
+      const url = new URL(v);
+      return url.protocol === "http:" || url.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, "must be an http(s) URL");
+
+/** POST sms/integration/config.php: the full configuration form (SPEC §3). */
+export const smsIntegrationConfigRequestSchema = z.object({
+  enabled: booleanishSchema,
+  gateway_url: z.union([z.literal(""), httpUrl]).default(""),
+  gateway_username: z.string().trim().max(200).default(""),
+  /** Empty or the mask keeps the stored password. */
+  gateway_password: z.string().max(500).default(""),
+  sender_id: z.string().trim().max(20, "sender_id must be at most 20 characters").default(""),
+  /** Empty keeps the stored secret. */
+  webhook_secret: z
+    .string()
+    .trim()
+    .max(200)
+    .refine((v) => v === "" || v.length >= 16, "webhook_secret must be at least 16 characters")
+    .default(""),
+  rate_limit_per_minute: intSchema.pipe(
+    z
+      .number()
+      .min(1, "rate_limit_per_minute must be between 1 and 100")
+      .max(100, "rate_limit_per_minute must be between 1 and 100"),
+  ),
+  auto_reply_enabled: booleanishSchema,
+  welcome_message: z.string().trim().min(1, "welcome_message is required").max(LIMITS.smsCharsEnglish),
+  insufficient_funds_message: z.string().trim().min(1, "insufficient_funds_message is required").max(LIMITS.smsCharsEnglish),
+});
+export type SmsIntegrationConfigRequest = z.infer<typeof smsIntegrationConfigRequestSchema>;
+
+/** The stored configuration, as the worker and the API read it. */
+export interface SmsIntegrationConfigValues {
+  enabled: boolean;
+  gateway_url: string;
+  gateway_username: string;
+  gateway_password: string;
+  sender_id: string;
+  webhook_secret: string;
+  rate_limit_per_minute: number;
+  auto_reply_enabled: boolean;
+  welcome_message: string;
+  insufficient_funds_message: string;
+}
+
+/** PUT sms/integration/config.php. */
+export const smsIntegrationActionSchema = z.object({
+  action: z.literal("test_gateway", { error: "action must be test_gateway" }),
+});
+
+const dateParam = z
+  .string()
+  .trim()
+  .refine((v) => !Number.isNaN(Date.parse(v)), "must be a date")
+  .optional();
+
+const VIEWS = ["logs", "stats", "messages"] as const;
+
+/**
+ * GET sms/integration/logs.php. SPEC §7 names both the view and the log-action filter
+ * `action`: a view name picks the view, a log action filters the logs (repeat the parameter
+ * for both, or use `log_action`).
+ */
+export const smsLogsQuerySchema = z
+  .object({
+    action: z.union([z.string(), z.array(z.string())]).optional(),
+    page: intSchema.pipe(z.number().min(1, "page must be at least 1")).default(1),
+    limit: intSchema
+      .pipe(z.number().min(1, "limit must be between 1 and 100").max(100, "limit must be between 1 and 100"))
+      .default(LIMITS.adminPageSize),
+    log_action: z.union([z.literal(""), z.enum(SMS_LOG_ACTIONS)]).optional(),
+    user_id: z.union([z.literal(""), objectIdSchema]).optional(),
+    direction: z.union([z.literal(""), z.enum(["inbound", "outbound"])]).optional(),
+    phone: z.string().trim().max(20).optional(),
+    date_from: dateParam,
+    date_to: dateParam,
+  })
+  .transform((v, ctx) => {
+    const values = v.action === undefined ? [] : Array.isArray(v.action) ? v.action : [v.action];
+    let view: (typeof VIEWS)[number] = "logs";
+    let logAction = v.log_action || undefined;
+    for (const value of values.map((x) => x.trim()).filter(Boolean)) {
+      if ((VIEWS as readonly string[]).includes(value)) view = value as (typeof VIEWS)[number];
+      else if ((SMS_LOG_ACTIONS as readonly string[]).includes(value)) logAction = value as (typeof SMS_LOG_ACTIONS)[number];
+      else ctx.addIssue({ code: "custom", path: ["action"], message: "action must be logs, stats, messages or a log action" });
+    }
+    return {
+      view,
+      page: v.page,
+      limit: v.limit,
+      logAction,
+      userId: v.user_id || undefined,
+      direction: v.direction || undefined,
+      phone: v.phone || undefined,
+      dateFrom: v.date_from ? new Date(v.date_from) : undefined,
+      dateTo: v.date_to ? endOfDayIfDateOnly(v.date_to) : undefined,
+    };
+  });
+
+/** A bare date as date_to means "through the end of that day". */
+function endOfDayIfDateOnly(value: string): Date {
+  const date = new Date(value);
+  if (/^\d{4}-\d{2}-\d{2}$/u.test(value)) date.setUTCHours(23, 59, 59, 999);
+  return date;
+}
+export type SmsLogsQuery = z.infer<typeof smsLogsQuerySchema>;
+
+export const SMS_TYPES = ["MT", "MO"] as const;
+
+const requiredText = (field: string, max = 200) =>
+  z
+    .string({ error: `${field} is required` })
+    .trim()
+    .min(1, `${field} is required`)
+    .max(max);
+
+/** admin/sms-config.php: one SMPP gateway of the SMS Config list; every field required (SPEC §2). */
+export const smsGatewayConfigSchema = z.object({
+  gatewayName: requiredText("gatewayName", 100),
+  shortcode: requiredText("shortcode", 20),
+  port: intSchema.pipe(z.number().min(1, "port must be between 1 and 65535").max(65535, "port must be between 1 and 65535")),
+  smsType: z.enum(SMS_TYPES, { error: "smsType must be MT or MO" }),
+  apiUrl: requiredText("apiUrl", 2000).pipe(z.url({ error: "apiUrl must be a URL" })),
+  username: requiredText("username", 100),
+  password: requiredText("password", 200),
+});
+export type SmsGatewayConfigInput = z.infer<typeof smsGatewayConfigSchema>;
+
+export const smsGatewayConfigUpdateSchema = smsGatewayConfigSchema.extend({ id: objectIdSchema });
+/** POST creates, or updates when the body carries an id (SPEC §7 allows either verb for saving). */
+export const smsGatewayConfigSaveSchema = smsGatewayConfigSchema.extend({ id: objectIdSchema.optional() });
+export const smsGatewayConfigDeleteSchema = z.object({ id: objectIdSchema });
+
+/** An inbound SMS after the webhook's field names are unified. */
+export const smsInboundSchema = z.object({
+  from: z
+    .string({ error: "from is required" })
+    .trim()
+    .transform((v) => v.replace(/[\s\-().]/gu, ""))
+    .pipe(z.string().regex(/^\+?\d{3,20}$/u, "from must be a phone number")),
+  to: z.string().trim().max(30).default(""),
+  text: z.string({ error: "text is required" }).max(2000, "text is too long"),
+  messageId: z.string().trim().max(200).optional(),
+});
+export type SmsInbound = z.infer<typeof smsInboundSchema>;
+
+/** Payload of an sms-reply job: one inbound message. */
+export const smsReplyJobSchema = z.object({
+  messageId: z.string().min(1),
+  from: z.string().min(1),
+  to: z.string(),
+  text: z.string(),
+  /** Epoch ms at which the webhook accepted it (time-to-reply measurements). */
+  receivedAt: z.number(),
+  /** How it arrived. */
+  channel: z.enum(["webhook", "smpp"]).default("webhook"),
+});
+export type SmsReplyJob = z.infer<typeof smsReplyJobSchema>;
+
+/** What the HTTP gateway receives for one outbound SMS (POST JSON to gateway_url, HTTP Basic too). */
+export interface HttpGatewayMessage {
+  username: string;
+  password: string;
+  /** The sender id (also sent as `sender_id` for gateways that use that name). */
+  from: string;
+  sender_id: string;
+  to: string;
+  text: string;
+  /** Our id of the message, stable across retries, so a gateway can drop duplicates. */
+  reference: string;
+  /** True for the Test Gateway action: nothing should be delivered. */
+  test?: boolean;
+}
+
+/** Headers and JSON body of one POST to the HTTP gateway (API test and worker sends share it). */
+export function httpGatewayRequest(
+  config: Pick<SmsIntegrationConfigValues, "gateway_username" | "gateway_password" | "sender_id">,
+  message: { to: string; text: string; reference: string; test?: boolean },
+): { headers: Record<string, string>; body: string } {
+  const payload: HttpGatewayMessage = {
+    username: config.gateway_username,
+    password: config.gateway_password,
+    from: config.sender_id,
+    sender_id: config.sender_id,
+    to: message.to,
+    text: message.text,
+    reference: message.reference,
+    ...(message.test ? { test: true } : {}),
+  };
+  const basic = btoa(String.fromCharCode(...new TextEncoder().encode(`${config.gateway_username}:${config.gateway_password}`)));
+  return {
+    headers: { "content-type": "application/json", authorization: `Basic ${basic}` },
+    body: JSON.stringify(payload),
+  };
+}

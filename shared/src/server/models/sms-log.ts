@@ -1,0 +1,25 @@
+import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { SMS_LOG_ACTIONS } from "../../constants";
+
+/** One step of the SMS integration (SPEC §3 SMS log entry), written by the webhook and the sms-reply worker. */
+const smsLogSchema = new Schema(
+  {
+    action: { type: String, enum: SMS_LOG_ACTIONS, required: true },
+    user_id: { type: Schema.Types.ObjectId, default: null },
+    user_name: { type: String, default: "" },
+    phone: { type: String, default: "" },
+    /** JSON text, shown pretty-printed by the admin screen. */
+    details: { type: String, default: "{}" },
+    /** The gateway's id of the inbound message this step belongs to. */
+    message_id: { type: String, default: null },
+    /** `<message id>:<step>`: a retried job writes each step once (random for one-off entries). */
+    key: { type: String, required: true, unique: true },
+  },
+  { timestamps: { createdAt: "created_at", updatedAt: false } },
+);
+smsLogSchema.index({ created_at: -1 });
+smsLogSchema.index({ action: 1, created_at: -1 });
+smsLogSchema.index({ user_id: 1, created_at: -1 });
+
+export type SmsLogDoc = InferSchemaType<typeof smsLogSchema> & { _id: Types.ObjectId; created_at: Date };
+export const SmsLog = mongoose.model("SmsLog", smsLogSchema);

@@ -1,0 +1,49 @@
+import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+
+export const SMS_DIRECTIONS = ["inbound", "outbound"] as const;
+/** What an outbound message is: an AI answer or one of the fixed texts. */
+export const SMS_REPLY_KINDS = ["ai", "welcome", "insufficient_funds", "opt_out", "opt_in"] as const;
+/**
+ * Outbound life: prepared (text and price fixed) → charged → sending → sent | failed. A retried
+ * job resumes from the stored state, so nothing is charged or sent twice.
+ */
+export const SMS_OUTBOUND_STATES = ["prepared", "charged", "sending", "sent", "failed"] as const;
+
+/** Every SMS in or out (SPEC §3 SMS message record). */
+const smsMessageSchema = new Schema(
+  {
+    direction: { type: String, enum: SMS_DIRECTIONS, required: true },
+    /** The subscriber's phone, whichever direction. */
+    phone: { type: String, required: true },
+    user_id: { type: Schema.Types.ObjectId, default: null },
+    user_name: { type: String, default: "" },
+    message: { type: String, default: "" },
+    /** The gateway's answer to the send (outbound) as text. */
+    gateway_response: { type: String, default: "" },
+    /** `in:<gateway id>` or `out:<gateway id of the inbound it answers>`: one record each. */
+    key: { type: String, required: true, unique: true },
+    /** Inbound: the gateway's id. Outbound: the id the gateway gave the sent message. */
+    gateway_message_id: { type: String, default: null },
+    shortcode: { type: String, default: "" },
+    in_reply_to: { type: String, default: null },
+    kind: { type: String, enum: [...SMS_REPLY_KINDS, null], default: null },
+    state: { type: String, enum: [...SMS_OUTBOUND_STATES, null], default: null },
+    channel: { type: String, enum: ["http", "smpp", null], default: null },
+    coins: { type: Number, default: 0 },
+    segments: { type: Number, default: 0 },
+    encoding: { type: String, default: null },
+    /** Delivery receipt state (SMPP deliver_sm: DELIVRD, UNDELIV...). */
+    delivery_status: { type: String, default: null },
+    delivered_at: { type: Date, default: null },
+    /** Epoch ms the webhook accepted the inbound message this answers. */
+    received_at: { type: Number, default: null },
+    sent_at: { type: Date, default: null },
+  },
+  { timestamps: { createdAt: "created_at", updatedAt: "updated_at" } },
+);
+smsMessageSchema.index({ phone: 1, created_at: -1 });
+smsMessageSchema.index({ created_at: -1 });
+smsMessageSchema.index({ gateway_message_id: 1 });
+
+export type SmsMessageDoc = InferSchemaType<typeof smsMessageSchema> & { _id: Types.ObjectId; created_at: Date };
+export const SmsMessage = mongoose.model("SmsMessage", smsMessageSchema);

@@ -1,0 +1,102 @@
+// The `smpp` package has no types; the workers declare the part used (an ambient module, so no import).
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference path="../../workers/src/gateways/node-smpp.d.ts" />
+/**
+ * A local SMPP server (SMSC) for the tests, 127.0.0.1 only: accepts binds with one account,
+ * records submit_sm, answers with a message id and sends a delivery receipt (deliver_sm).
+ */
+import type { AddressInfo } from "node:net";
+import smpp, { type PDU, type Server, type Session } from "smpp";
+
+export interface SmppSubmit {
+  to: string;
+  from: string;
+  dataCoding: number;
+  text: string;
+  messageId: string;
+  at: number;
+}
+
+export class SmppServerPeer {
+  readonly submits: SmppSubmit[] = [];
+  binds = 0;
+  receiptsSent = 0;
+  private readonly sessions = new Set<Session>();
+  private server: Server | null = null;
+  port = 0;
+
+  constructor(
+    readonly systemId: string,
+    readonly password: string,
+    private readonly receiptState = "DELIVRD",
+  ) {}
+
+  async start(): Promise<number> {
+    let counter = 0;
+    this.server = smpp.createServer((session: Session) => {
+      this.sessions.add(session);
+      session.on("close", () => this.sessions.delete(session));
+      session.on("error", () => undefined);
+      session.on("bind_transceiver", (pdu: PDU) => {
+        if (pdu.system_id !== this.systemId || pdu.password !== this.password) {
+          session.send(pdu.response({ command_status: smpp.ESME_RBINDFAIL }));
+          session.close();
+          return;
+        }
+        this.binds += 1;
+        session.send(pdu.response());
+      });
+      session.on("enquire_link", (pdu: PDU) => session.send(pdu.response()));
+      session.on("unbind", (pdu: PDU) => {
+        session.send(pdu.response());
+        session.close();
+      });
+      session.on("submit_sm", (pdu: PDU) => {
+        counter += 1;
+        const messageId = `smsc-${counter}`;
+        const short = (pdu.short_message as { message?: unknown } | undefined)?.message;
+        const long = (pdu.message_payload as { message?: unknown } | undefined)?.message;
+        const text = typeof short === "string" && short ? short : typeof long === "string" ? long : "";
+        this.submits.push({
+          to: String(pdu.destination_addr),
+          from: String(pdu.source_addr),
+          dataCoding: Number(pdu.data_coding),
+          text,
+          messageId,
+          at: Date.now(),
+        });
+        session.send(pdu.response({ message_id: messageId }));
+        setTimeout(() => {
+          session.deliver_sm({
+            source_addr: pdu.destination_addr,
+            destination_addr: pdu.source_addr,
+            esm_class: 0x04,
+            short_message: `id:${messageId} sub:001 dlvrd:001 submit date:2401010000 done date:2401010000 stat:${this.receiptState} err:000 text:`,
+            receipted_message_id: messageId,
+          });
+          this.receiptsSent += 1;
+        }, 50);
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this.port;
+  }
+
+  /** Cuts every bound client off, as a network loss would. */
+  dropSessions(): void {
+    for (const session of this.sessions) session.destroy();
+    this.sessions.clear();
+  }
+
+  get openSessions(): number {
+    return this.sessions.size;
+  }
+
+  async stop(): Promise<void> {
+    this.dropSessions();
+    if (!this.server) return;
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    this.server = null;
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * Outbound SMS over SMPP (npm `smpp`): one transceiver link per gateway of the SMS Config list,
+ * kept bound with enquire_link, re-bound with backoff when lost, delivering receipts
+ * (deliver_sm) to a callback.
+ */
+import smpp, { type PDU, type Session } from "smpp";
+import { smsEncoding } from "@storefront/shared";
+import { DEFAULT_RETRY, GatewayError, withRetries, type OutboundSms, type RetryPolicy, type SendResult } from "./types";
+
+export interface SmppTarget {
+  host: string;
+  port: number;
+  systemId: string;
+  password: string;
+  /** source_addr of outbound messages (the shortcode). */
+  source: string;
+}
+
+export interface DeliveryReceipt {
+  /** The id submit_sm_resp gave the message. */
+  messageId: string;
+  /** DELIVRD, UNDELIV, EXPIRED, REJECTD... */
+  state: string;
+  error: string | null;
+  raw: string;
+}
+
+export interface SmppOptions {
+  enquireLinkMs?: number;
+  /** How long a send waits for the link to be bound. */
+  bindWaitMs?: number;
+  submitTimeoutMs?: number;
+  /** Re-bind backoff: first wait, doubled up to maxRebindDelayMs. */
+  rebindDelayMs?: number;
+  maxRebindDelayMs?: number;
+  retry?: RetryPolicy;
+  onReceipt?: (receipt: DeliveryReceipt) => void;
+  onEvent?: (event: string, details: Record<string, unknown>) => void;
+}
+
+const ESM_DELIVERY_RECEIPT = 0x04;
+const UCS2 = 0x08;
+const SINGLE_PART_BYTES = 140;
+
+/** Reads a receipt from deliver_sm: the receipted_message_id TLV or the "id:... stat:..." text. */
+export function parseReceipt(pdu: PDU): DeliveryReceipt | null {
+  const esm = typeof pdu.esm_class === "number" ? pdu.esm_class : 0;
+  if ((esm & 0x3c) !== ESM_DELIVERY_RECEIPT) return null;
+  const sm = pdu.short_message as { message?: unknown } | Buffer | string | undefined;
+  const raw =
+    typeof sm === "string" ? sm : Buffer.isBuffer(sm) ? sm.toString("latin1") : typeof sm?.message === "string" ? sm.message : "";
+  const id =
+    typeof pdu.receipted_message_id === "string" && pdu.receipted_message_id
+      ? pdu.receipted_message_id
+      : /id:(\S+)/iu.exec(raw)?.[1];
+  if (!id) return null;
+  const state = /stat:(\w+)/iu.exec(raw)?.[1]?.toUpperCase() ?? "UNKNOWN";
+  const error = /err:(\w+)/iu.exec(raw)?.[1] ?? null;
+  return { messageId: id, state, error, raw };
+}
+
+/** One bound transceiver session to one SMSC, re-bound whenever it drops. */
+export class SmppLink {
+  private session: Session | null = null;
+  private bound = false;
+  private closed = false;
+  private rebindDelay: number;
+  private rebindTimer: NodeJS.Timeout | null = null;
+  private waiters: { resolve: (s: Session) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }[] = [];
+  /** Binds so far, for tests and metrics. */
+  binds = 0;
+
+  constructor(
+    readonly target: SmppTarget,
+    private readonly options: SmppOptions = {},
+  ) {
+    this.rebindDelay = options.rebindDelayMs ?? 500;
+  }
+
+  get isBound(): boolean {
+    return this.bound;
+  }
+
+  private emit(event: string, details: Record<string, unknown> = {}): void {
+    this.options.onEvent?.(event, { host: this.target.host, port: this.target.port, ...details });
+  }
+
+  private connect(): void {
+    if (this.closed || this.session) return;
+    const session = smpp.connect({
+      host: this.target.host,
+      port: this.target.port,
+      auto_enquire_link_period: this.options.enquireLinkMs ?? 15_000,
+    });
+    this.session = session;
+    session.on("connect", () => {
+      session.bind_transceiver({ system_id: this.target.systemId, password: this.target.password }, (pdu) => {
+        if (pdu.command_status !== 0) {
+          this.emit("bind_failed", { status: pdu.command_status });
+          session.destroy();
+          return;
+        }
+        this.bound = true;
+        this.binds += 1;
+        this.rebindDelay = this.options.rebindDelayMs ?? 500;
+        this.emit("bound", { binds: this.binds });
+        for (const waiter of this.waiters.splice(0)) {
+          clearTimeout(waiter.timer);
+          waiter.resolve(session);
+        }
+      });
+    });
+    session.on("deliver_sm", (pdu: PDU) => {
+      session.send(pdu.response());
+      const receipt = parseReceipt(pdu);
+      if (receipt) this.options.onReceipt?.(receipt);
+    });
+    session.on("enquire_link", (pdu: PDU) => session.send(pdu.response()));
+    session.on("unbind", (pdu: PDU) => {
+      session.send(pdu.response());
+      session.close();
+    });
+    session.on("error", (error: Error) => this.emit("error", { error: error.message }));
+    session.on("close", () => {
+      if (this.session === session) {
+        this.session = null;
+        this.bound = false;
+        this.emit("closed");
+        this.scheduleRebind();
+      }
+    });
+  }
+
+  private scheduleRebind(): void {
+    if (this.closed || this.rebindTimer) return;
+    const delay = this.rebindDelay;
+    this.rebindDelay = Math.min(this.rebindDelay * 2, this.options.maxRebindDelayMs ?? 30_000);
+    this.rebindTimer = setTimeout(() => {
+      this.rebindTimer = null;
+      this.connect();
+    }, delay);
+    this.rebindTimer.unref();
+  }
+
+  /** The bound session, connecting and binding first when needed. */
+  ready(): Promise<Session> {
+    if (this.closed) return Promise.reject(new GatewayError("SMPP link is closed", false));
+    if (this.bound && this.session) return Promise.resolve(this.session);
+    this.connect();
+    const waitMs = this.options.bindWaitMs ?? 10_000;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w.timer !== timer);
+        reject(new GatewayError(`SMPP gateway not bound within ${waitMs} ms`, true));
+      }, waitMs);
+      this.waiters.push({ resolve, reject, timer });
+    });
+  }
+
+  private async submitOnce(sms: OutboundSms): Promise<SendResult> {
+    const session = await this.ready();
+    const ucs2 = smsEncoding(sms.text).encoding === "UCS-2";
+    const bytes = ucs2 ? sms.text.length * 2 : sms.text.length;
+    const body = bytes <= SINGLE_PART_BYTES ? { short_message: sms.text } : { message_payload: sms.text };
+    const timeoutMs = this.options.submitTimeoutMs ?? 10_000;
+    return new Promise<SendResult>((resolve, reject) => {
+      const onClose = () => finish(new GatewayError("SMPP link lost before submit_sm_resp", true));
+      const timer = setTimeout(() => finish(new GatewayError(`no submit_sm_resp within ${timeoutMs} ms`, true)), timeoutMs);
+      const finish = (error: Error | null, result?: SendResult) => {
+        clearTimeout(timer);
+        session.off("close", onClose);
+        if (error) reject(error);
+        else resolve(result!);
+      };
+      session.once("close", onClose);
+      const sent = session.submit_sm(
+        {
+          source_addr: this.target.source,
+          destination_addr: sms.to.replace(/^\+/u, ""),
+          registered_delivery: 1,
+          data_coding: ucs2 ? UCS2 : 0,
+          ...body,
+        },
+        (pdu) => {
+          const messageId = typeof pdu.message_id === "string" ? pdu.message_id : null;
+          const response = JSON.stringify({ command_status: pdu.command_status, message_id: messageId });
+          if (pdu.command_status === 0) return finish(null, { gatewayMessageId: messageId, response });
+          const retryable = pdu.command_status === smpp.ESME_RTHROTTLED || pdu.command_status === smpp.ESME_RMSGQFUL;
+          finish(new GatewayError(`submit_sm refused with status ${pdu.command_status}`, retryable, response));
+        },
+      );
+      if (!sent) finish(new GatewayError("SMPP socket not writable", true));
+    });
+  }
+
+  submit(sms: OutboundSms): Promise<SendResult> {
+    return withRetries(() => this.submitOnce(sms), this.options.retry ?? DEFAULT_RETRY);
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.rebindTimer) clearTimeout(this.rebindTimer);
+    for (const waiter of this.waiters.splice(0)) {
+      clearTimeout(waiter.timer);
+      waiter.reject(new GatewayError("SMPP link is closed", false));
+    }
+    const session = this.session;
+    this.session = null;
+    this.bound = false;
+    if (session) {
+      if (session.socket.writable) session.unbind(() => session.close());
+      setTimeout(() => session.destroy(), 1000).unref();
+    }
+  }
+}
+
+/** One link per SMSC account, created on first use and shared by every job of the process. */
+export class SmppLinks {
+  private readonly links = new Map<string, SmppLink>();
+
+  constructor(private readonly options: SmppOptions = {}) {}
+
+  link(target: SmppTarget): SmppLink {
+    const key = `${target.host}:${target.port}:${target.systemId}:${target.password}:${target.source}`;
+    let link = this.links.get(key);
+    if (!link) {
+      link = new SmppLink(target, this.options);
+      this.links.set(key, link);
+    }
+    return link;
+  }
+
+  closeAll(): void {
+    for (const link of this.links.values()) link.close();
+    this.links.clear();
+  }
+}
+
+/** The SMSC address of an SMS Config row: host from apiUrl, port from the port field. */
+export function smppTargetOf(gateway: {
+  apiUrl: string;
+  port: number;
+  username: string;
+  password: string;
+  shortcode: string;
+}): SmppTarget {
+  return {
+    host: new URL(gateway.apiUrl).hostname,
+    port: gateway.port,
+    systemId: gateway.username,
+    password: gateway.password,
+    source: gateway.shortcode,
+  };
+}

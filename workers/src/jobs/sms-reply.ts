@@ -1,0 +1,497 @@
+/**
+ * The "sms-reply" queue: one inbound SMS from the gateway webhook. Logs every step (SPEC §9
+ * actions), stores every message, applies the integration switch, opt-out, rate limit, user
+ * state and wallet, and answers through the HTTP gateway or SMPP.
+ *
+ * Retries are safe: each log step and message has a unique key, the charge has an idempotency
+ * key from the gateway's message id, and the outbound record carries its state (prepared →
+ * charged → sending → sent | failed), so a job that dies anywhere resumes without charging or
+ * sending twice (a crash during the send itself may resend with the same reference, which the
+ * gateway can drop).
+ */
+import { UnrecoverableError, type Job, type Processor } from "bullmq";
+import type { Redis } from "ioredis";
+import type { Types } from "mongoose";
+import {
+  cleanMarkdown,
+  isArabic,
+  LIMITS,
+  localReply,
+  personaById,
+  priceOf,
+  smsEncoding,
+  smsReplyJobSchema,
+  type ChatTurn,
+  type Language,
+  type SmsIntegrationConfigValues,
+  type SmsLogAction,
+  type SmsReplyJob,
+} from "@storefront/shared";
+import {
+  createLogger,
+  createRedis,
+  credit,
+  debit,
+  InsufficientCoinsError,
+  loadConfig,
+  loadSmsIntegrationConfig,
+  loadWalletTables,
+  Pusher,
+  SmsGatewayConfig,
+  SmsLog,
+  SmsMessage,
+  SmsOptOut,
+  User,
+  type Logger,
+  type SmsGatewayConfigDoc,
+  type SmsMessageDoc,
+} from "@storefront/shared/server";
+import { sendViaHttp, type HttpGatewayOptions } from "../gateways/http";
+import { SmppLinks, smppTargetOf, type DeliveryReceipt } from "../gateways/smpp";
+import { GatewayError, type SendResult } from "../gateways/types";
+import { createChatProvider, type ChatProvider } from "../providers/chat/index";
+
+export interface SmsReplyDeps {
+  redis: Redis;
+  pusher: Pusher | null;
+  chat: ChatProvider;
+  smpp: SmppLinks;
+  http: HttpGatewayOptions;
+  log: Logger;
+}
+
+let deps: SmsReplyDeps | undefined;
+
+/** Records a delivery receipt (SMPP deliver_sm) on the outbound message it is about. */
+export async function recordReceipt(receipt: DeliveryReceipt): Promise<void> {
+  await SmsMessage.updateOne(
+    { direction: "outbound", channel: "smpp", gateway_message_id: receipt.messageId },
+    { $set: { delivery_status: receipt.state, delivered_at: new Date() } },
+  );
+}
+
+function smsDeps(): SmsReplyDeps {
+  if (!deps) {
+    const config = loadConfig();
+    const redis = createRedis(config.REDIS_URL);
+    const log = createLogger("sms-reply", config.LOG_LEVEL);
+    deps = {
+      redis,
+      pusher: new Pusher(redis),
+      chat: createChatProvider(config),
+      log,
+      http: {},
+      smpp: new SmppLinks({
+        onReceipt: (receipt) =>
+          void recordReceipt(receipt).catch((err: unknown) => log.warn({ err }, "delivery receipt not stored")),
+        onEvent: (event, details) => log.info({ ...details, event }, "smpp link"),
+      }),
+    };
+  }
+  return deps;
+}
+
+/** Lets tests run the processor with their own connections, provider and gateway settings. */
+export function setSmsReplyDeps(next: SmsReplyDeps): void {
+  deps = next;
+}
+
+const STOP_WORDS = new Set(["STOP", "UNSUBSCRIBE", "STOPALL", "إيقاف", "ايقاف", "الغاء", "إلغاء"]);
+const START_WORDS = new Set(["START", "SUBSCRIBE", "ابدأ", "ابدا", "إبدأ"]);
+
+const NOTICES = {
+  opt_out: {
+    en: "You are unsubscribed and will get no more replies. Send START to subscribe again.",
+    ar: "تم إلغاء اشتراكك ولن تصلك ردود بعد الآن. أرسل ابدأ للاشتراك من جديد.",
+  },
+  opt_in: {
+    en: "You are subscribed again. Send STOP to unsubscribe.",
+    ar: "تمت إعادة اشتراكك. أرسل إيقاف لإلغاء الاشتراك.",
+  },
+} as const;
+
+type Keyword = "stop" | "start" | null;
+
+export function keywordOf(text: string): Keyword {
+  const word = text
+    .trim()
+    .replace(/[.!؟?،,\s]+$/u, "")
+    .toUpperCase();
+  if (STOP_WORDS.has(word)) return "stop";
+  if (START_WORDS.has(word)) return "start";
+  return null;
+}
+
+/** Phones as stored on the record: "+" and digits, "00" read as "+". */
+export function canonicalPhone(phone: string): string {
+  const digits = phone.replace(/^\+/u, "").replace(/^00/u, "");
+  return `+${digits}`;
+}
+
+/** Every way a subscriber's phone may have been typed at signup. */
+function phoneVariants(canonical: string): string[] {
+  const digits = canonical.slice(1);
+  return [canonical, digits, `00${digits}`];
+}
+
+/** Longest reply sent: the SMS screen's limits of SPEC §9 (400, or 210 in Arabic). */
+export function limitReply(text: string, language: Language): string {
+  const max = language === "ar" ? LIMITS.smsCharsArabic : LIMITS.smsCharsEnglish;
+  const chars = Array.from(text.trim());
+  if (chars.length <= max) return chars.join("");
+  const cut = chars.slice(0, max - 3).join("");
+  const atSpace = cut.replace(/\s+\S*$/u, "");
+  return `${atSpace.length > max / 2 ? atSpace : cut}...`;
+}
+
+const RATE_WINDOW_MS = 60_000;
+/**
+ * Sliding window per phone: a sorted set of the message ids allowed in the last minute. A
+ * retried job finds its own id and passes again without using a second slot.
+ */
+const RATE_SCRIPT = `
+local key = KEYS[1]
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+local member = ARGV[4]
+if redis.call('ZSCORE', key, member) then return 1 end
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+if redis.call('ZCARD', key) >= limit then return 0 end
+redis.call('ZADD', key, now, member)
+redis.call('PEXPIRE', key, window)
+return 1
+`;
+
+export async function allowedByRateLimit(
+  redis: Redis,
+  phone: string,
+  messageId: string,
+  limit: number,
+  now = Date.now(),
+): Promise<boolean> {
+  const result = await redis.eval(RATE_SCRIPT, 1, `sms:rate:${phone}`, now, RATE_WINDOW_MS, limit, messageId);
+  return result === 1;
+}
+
+interface Subscriber {
+  id: Types.ObjectId;
+  name: string;
+  phone: string;
+  isActive: boolean;
+}
+
+interface Context {
+  job: SmsReplyJob;
+  phone: string;
+  user: Subscriber | null;
+  deps: SmsReplyDeps;
+}
+
+export type SmsReplyOutcome =
+  | "integration_disabled"
+  | "opted_out"
+  | "rate_limited"
+  | "user_inactive"
+  | "auto_reply_disabled"
+  | "replied"
+  | "delivery_failed"
+  | "already_processed";
+
+async function log(ctx: Context, action: SmsLogAction, step: string, details: Record<string, unknown>): Promise<void> {
+  await SmsLog.updateOne(
+    { key: `${ctx.job.messageId}:${step}` },
+    {
+      $setOnInsert: {
+        action,
+        user_id: ctx.user?.id ?? null,
+        user_name: ctx.user?.name ?? "Unknown",
+        phone: ctx.phone,
+        message_id: ctx.job.messageId,
+        details: JSON.stringify(details),
+      },
+    },
+    { upsert: true },
+  );
+}
+
+async function finish(
+  ctx: Context,
+  outcome: SmsReplyOutcome,
+  details: Record<string, unknown> = {},
+): Promise<{ outcome: SmsReplyOutcome }> {
+  await log(ctx, "sms_processed", "processed", { result: outcome, ...details });
+  return { outcome };
+}
+
+/** The last 10 messages with this phone (SPEC §9 backend context), oldest first, as chat turns. */
+async function history(ctx: Context): Promise<ChatTurn[]> {
+  const rows = await SmsMessage.find(
+    {
+      phone: ctx.phone,
+      key: { $ne: `in:${ctx.job.messageId}` },
+      $or: [{ direction: "inbound" }, { direction: "outbound", state: "sent", kind: "ai" }],
+    },
+    { direction: 1, message: 1 },
+  )
+    .sort({ created_at: -1, _id: -1 })
+    .limit(LIMITS.smsBackendContext)
+    .lean();
+  return rows.reverse().map((r) => ({ role: r.direction === "inbound" ? "user" : "assistant", content: r.message }));
+}
+
+async function aiReply(ctx: Context, language: Language): Promise<string> {
+  const persona = personaById("general");
+  const limit = language === "ar" ? LIMITS.smsCharsArabic : LIMITS.smsCharsEnglish;
+  const request = {
+    system: `${persona.systemPrompt} You are answering by SMS: plain text, at most ${limit} characters.`,
+    history: await history(ctx),
+    message: ctx.job.text,
+    language,
+    persona: persona.id,
+  };
+  let text = "";
+  try {
+    for await (const delta of ctx.deps.chat.stream(request)) text += delta;
+  } catch (error) {
+    // SPEC §8: backend AI errors fall back to the local rule-based reply.
+    ctx.deps.log.warn({ err: error, messageId: ctx.job.messageId }, "chat provider failed; local reply used");
+    text = "";
+  }
+  const cleaned = cleanMarkdown(text);
+  return limitReply(cleaned || localReply({ message: ctx.job.text, language, history: request.history }), language);
+}
+
+type ReplyKind = "ai" | "welcome" | "insufficient_funds" | "opt_out" | "opt_in";
+
+/** Creates the outbound record once; a retry gets the one the first attempt wrote. */
+async function prepareOutbound(ctx: Context, kind: ReplyKind, text: string, coins: number): Promise<SmsMessageDoc> {
+  const encoding = smsEncoding(text);
+  const doc = await SmsMessage.findOneAndUpdate(
+    { key: `out:${ctx.job.messageId}` },
+    {
+      $setOnInsert: {
+        direction: "outbound",
+        phone: ctx.phone,
+        user_id: ctx.user?.id ?? null,
+        user_name: ctx.user?.name ?? "Unknown",
+        message: text,
+        kind,
+        state: "prepared",
+        coins,
+        segments: encoding.segments,
+        encoding: encoding.encoding,
+        shortcode: ctx.job.to,
+        in_reply_to: ctx.job.messageId,
+        received_at: ctx.job.receivedAt,
+      },
+    },
+    { upsert: true, returnDocument: "after" },
+  ).lean<SmsMessageDoc>();
+  return doc!;
+}
+
+/** The SMPP gateway answering this shortcode (SMS Config list, type MT), if any. */
+async function smppGatewayFor(shortcode: string): Promise<SmsGatewayConfigDoc | null> {
+  if (!shortcode) return null;
+  return SmsGatewayConfig.findOne({ shortcode, smsType: "MT" }).sort({ createdAt: 1 }).lean<SmsGatewayConfigDoc>();
+}
+
+async function deliver(
+  ctx: Context,
+  config: SmsIntegrationConfigValues,
+  out: SmsMessageDoc,
+): Promise<{ channel: "http" | "smpp"; result: SendResult }> {
+  const sms = { to: ctx.phone, text: out.message, reference: String(out._id) };
+  const gateway = await smppGatewayFor(ctx.job.to);
+  if (gateway) {
+    return { channel: "smpp", result: await ctx.deps.smpp.link(smppTargetOf(gateway)).submit(sms) };
+  }
+  if (config.gateway_url) return { channel: "http", result: await sendViaHttp(config, sms, ctx.deps.http) };
+  throw new GatewayError("No SMS gateway is configured", false);
+}
+
+/** Charges (AI replies only) and sends the prepared reply, resuming from its recorded state. */
+async function chargeAndSend(
+  ctx: Context,
+  config: SmsIntegrationConfigValues,
+  prepared: SmsMessageDoc,
+): Promise<{ outcome: SmsReplyOutcome }> {
+  let out: SmsMessageDoc | null = prepared;
+  if (out.state === "sent") return finish(ctx, "replied", { kind: out.kind });
+  if (out.state === "failed") return finish(ctx, "delivery_failed", { kind: out.kind });
+
+  if (out.kind === "ai" && out.state === "prepared") {
+    try {
+      const charge = await debit(
+        ctx.user!.id,
+        out.coins,
+        `sms-reply:${ctx.job.messageId}`,
+        "sms",
+        `SMS reply ${out.segments} segment(s)`,
+      );
+      if (!charge.replayed && charge.balanceAfter !== null) {
+        ctx.deps.pusher?.toUser(String(ctx.user!.id), "wallet:updated", { coins: charge.balanceAfter, reason: "sms" });
+      }
+      out = await SmsMessage.findOneAndUpdate(
+        { _id: prepared._id, state: "prepared" },
+        { $set: { state: "charged" } },
+        { returnDocument: "after" },
+      ).lean<SmsMessageDoc>();
+    } catch (error) {
+      if (!(error instanceof InsufficientCoinsError)) throw error;
+      const notice = config.insufficient_funds_message;
+      const encoding = smsEncoding(notice);
+      out = await SmsMessage.findOneAndUpdate(
+        { _id: prepared._id, state: "prepared" },
+        {
+          $set: {
+            kind: "insufficient_funds",
+            message: notice,
+            coins: 0,
+            segments: encoding.segments,
+            encoding: encoding.encoding,
+            state: "charged",
+          },
+        },
+        { returnDocument: "after" },
+      ).lean<SmsMessageDoc>();
+      await log(ctx, "sms_processed", "insufficient", {
+        result: "insufficient_funds",
+        needed: error.needed,
+        available: error.available,
+      });
+    }
+    if (!out) throw new Error("outbound record changed underneath; retrying");
+  }
+
+  await SmsMessage.updateOne({ _id: out._id }, { $set: { state: "sending" } });
+  try {
+    const { channel, result } = await deliver(ctx, config, out);
+    await SmsMessage.updateOne(
+      { _id: out._id },
+      {
+        $set: {
+          state: "sent",
+          channel,
+          gateway_response: result.response,
+          gateway_message_id: result.gatewayMessageId,
+          sent_at: new Date(),
+        },
+      },
+    );
+    await log(ctx, "sms_reply_sent", "reply_sent", {
+      kind: out.kind,
+      reply: out.message,
+      coins: out.coins,
+      segments: out.segments,
+      encoding: out.encoding,
+      channel,
+      gateway_message_id: result.gatewayMessageId,
+    });
+    return finish(ctx, "replied", { kind: out.kind, coins: out.coins });
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    await SmsMessage.updateOne(
+      { _id: out._id },
+      { $set: { state: "failed", gateway_response: error.response || error.message } },
+    );
+    let refunded = 0;
+    if (out.kind === "ai" && out.coins > 0 && ctx.user) {
+      await credit(ctx.user.id, out.coins, `sms-refund:${ctx.job.messageId}`, "refund", "SMS reply not delivered", "worker");
+      refunded = out.coins;
+    }
+    return finish(ctx, "delivery_failed", { kind: out.kind, error: error.message, refunded });
+  }
+}
+
+async function findSubscriber(phone: string): Promise<Subscriber | null> {
+  const user = await User.findOne({ phone: { $in: phoneVariants(phone) } }, { phone: 1, displayName: 1, isActive: 1 }).lean<{
+    _id: Types.ObjectId;
+    phone: string;
+    displayName?: string;
+    isActive: boolean;
+  }>();
+  if (!user) return null;
+  return { id: user._id, name: user.displayName || user.phone, phone: user.phone, isActive: user.isActive };
+}
+
+/** STOP / START: the opt-out changes at once; the confirmation goes out once per change. */
+async function handleKeyword(ctx: Context, keyword: "stop" | "start", config: SmsIntegrationConfigValues) {
+  const language: Language = isArabic(ctx.job.text) ? "ar" : "en";
+  if (keyword === "stop") {
+    const doc = await SmsOptOut.findOneAndUpdate(
+      { phone: ctx.phone },
+      { $setOnInsert: { message_id: ctx.job.messageId } },
+      { upsert: true, returnDocument: "after", lean: true },
+    );
+    if (doc?.message_id !== ctx.job.messageId) return finish(ctx, "opted_out", { keyword, note: "already opted out" });
+    await log(ctx, "sms_processed", "opt_out", { result: "opted_out", keyword });
+    return chargeAndSend(ctx, config, await prepareOutbound(ctx, "opt_out", NOTICES.opt_out[language], 0));
+  }
+  const removed = await SmsOptOut.deleteOne({ phone: ctx.phone });
+  if (removed.deletedCount === 0) return null;
+  await log(ctx, "sms_processed", "opt_in", { result: "opted_in", keyword });
+  return chargeAndSend(ctx, config, await prepareOutbound(ctx, "opt_in", NOTICES.opt_in[language], 0));
+}
+
+export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promise<{ outcome: SmsReplyOutcome }> {
+  const phone = canonicalPhone(job.from);
+  const ctx: Context = { job, phone, user: await findSubscriber(phone), deps };
+
+  await SmsMessage.updateOne(
+    { key: `in:${job.messageId}` },
+    {
+      $setOnInsert: {
+        direction: "inbound",
+        phone,
+        user_id: ctx.user?.id ?? null,
+        user_name: ctx.user?.name ?? "Unknown",
+        message: job.text,
+        shortcode: job.to,
+        gateway_message_id: job.messageId,
+        received_at: job.receivedAt,
+      },
+    },
+    { upsert: true },
+  );
+  await log(ctx, "webhook_received", "received", { from: job.from, to: job.to, text: job.text, channel: job.channel });
+
+  // A retry resumes the reply an earlier attempt prepared instead of deciding again.
+  const existing = await SmsMessage.findOne({ key: `out:${job.messageId}` }).lean<SmsMessageDoc>();
+  const config = await loadSmsIntegrationConfig();
+  if (existing) return chargeAndSend(ctx, config, existing);
+  if (await SmsLog.exists({ key: `${job.messageId}:processed` })) return { outcome: "already_processed" };
+
+  if (!config.enabled) return finish(ctx, "integration_disabled");
+
+  const keyword = keywordOf(job.text);
+  if (keyword) {
+    const handled = await handleKeyword(ctx, keyword, config);
+    if (handled) return handled;
+  }
+  if (await SmsOptOut.exists({ phone })) return finish(ctx, "opted_out");
+
+  if (!(await allowedByRateLimit(deps.redis, phone, job.messageId, config.rate_limit_per_minute))) {
+    return finish(ctx, "rate_limited", { limit_per_minute: config.rate_limit_per_minute });
+  }
+
+  if (!ctx.user) {
+    await log(ctx, "unknown_user_sms", "unknown_user", { text: job.text });
+    return chargeAndSend(ctx, config, await prepareOutbound(ctx, "welcome", config.welcome_message, 0));
+  }
+  if (!ctx.user.isActive) return finish(ctx, "user_inactive");
+  if (!config.auto_reply_enabled) return finish(ctx, "auto_reply_disabled");
+
+  const language: Language = isArabic(job.text) ? "ar" : "en";
+  const reply = await aiReply(ctx, language);
+  const { pricing } = await loadWalletTables();
+  const coins = priceOf({ feature: "sms", text: reply }, pricing);
+  return chargeAndSend(ctx, config, await prepareOutbound(ctx, "ai", reply, coins));
+}
+
+export const smsReplyProcessor: Processor = async (job: Job) => {
+  const parsed = smsReplyJobSchema.safeParse(job.data);
+  if (!parsed.success) throw new UnrecoverableError(`bad sms-reply payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+  return handleInbound(parsed.data, smsDeps());
+};
