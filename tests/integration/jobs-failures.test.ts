@@ -33,7 +33,10 @@ function streamReply(res: ServerResponse, text: string, end = true): void {
   if (end) res.end("data: [DONE]\n\n");
 }
 
-/** Commands ride in the message: permanent-failure, transient-failure, flaky-once, rate-limited-once, hang-once. */
+/**
+ * Commands ride in the message: permanent-failure, transient-failure, flaky-once,
+ * rate-limited-once, hang-once, slow-reply (1 s), parallel (300 ms).
+ */
 function peer(req: IncomingMessage, res: ServerResponse): void {
   let raw = "";
   req.on("data", (c: Buffer) => (raw += c.toString()));
@@ -55,6 +58,8 @@ function peer(req: IncomingMessage, res: ServerResponse): void {
     } else if (message.includes("hang-once") && first) {
       streamReply(res, "Thinking ", false);
       hanging.push(res);
+    } else if (message.includes("slow-reply")) {
+      setTimeout(() => streamReply(res, `**Answer** to ${message}`), 1000);
     } else if (message.includes("parallel")) {
       // Slow enough that one worker's slots fill up and the other worker takes jobs too.
       setTimeout(() => streamReply(res, `**Answer** to ${message}`), 300);
@@ -91,6 +96,7 @@ beforeAll(async () => {
       JOB_ATTEMPTS: "3",
       JOB_BACKOFF_MS: "100",
       WORKER_LOCK_DURATION_MS: "2000",
+      WORKER_SHUTDOWN_GRACE_MS: "3000",
       JOB_WAIT_TIMEOUT_MS: "20000",
       HOLD_SWEEP_AFTER_MS: "1500",
       HOLD_SWEEP_INTERVAL_MS: "1000",
@@ -260,6 +266,50 @@ describe("job failures", () => {
     } finally {
       socket.disconnect();
     }
+  });
+});
+
+describe("worker shutdown", () => {
+  /** The worker process running the job whose message is `message`, once it is active. */
+  async function runnerOf(message: string) {
+    const job = await until(async () => (await chatQueue.getJobs(["active"])).find((j) => j.data.message === message));
+    const runner = stack.workers.find((w) => w.child.exitCode === null && job.processedBy?.endsWith(`:${w.child.pid}`));
+    expect(runner).toBeDefined();
+    return { job, runner: runner! };
+  }
+
+  const exited = (child: { once(e: "exit", f: (code: number | null) => void): unknown }) =>
+    new Promise<number | null>((resolve) => child.once("exit", resolve));
+
+  it("lets an active job finish on SIGTERM, then exits cleanly", async () => {
+    await Promise.all([stack.startWorker("chat"), stack.startWorker("chat")]);
+    const { client, id } = await userWith(40);
+    const message = "slow-reply during shutdown";
+    const pending = client.post("/textai/chat.php", { message });
+    const { runner } = await runnerOf(message);
+    const exit = exited(runner.child);
+    runner.child.kill("SIGTERM");
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe(`Answer to ${message}`);
+    expect(await exit).toBe(0);
+    expect(hits.get(message)).toHaveLength(1);
+    expect((await entriesOf(id)).map((e) => [e.kind, e.holdState])).toEqual([["hold", "settled"]]);
+  });
+
+  it("hands a job that outlives the grace period back to another worker, charged once", async () => {
+    const { client, id } = await userWith(40);
+    const message = "hang-once through shutdown";
+    const pending = client.post("/textai/chat.php", { message });
+    const { runner } = await runnerOf(message);
+    const exit = exited(runner.child);
+    runner.child.kill("SIGTERM");
+    expect(await exit).toBe(0);
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe(`Answer to ${message}`);
+    expect(hits.get(message)).toHaveLength(2);
+    expect((await entriesOf(id)).map((e) => [e.kind, e.holdState])).toEqual([["hold", "settled"]]);
   });
 });
 

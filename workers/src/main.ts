@@ -81,10 +81,19 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    // close() lets active jobs finish and takes no new ones; a job that outlives the process
-    // manager's grace period is handed back by the stalled check on another worker.
+    // close() takes no new jobs and lets active ones finish. A job still running after the
+    // grace period is left locked: its lock expires and another worker's stalled check takes it.
     log.info({ signal }, "finishing active jobs before exit");
-    await Promise.all(workers.map((w) => w.close()));
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), config.WORKER_SHUTDOWN_GRACE_MS);
+    });
+    const outcome = await Promise.race([Promise.all(workers.map((w) => w.close())), graceOver]);
+    clearTimeout(timer);
+    if (outcome === "timeout") {
+      log.warn("active jobs outlived the grace period; handing them back");
+      process.exit(0);
+    }
     await ctx.redis.quit().catch(() => undefined);
     await mongoose.disconnect();
     process.exit(0);

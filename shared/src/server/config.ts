@@ -56,6 +56,8 @@ const envSchema = z.object({
   JOB_BACKOFF_MS: positiveInt.default(2000),
   /** A worker that stops renewing its lock this long (crash, SIGKILL) hands its job to another. */
   WORKER_LOCK_DURATION_MS: positiveInt.default(30_000),
+  /** SIGTERM lets active jobs finish this long; the rest are handed back to other workers. */
+  WORKER_SHUTDOWN_GRACE_MS: positiveInt.default(25_000),
   /** The hold sweeper leaves holds younger than this alone (the job may still be being added). */
   HOLD_SWEEP_AFTER_MS: positiveInt.default(60_000),
   /** A job still waiting this long after its hold is removed and its coins released. */
