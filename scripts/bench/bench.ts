@@ -132,6 +132,38 @@ function chatCall(client: BenchClient, api: string, user: BenchUser) {
   };
 }
 
+/** Wall-clock times (ms) of one chat call, to split it with the job's own BullMQ timestamps. */
+interface TimedCall {
+  jobId: string;
+  sentAt: number;
+  answeredAt: number;
+}
+
+/**
+ * Where a chat call's time goes: API before the job is added (session, pricing, hold), waiting in
+ * the queue, the worker's processing (hold check, reply, settle, pushes), and completion → answer.
+ */
+async function phases(queue: Queue, calls: readonly TimedCall[]): Promise<[string, Summary][]> {
+  const accept: number[] = [];
+  const wait: number[] = [];
+  const work: number[] = [];
+  const answer: number[] = [];
+  for (const call of calls) {
+    const job = await queue.getJob(call.jobId);
+    if (!job?.processedOn || !job.finishedOn) continue;
+    accept.push(job.timestamp - call.sentAt);
+    wait.push(job.processedOn - job.timestamp);
+    work.push(job.finishedOn - job.processedOn);
+    answer.push(call.answeredAt - job.finishedOn);
+  }
+  return [
+    ["send → job added (API: session, price, hold)", summarise(accept)],
+    ["added → picked up (queue wait)", summarise(wait)],
+    ["picked up → completed (worker)", summarise(work)],
+    ["completed → HTTP answer (QueueEvents, reply)", summarise(answer)],
+  ];
+}
+
 /** Records when each "job:completed" push arrives, and lets a caller wait for a given job's. */
 class PushClock {
   private readonly arrived = new Map<string, number>();
@@ -276,14 +308,30 @@ async function main(): Promise<void> {
       return res.status === 200 ? undefined : `bare ${res.status}`;
     };
     const chats = users.map((u) => chatCall(client, api, u));
-    const chatLane = async (_: number, lane: number) => (await chats[lane]!()).failure;
+    const timed: TimedCall[] = [];
+    let recording = false;
+    const chatLane = async (_: number, lane: number) => {
+      const sentAt = Date.now();
+      const { failure, jobId } = await chats[lane]!();
+      if (recording && jobId) timed.push({ jobId, sentAt, answeredAt: Date.now() });
+      return failure;
+    };
+    const walletLane = async (_: number, lane: number) => {
+      const res = await client.get(`${api}/api/wallet/get.php`, { cookie: users[lane]!.cookie });
+      return res.status === 200 ? undefined : `wallet ${res.status}`;
+    };
 
     console.log(`[bench] (a) throughput: ${WARMUP} warm-up then ${REQUESTS} calls each at concurrency ${CONCURRENCY}`);
     checkLoad("bare warm-up", await runLoad(WARMUP, CONCURRENCY, bareCall));
     const bareResult = await runLoad(REQUESTS, CONCURRENCY, bareCall);
     checkLoad("bare", bareResult);
+    checkLoad("wallet warm-up", await runLoad(WARMUP, CONCURRENCY, walletLane));
+    const walletResult = await runLoad(REQUESTS, CONCURRENCY, walletLane);
+    checkLoad("wallet", walletResult);
     checkLoad("chat warm-up", await runLoad(WARMUP, CONCURRENCY, chatLane));
+    recording = true;
     const chatResult = await runLoad(REQUESTS, CONCURRENCY, chatLane);
+    recording = false;
     checkLoad("chat", chatResult);
     console.log(`[bench] load average after (a): ${load()}`);
 
@@ -293,22 +341,27 @@ async function main(): Promise<void> {
     const pushes = new PushClock(socket);
     const pushLatencies: number[] = [];
     const httpLatencies: number[] = [];
+    const serialTimed: TimedCall[] = [];
     for (let i = 0; i < SERIAL_WARMUP + SERIAL; i++) {
+      const sentAt = Date.now();
       const t0 = performance.now();
       const { failure, jobId } = await chats[0]!();
       const answered = performance.now();
+      const answeredAt = Date.now();
       if (failure || !jobId) throw new Error(failure ?? "no job id");
       const pushed = await pushes.when(jobId);
       if (i >= SERIAL_WARMUP) {
         pushLatencies.push(pushed - t0);
         httpLatencies.push(answered - t0);
+        serialTimed.push({ jobId, sentAt, answeredAt });
       }
     }
     socket.disconnect();
 
     const redis = new Redis(stack.redisUrl, { maxRetriesPerRequest: null });
     const queue = new Queue(RAW_QUEUE, { connection: redis });
-    const events = new QueueEvents(RAW_QUEUE, { connection: new Redis(stack.redisUrl, { maxRetriesPerRequest: null }) });
+    const eventsRedis = new Redis(stack.redisUrl, { maxRetriesPerRequest: null });
+    const events = new QueueEvents(RAW_QUEUE, { connection: eventsRedis });
     await events.waitUntilReady();
     const completions = new RawCompletions(events);
     const rawLatencies: number[] = [];
@@ -322,12 +375,19 @@ async function main(): Promise<void> {
     }
     await events.close();
     await queue.close();
+    const chatQueue = new Queue("chat", { connection: redis });
+    const loadedPhases = await phases(chatQueue, timed);
+    const serialPhases = await phases(chatQueue, serialTimed);
+    await chatQueue.close();
+    eventsRedis.disconnect();
     redis.disconnect();
     client.close();
     console.log(`[bench] load average after (b): ${load()}`);
 
     const bareLat = summarise(bareResult.latenciesMs);
     const chatLat = summarise(chatResult.latenciesMs);
+    const walletLat = summarise(walletResult.latenciesMs);
+    const walletRps = requestsPerSecond(walletResult);
     const bareRps = requestsPerSecond(bareResult);
     const chatRps = requestsPerSecond(chatResult);
     const push = summarise(pushLatencies);
@@ -341,11 +401,15 @@ async function main(): Promise<void> {
     console.log(
       `    chat / bare requests/s                     ${ratio(chatRps, bareRps)} (bare is ${ratio(bareRps, chatRps)} faster)`,
     );
+    console.log(`    GET /api/wallet/get.php (for scale)         ${walletRps.toFixed(1).padStart(8)} req/s`);
     console.log(`    ${line("bare latency", bareLat)}`);
+    console.log(`    ${line("wallet latency", walletLat)}`);
     console.log(`    ${line("chat latency", chatLat)}`);
     console.log(
       `    chat / bare latency                        p50 ${ratio(chatLat.p50, bareLat.p50)}  p99 ${ratio(chatLat.p99, bareLat.p99)}`,
     );
+    console.log("    where a chat call's time goes (ms, from the job's BullMQ timestamps):");
+    for (const [label, s] of loadedPhases) console.log(`      ${line(label, s)}`);
     console.log("");
     console.log(`(b) latency, one call at a time, ${SERIAL} calls each`);
     console.log(`    ${line("chat HTTP send → pushed job:completed", push)}`);
@@ -357,6 +421,8 @@ async function main(): Promise<void> {
     console.log(
       `    added by the product                       p50 ${ms(push.p50 - rawLat.p50)}  p99 ${ms(push.p99 - rawLat.p99)}`,
     );
+    console.log("    where a chat call's time goes (ms, from the job's BullMQ timestamps):");
+    for (const [label, s] of serialPhases) console.log(`      ${line(label, s)}`);
   } finally {
     await cleanup();
   }

@@ -20,14 +20,24 @@ export class BenchClient {
   }
 
   post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpReply> {
-    const payload = Buffer.from(JSON.stringify(body));
+    return this.request("POST", url, Buffer.from(JSON.stringify(body)), headers);
+  }
+
+  get(url: string, headers: Record<string, string> = {}): Promise<HttpReply> {
+    return this.request("GET", url, undefined, headers);
+  }
+
+  private request(method: string, url: string, payload: Buffer | undefined, headers: Record<string, string>): Promise<HttpReply> {
+    const bodyHeaders: Record<string, string> = payload
+      ? { "content-type": "application/json", "content-length": String(payload.length) }
+      : {};
     return new Promise((resolve, reject) => {
       const req = http.request(
         url,
         {
-          method: "POST",
+          method,
           agent: this.agent,
-          headers: { "content-type": "application/json", "content-length": String(payload.length), ...headers },
+          headers: { ...bodyHeaders, ...headers },
         },
         (res) => {
           const chunks: Buffer[] = [];
