@@ -14,12 +14,15 @@ import { authRoutes } from "./auth/auth";
 import { chatRoutes } from "./chat/chat";
 import { conversationRoutes } from "./conversations/conversations";
 import { healthRoutes } from "./health/health";
+import { imageRoutes } from "./images/images";
+import { mediaRoutes } from "./images/media";
 import { metricsRoutes } from "./metrics/metrics";
 import { docsRoutes } from "./docs/docs";
 import { smsAiRoutes } from "./sms/ai/ai";
 import { smsConfigRoutes } from "./sms/integration/config";
 import { smsLogsRoutes } from "./sms/integration/logs";
 import { profileRoutes } from "./user/profile";
+import { videoRoutes } from "./videos/videos";
 import { walletRoutes } from "./wallet/wallet";
 
 /** Every API area, mounted under /api. */
@@ -34,6 +37,9 @@ export function apiRoutes(ctx: AppContext): Router {
   router.use(smsAiRoutes(ctx));
   router.use(chatRoutes(ctx));
   router.use(conversationRoutes(ctx));
+  router.use(imageRoutes(ctx));
+  router.use(videoRoutes(ctx));
+  router.use(mediaRoutes(ctx));
   router.use(adminAuthRoutes(ctx));
   router.use(adminTierRoutes(ctx));
   router.use(adminDashboardRoutes(ctx));

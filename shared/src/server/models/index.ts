@@ -13,3 +13,5 @@ export * from "./sms-message";
 export * from "./sms-integration-config";
 export * from "./sms-gateway-config";
 export * from "./sms-opt-out";
+export * from "./image";
+export * from "./video";

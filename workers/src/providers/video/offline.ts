@@ -154,7 +154,6 @@ export function offlineVideoProvider(options: OfflineVideoOptions): VideoProvide
   return {
     name: "offline",
     pollIntervalMs: 1000,
-    estimatedSeconds: (seconds) => Math.max(5, Math.ceil(seconds / 2)),
     async submit(req: VideoSubmitRequest) {
       await mkdir(dir, { recursive: true });
       void sweepOld();

@@ -45,7 +45,6 @@ export function runwayVideoProvider(options: RunwayOptions): VideoProvider {
   return {
     name: "runway",
     pollIntervalMs: VIDEO_TIMING.pollIntervalMs,
-    estimatedSeconds: () => VIDEO_TIMING.defaultEstimatedSeconds,
     async submit(req: VideoSubmitRequest, signal?: AbortSignal) {
       const opts = call(signal);
       const path = req.image ? "v1/image_to_video" : "v1/text_to_video";

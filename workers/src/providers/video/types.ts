@@ -27,8 +27,6 @@ export interface VideoProvider {
   name: string;
   /** How long to wait between status polls unless VIDEO_POLL_INTERVAL_MS says otherwise. */
   pollIntervalMs: number;
-  /** Seconds a video usually takes, for the estimated_time shown while processing. */
-  estimatedSeconds(seconds: number): number;
   submit(req: VideoSubmitRequest, signal?: AbortSignal): Promise<{ taskId: string }>;
   status(taskId: string, signal?: AbortSignal): Promise<VideoStatus>;
 }

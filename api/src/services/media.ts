@@ -1,0 +1,335 @@
+/**
+ * Images and videos (SPEC §7 images/*, videos/*): price, hold and queue the work through
+ * services/jobs.ts, keep each user's history, and serve stored media only to its owner.
+ */
+import { Types } from "mongoose";
+import {
+  applyAgentTemplate,
+  imageAgentById,
+  MESSAGES,
+  priceOf,
+  VIDEO_TIMING,
+  type ImageAgentId,
+  type ImageEditRequest,
+  type ImageGenerateRequest,
+  type ImageJobResult,
+  type ImageRecord,
+  type ImageSaveRequest,
+  type ImageSize,
+  type VideoGenerateRequest,
+  type VideoRecord,
+} from "@storefront/shared";
+import { ImageModel, loadWalletTables, ownerOfKey, VideoModel, type ImageDoc, type VideoDoc } from "@storefront/shared/server";
+import type { AppContext } from "../context";
+import { badRequest, notFound } from "../errors";
+import { acceptJob, waitForJob } from "./jobs";
+
+export interface MediaCall {
+  userId: string;
+  idempotencyKey: string | undefined;
+  requestId?: string;
+}
+
+/** The URL a stored key is served at (GET /api/media/<key>, owner only). */
+export function mediaUrl(key: string): string {
+  return `/api/media/${key}`;
+}
+
+/** The storage key behind one of our media URLs, or null for any other URL. */
+export function keyOfMediaUrl(url: string): string | null {
+  const match = /^(?:https?:\/\/[^/]+)?\/api\/media\/(.+)$/u.exec(url);
+  return match && ownerOfKey(match[1]!) ? match[1]! : null;
+}
+
+/**
+ * The agent's template applied once: a prompt the client already wrapped (SPEC §7 sends "prompt
+ * (from the agent template)") is not wrapped again.
+ */
+export function agentPrompt(agentId: ImageAgentId, prompt: string): string {
+  const agent = imageAgentById(agentId);
+  const [before = "", after = ""] = agent.promptTemplate.split("{prompt}");
+  const trimmed = prompt.trim();
+  if (before && trimmed.startsWith(before.trim()) && trimmed.endsWith(after.trim())) return trimmed;
+  return applyAgentTemplate(agent, trimmed);
+}
+
+function imageRecord(doc: Pick<ImageDoc, "clientId" | "url" | "prompt" | "size" | "mode" | "timestamp">): ImageRecord {
+  return {
+    id: doc.clientId,
+    url: doc.url,
+    prompt: doc.prompt,
+    size: doc.size,
+    mode: doc.mode,
+    timestamp: doc.timestamp.toISOString(),
+  };
+}
+
+interface ImageWork {
+  mode: "generate" | "edit";
+  userPrompt: string;
+  /** What the provider is asked for (the agent's template applied, when there is an agent). */
+  prompt: string;
+  agent: ImageAgentId;
+  size: ImageSize;
+  strength?: number;
+  sourceKey?: string;
+}
+
+/** Prices and holds the picture, then adds its job (402 and no job when the wallet is short). */
+async function acceptImageJob(ctx: AppContext, call: MediaCall, work: ImageWork, imageId: string) {
+  const { pricing } = await loadWalletTables();
+  const cost = priceOf({ feature: "image" }, pricing);
+  const accepted = await acceptJob(ctx, {
+    queue: "image",
+    name: work.mode,
+    userId: call.userId,
+    feature: "image",
+    cost,
+    idempotencyKey: call.idempotencyKey,
+    details: `Image ${work.mode}: ${work.userPrompt.slice(0, 50)}`,
+    payload: {
+      mode: work.mode,
+      imageId,
+      prompt: work.prompt,
+      userPrompt: work.userPrompt,
+      size: work.size,
+      agent: work.agent,
+      ...(work.strength === undefined ? {} : { strength: work.strength }),
+      ...(work.sourceKey ? { sourceKey: work.sourceKey } : {}),
+    },
+    ...(call.requestId ? { requestId: call.requestId } : {}),
+  });
+  return { ...accepted, cost };
+}
+
+/** Waits for the picture (bounded); the answer of both image calls. */
+async function imageAnswer(ctx: AppContext, accepted: Awaited<ReturnType<typeof acceptImageJob>>) {
+  const result = (await waitForJob(ctx, "image", accepted.jobId)) as ImageJobResult;
+  return {
+    success: true as const,
+    imageUrl: result.image.url,
+    image: result.image,
+    jobId: accepted.jobId,
+    tokensUsed: accepted.cost,
+    remainingCoins: accepted.remainingCoins,
+  };
+}
+
+/** POST images/generate.php: the picture enhancer edits an upload, so it is refused here. */
+export async function generateImage(ctx: AppContext, input: ImageGenerateRequest, call: MediaCall) {
+  const agent = imageAgentById(input.agent);
+  if (agent.mode === "edit") throw badRequest(MESSAGES.imageRequired, "image");
+  const work: ImageWork = {
+    mode: "generate",
+    userPrompt: input.prompt,
+    prompt: agentPrompt(agent.id, input.prompt),
+    agent: agent.id,
+    size: input.size ?? agent.defaultSize,
+  };
+  return imageAnswer(ctx, await acceptImageJob(ctx, call, work, new Types.ObjectId().toHexString()));
+}
+
+/**
+ * POST images/edit.php: the upload is stored first so any worker can read it; the worker
+ * removes it once the job is over.
+ */
+export async function editImage(
+  ctx: AppContext,
+  input: ImageEditRequest,
+  upload: { buffer: Buffer; ext: string },
+  call: MediaCall,
+) {
+  const imageId = new Types.ObjectId().toHexString();
+  const sourceKey = `uploads/${call.userId}/${imageId}.${upload.ext}`;
+  const agent = input.agent ? imageAgentById(input.agent) : undefined;
+  const work: ImageWork = {
+    mode: "edit",
+    userPrompt: input.prompt,
+    // Without an agent the user's words are the edit instruction as they typed them.
+    prompt: agent ? agentPrompt(agent.id, input.prompt) : input.prompt,
+    agent: agent?.id ?? "picture-enhancer",
+    size: input.size ?? agent?.defaultSize ?? "1024x1024",
+    strength: input.strength,
+    sourceKey,
+  };
+  await ctx.storage.put(sourceKey, upload.buffer);
+  let accepted;
+  try {
+    accepted = await acceptImageJob(ctx, call, work, imageId);
+  } catch (error) {
+    await ctx.storage.remove(sourceKey).catch(() => undefined);
+    throw error;
+  }
+  // A retried request runs the first request's job, which has its own copy of the upload.
+  if (accepted.replayed) await ctx.storage.remove(sourceKey).catch(() => undefined);
+  return imageAnswer(ctx, accepted);
+}
+
+/** GET images/history.php: newest first. */
+export async function imageHistory(userId: string): Promise<{ success: true; images: ImageRecord[] }> {
+  const docs = await ImageModel.find({ userId }).sort({ timestamp: -1, _id: -1 }).limit(200).lean<ImageDoc[]>();
+  return { success: true, images: docs.map(imageRecord) };
+}
+
+/**
+ * POST images/save.php: upserts by id, and by URL so a client-made id for a picture we already
+ * recorded does not list it twice. Only the user's own media URLs count as stored files.
+ */
+export async function saveImage(userId: string, input: ImageSaveRequest["imageData"]) {
+  const key = keyOfMediaUrl(input.url);
+  const ownKey = key && ownerOfKey(key) === userId ? key : null;
+  const existing = await ImageModel.findOne({ userId, $or: [{ clientId: input.id }, { url: input.url }] }, { _id: 1 }).lean<{
+    _id: Types.ObjectId;
+  }>();
+  const fields = {
+    url: input.url,
+    prompt: input.prompt,
+    size: input.size,
+    mode: input.mode,
+    ...(input.timestamp ? { timestamp: new Date(input.timestamp) } : {}),
+  };
+  if (existing) {
+    await ImageModel.updateOne({ _id: existing._id }, { $set: fields });
+  } else {
+    await ImageModel.updateOne(
+      { userId, clientId: input.id },
+      { $set: { ...fields, key: ownKey }, ...(fields.timestamp ? {} : { $setOnInsert: { timestamp: new Date() } }) },
+      { upsert: true },
+    );
+  }
+  return { success: true as const };
+}
+
+/** POST images/delete.php: owner only (another user's id is simply not found); removes the file. */
+export async function deleteImage(ctx: AppContext, userId: string, imageId: string) {
+  const doc = await ImageModel.findOneAndDelete({ userId, clientId: imageId }).lean<ImageDoc>();
+  if (!doc) throw notFound("Image not found");
+  if (doc.key && ownerOfKey(doc.key) === userId) {
+    const stillUsed = await ImageModel.exists({ userId, key: doc.key });
+    if (!stillUsed) await ctx.storage.remove(doc.key);
+  }
+  return { success: true as const };
+}
+
+/** Seconds to show while a video processes: the provider's usual time (SPEC default 360 s). */
+export function estimatedVideoSeconds(ctx: AppContext, duration: number): number {
+  return ctx.config.VIDEO_PROVIDER === "offline" ? Math.max(5, duration) : VIDEO_TIMING.defaultEstimatedSeconds;
+}
+
+export function videoRecord(doc: VideoDoc): VideoRecord {
+  const url = doc.key ? mediaUrl(doc.key) : null;
+  return {
+    id: doc._id.toHexString(),
+    status: doc.status,
+    video_url: url,
+    videoUrl: url,
+    prompt: doc.prompt,
+    duration: doc.duration,
+    model: doc.model,
+    ratio: doc.ratio,
+    created_at: doc.createdAt.toISOString(),
+    completed_at: doc.completedAt ? doc.completedAt.toISOString() : null,
+    coins_used: doc.coinsUsed,
+    estimated_time: doc.estimatedSeconds,
+    error: doc.error ?? null,
+  };
+}
+
+/**
+ * POST videos/generate.php and videos/ai-store-generator.php: answer at once; the worker makes
+ * the video and the client polls check-status (and gets "video:status" pushes).
+ */
+export async function startVideo(ctx: AppContext, input: VideoGenerateRequest, call: MediaCall) {
+  const { pricing } = await loadWalletTables();
+  const cost = priceOf({ feature: "video", model: input.model, seconds: input.duration }, pricing);
+  const estimated = estimatedVideoSeconds(ctx, input.duration);
+  const video = await VideoModel.create({
+    userId: call.userId,
+    prompt: input.prompt,
+    duration: input.duration,
+    model: input.model,
+    ratio: input.ratio,
+    resolution: input.resolution ?? null,
+    coinsUsed: cost,
+    estimatedSeconds: estimated,
+  });
+  const videoId = video._id.toHexString();
+  let accepted;
+  try {
+    accepted = await acceptJob(ctx, {
+      queue: "video",
+      name: "generate",
+      userId: call.userId,
+      feature: "video",
+      cost,
+      idempotencyKey: call.idempotencyKey,
+      details: `Video ${input.model} ${input.duration}s: ${input.prompt.slice(0, 50)}`,
+      payload: { videoId, prompt: input.prompt, seconds: input.duration, model: input.model, ratio: input.ratio },
+      ...(call.requestId ? { requestId: call.requestId } : {}),
+    });
+  } catch (error) {
+    // Not accepted (402 and the like): no video exists for it.
+    await VideoModel.deleteOne({ _id: video._id });
+    throw error;
+  }
+  let doc: VideoDoc | null;
+  if (accepted.replayed) {
+    // A retried request: the first request's video is the one being made.
+    await VideoModel.deleteOne({ _id: video._id });
+    doc = await VideoModel.findOne({ jobId: accepted.jobId, userId: call.userId }).lean<VideoDoc>();
+    if (!doc) throw notFound("Video not found");
+  } else {
+    doc = await VideoModel.findOneAndUpdate(
+      { _id: video._id },
+      { $set: { jobId: accepted.jobId } },
+      { returnDocument: "after" },
+    ).lean<VideoDoc>();
+    ctx.pusher.toUser(call.userId, "video:status", { jobId: accepted.jobId, videoId, status: "processing", videoUrl: null });
+  }
+  return {
+    success: true as const,
+    video_id: doc!._id.toHexString(),
+    status: "processing" as const,
+    estimated_time: doc!.estimatedSeconds,
+    cost_deducted: doc!.coinsUsed,
+    remaining_coins: accepted.remainingCoins,
+    jobId: accepted.jobId,
+  };
+}
+
+/**
+ * A video still "processing" whose job is gone or finally failed (the worker died before it
+ * could record the failure) is marked failed here, so polling always ends.
+ */
+async function settleStaleVideo(ctx: AppContext, doc: VideoDoc): Promise<VideoDoc> {
+  if (doc.status !== "processing" || !doc.jobId) return doc;
+  const job = await ctx.queues.video.getJob(doc.jobId);
+  const state = job ? await job.getState() : "missing";
+  const tooOld = Date.now() - doc.createdAt.getTime() > ctx.config.VIDEO_MAX_WAIT_MS + 5 * 60_000;
+  if (state !== "failed" && !(state === "missing" && tooOld)) return doc;
+  const error = (job?.failedReason || "Video generation failed").slice(0, 300);
+  const updated = await VideoModel.findOneAndUpdate(
+    { _id: doc._id, status: "processing" },
+    { $set: { status: "failed", error, completedAt: new Date() } },
+    { returnDocument: "after" },
+  ).lean<VideoDoc>();
+  return updated ?? doc;
+}
+
+/** GET videos/check-status.php?id=: only the owner's videos exist for them. */
+export async function videoStatus(ctx: AppContext, userId: string, id: string) {
+  if (!Types.ObjectId.isValid(id) || !/^[a-f0-9]{24}$/iu.test(id)) throw notFound("Video not found");
+  const doc = await VideoModel.findOne({ _id: id, userId, jobId: { $ne: null } }).lean<VideoDoc>();
+  if (!doc) throw notFound("Video not found");
+  return { success: true as const, video: videoRecord(await settleStaleVideo(ctx, doc)) };
+}
+
+/** GET videos/history.php and videos/get-history.php: newest first, in {success, videos}. */
+export async function videoHistory(ctx: AppContext, userId: string) {
+  const docs = await VideoModel.find({ userId, jobId: { $ne: null } })
+    .sort({ createdAt: -1, _id: -1 })
+    .limit(200)
+    .lean<VideoDoc[]>();
+  const settled = await Promise.all(docs.map((d) => settleStaleVideo(ctx, d)));
+  return { success: true as const, videos: settled.map(videoRecord) };
+}

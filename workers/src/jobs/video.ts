@@ -1,0 +1,135 @@
+/**
+ * The "video" queue. One job per video, stepped with delayed jobs, never by sleeping: submit to
+ * the provider, then move the job to the delayed set and poll its status when it comes back,
+ * until the video is completed (stored, hold settled) or failed (hold released once). Transient
+ * provider errors are retried the same way, with backoff, so BullMQ's own attempts are kept for
+ * faults of our side. The final step runs inside chargedProcessor, which settles or releases.
+ */
+import { DelayedError, UnrecoverableError, type Job } from "bullmq";
+import { videoJobSchema, type VideoJobData, type VideoStatusName } from "@storefront/shared";
+import { VideoModel } from "@storefront/shared/server";
+import { isProviderError } from "../providers/errors";
+import { createVideoProvider, type VideoProvider } from "../providers/video/index";
+import { chargedProcessor, isFinalFailure, userFacingReason, workerContext } from "./charged";
+import { mediaUrl, workerStorage } from "./media";
+
+/** Consecutive transient provider errors tolerated before the video is failed. */
+const MAX_TRANSIENT_ERRORS = 5;
+const MAX_BACKOFF_MS = 60_000;
+
+let provider: VideoProvider | undefined;
+
+function videoProvider(): VideoProvider {
+  provider ??= createVideoProvider(workerContext().config);
+  return provider;
+}
+
+/** Lets tests run the processor against a provider of their own. */
+export function setVideoProvider(next: VideoProvider): void {
+  provider = next;
+}
+
+export interface VideoJobResult {
+  videoId: string;
+  status: "completed";
+  videoUrl: string;
+}
+
+function pollInterval(): number {
+  return workerContext().config.VIDEO_POLL_INTERVAL_MS ?? videoProvider().pollIntervalMs;
+}
+
+function push(data: VideoJobData, jobId: string, status: VideoStatusName, videoUrl: string | null): void {
+  workerContext().pusher.toUser(data.userId, "video:status", { jobId, videoId: data.videoId, status, videoUrl });
+}
+
+/** Runs the final step through chargedProcessor: settle on success, release once on final failure. */
+async function finish(job: Job, data: VideoJobData, outcome: () => Promise<VideoJobResult>): Promise<unknown> {
+  const jobId = job.id ?? "";
+  try {
+    const result = await chargedProcessor<VideoJobData>("video", outcome)(job);
+    const done = result as VideoJobResult;
+    await VideoModel.updateOne({ _id: data.videoId }, { $set: { status: "completed", completedAt: new Date(), error: null } });
+    push(data, jobId, "completed", done.videoUrl);
+    return result;
+  } catch (error) {
+    if (isFinalFailure(error, job)) {
+      const reason = userFacingReason(error);
+      await VideoModel.updateOne(
+        { _id: data.videoId, status: "processing" },
+        { $set: { status: "failed", error: reason, completedAt: new Date() } },
+      );
+      push(data, jobId, "failed", null);
+    }
+    throw error;
+  }
+}
+
+const fail = (reason: string) => async (): Promise<never> => {
+  throw new UnrecoverableError(reason);
+};
+
+/** What the job does next: come back later, or end (through the charged step). */
+type Step =
+  { kind: "later"; patch: Partial<VideoJobData>; delayMs: number } | { kind: "finish"; outcome: () => Promise<VideoJobResult> };
+
+async function nextStep(job: Job, data: VideoJobData): Promise<Step> {
+  const { config, log, pusher } = workerContext();
+  const jobId = job.id ?? "";
+  try {
+    if (!data.taskId) {
+      const { taskId } = await videoProvider().submit({
+        prompt: data.prompt,
+        seconds: data.seconds,
+        model: data.model,
+        ratio: data.ratio,
+      });
+      await VideoModel.updateOne({ _id: data.videoId }, { $set: { providerTaskId: taskId } });
+      pusher.toUser(data.userId, "job:progress", { jobId, queue: "video", progress: 5, stage: "submitted" });
+      return { kind: "later", patch: { taskId, submittedAt: Date.now(), pollErrors: 0 }, delayMs: pollInterval() };
+    }
+    if (Date.now() - (data.submittedAt ?? 0) > config.VIDEO_MAX_WAIT_MS)
+      return { kind: "finish", outcome: fail("Video generation timed out") };
+    const status = await videoProvider().status(data.taskId);
+    if (status.state === "processing") return { kind: "later", patch: { pollErrors: 0 }, delayMs: pollInterval() };
+    if (status.state === "failed") return { kind: "finish", outcome: fail(status.error ?? "Video generation failed") };
+    const file = status.file;
+    if (!file) return { kind: "finish", outcome: fail("The provider finished without a video file") };
+    const key = `videos/${data.userId}/${data.videoId}.mp4`;
+    return {
+      kind: "finish",
+      outcome: async () => {
+        await workerStorage().put(key, file);
+        await VideoModel.updateOne({ _id: data.videoId }, { $set: { key } });
+        return { videoId: data.videoId, status: "completed", videoUrl: mediaUrl(key) };
+      },
+    };
+  } catch (error) {
+    const errors = (data.pollErrors ?? 0) + 1;
+    if (isProviderError(error) && error.retryable && errors < MAX_TRANSIENT_ERRORS) {
+      log.warn({ queue: "video", jobId, err: error, errors }, "video provider error; trying again later");
+      const backoff = Math.min(MAX_BACKOFF_MS, pollInterval() * 2 ** errors);
+      return { kind: "later", patch: { pollErrors: errors }, delayMs: Math.max(backoff, error.retryAfterMs ?? 0) };
+    }
+    // Permanent provider errors, too many transient ones, or a fault of ours: the charged step decides.
+    return { kind: "finish", outcome: () => Promise.reject(error) };
+  }
+}
+
+export async function videoProcessor(job: Job, token?: string): Promise<unknown> {
+  const parsed = videoJobSchema.safeParse(job.data);
+  if (!parsed.success) {
+    return finish(job, job.data as VideoJobData, fail(`invalid video job: ${parsed.error.issues[0]?.message ?? "invalid"}`));
+  }
+  const data = parsed.data;
+  const step = await nextStep(job, data);
+  if (step.kind === "finish") return finish(job, data, step.outcome);
+  try {
+    await job.updateData({ ...data, ...step.patch });
+    await job.moveToDelayed(Date.now() + step.delayMs, token);
+  } catch (error) {
+    return finish(job, data, () => Promise.reject(error));
+  }
+  // Tells BullMQ the job was moved to the delayed set on purpose (not a failure, not an attempt).
+  throw new DelayedError();
+}
