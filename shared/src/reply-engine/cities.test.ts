@@ -66,6 +66,12 @@ describe("distance answers", () => {
     expect(localReply({ message: "distance between New York and Los Angeles", language: "en" })).toContain("3,936 km");
   });
 
+  it("knows a city is 0 km from itself", () => {
+    expect(localReply({ message: "distance between cairo and cairo", language: "en" })).toBe(
+      "Cairo to Cairo is the same place: 0 km.",
+    );
+  });
+
   it("asks for two cities when it cannot tell the route", () => {
     expect(localReply({ message: "distance to Riyadh", language: "en" })).toMatch(/^Tell me two cities I know/u);
   });

@@ -84,13 +84,9 @@ export interface CityMention {
   end: number;
 }
 
-/** Cities named in the text, in order, a city repeated right after itself counted once. */
+/** Cities named in the text, in order. */
 export function findCities(tokens: Token[]): CityMention[] {
-  const mentions: CityMention[] = [];
-  for (const m of findPhrases(tokens, CITY_TABLE)) {
-    if (mentions.at(-1)?.city.id !== m.value.id) mentions.push({ city: m.value, start: m.start, end: m.end });
-  }
-  return mentions;
+  return findPhrases(tokens, CITY_TABLE).map((m) => ({ city: m.value, start: m.start, end: m.end }));
 }
 
 const EARTH_RADIUS_KM = 6371;

@@ -198,6 +198,16 @@ describe("robustness", () => {
     );
   });
 
+  it("tolerates unknown personas and malformed history from request data", () => {
+    const odd = {
+      message: "tell me a joke",
+      language: "en",
+      persona: "pirate",
+      history: [null, { role: "user" }],
+    } as unknown as LocalReplyInput;
+    expect(localReply(odd).startsWith(FALLBACK_START)).toBe(true);
+  });
+
   it("answers long messages quickly", () => {
     const long = `${"what is the distance from Cairo to Riyadh and 2+2 ".repeat(200)}`;
     const started = Date.now();

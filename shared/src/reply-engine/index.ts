@@ -4,7 +4,7 @@
  * deterministic TypeScript with no Node-only imports. It answers what its skills know and
  * says honestly what it cannot do; it never pretends to be a language model.
  */
-import { LIMITS, type Language, type PersonaId } from "../constants";
+import { LIMITS, PERSONA_IDS, type Language, type PersonaId } from "../constants";
 import { isArabic } from "../rules";
 import { distanceSkill } from "./cities";
 import { dictionarySkill } from "./dictionary";
@@ -52,7 +52,7 @@ const SKILLS: readonly Skill[] = [unitsSkill, travelSkill, distanceSkill, mathSk
 const MAX_CHARS = 4000;
 
 function previousUserTexts(history: readonly ChatTurn[], message: string): string[] {
-  const turns = [...history];
+  const turns = history.filter((t) => typeof t?.content === "string");
   // Callers may already have appended the current message to the history.
   const last = turns.at(-1);
   if (last?.role === "user" && last.content.trim() === message) turns.pop();
@@ -73,19 +73,20 @@ function fallback(ctx: SkillContext): string {
 
 /** The built-in offline reply engine (SPEC §9, DESIGN §5): deterministic, pure, browser-safe. */
 export function localReply(input: LocalReplyInput): string {
-  const raw = input.message.trim().slice(0, MAX_CHARS);
+  // Callers pass request data straight through; tolerate odd values rather than throw.
+  const message = typeof input.message === "string" ? input.message.trim() : "";
+  const raw = message.slice(0, MAX_CHARS);
+  const persona = PERSONA_IDS.find((id) => id === input.persona);
   const language: Language = input.language === "ar" || isArabic(raw) ? "ar" : "en";
   const text = normalizeText(raw);
   const tokens = tokenize(text);
-  const previous = previousUserTexts(input.history ?? [], input.message.trim());
+  const previous = previousUserTexts(Array.isArray(input.history) ? input.history : [], message);
   const ctx: SkillContext = {
-    raw,
     text,
     tokens,
     language,
-    persona: input.persona,
+    persona,
     now: input.now ?? new Date(),
-    previousUserTexts: previous,
     trip: resolveTrip(text, tokens, previous),
   };
 

@@ -45,6 +45,17 @@ describe("evaluate (recursive-descent parser)", () => {
     expect(evaluate("2(3+4)")).toBe(14);
     expect(evaluate("3 x 4")).toBe(12);
     expect(evaluate("6 × 7 ÷ 3")).toBe(14);
+    expect(evaluate("1e5 + 1")).toBe(100001);
+    expect(evaluate("2.5e-3 * 2")).toBe(0.005);
+  });
+
+  it("adds and subtracts a bare percentage relative to the left side, like a calculator", () => {
+    expect(evaluate("200 + 10%")).toBeCloseTo(220, 9);
+    expect(evaluate("100 - 20%")).toBeCloseTo(80, 9);
+    expect(evaluate("100 + -5%")).toBeCloseTo(95, 9);
+    expect(evaluate("100 - (20%)")).toBeCloseTo(99.8, 9);
+    expect(evaluate("100 * 20%")).toBeCloseTo(20, 9);
+    expect(evaluate("100 - 20% of 50")).toBeCloseTo(90, 9);
   });
 
   it("reads English and Arabic operator words and Arabic digits", () => {
@@ -117,6 +128,11 @@ describe("arithmetic answers", () => {
     expect(localReply({ message: "1/3", language: "en" })).toBe("1 ÷ 3 = 0.333333");
     expect(localReply({ message: "hello, what is 2+2", language: "en" })).toBe("2 + 2 = 4");
     expect(localReply({ message: "2 + 2 = ?", language: "en" })).toBe("2 + 2 = 4");
+  });
+
+  it("does not echo very long expressions", () => {
+    expect(localReply({ message: `${"1+".repeat(99)}1`, language: "en" })).toBe("The result is 100.");
+    expect(localReply({ message: `${"1+".repeat(99)}1`, language: "ar" })).toBe("الناتج: 100");
   });
 
   it("answers in Arabic, with Arabic digits understood", () => {

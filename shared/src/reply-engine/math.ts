@@ -109,7 +109,7 @@ function tokenizeMath(text: string): MathToken[] {
       i += space[0].length;
       continue;
     }
-    const number = /^(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)/u.exec(rest);
+    const number = /^(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?:\d+(?:\.\d+)?|\.\d+)(?:e[+-]?\d+)?)/u.exec(rest);
     if (number) {
       tokens.push({ kind: "number", value: Number(number[0].replace(/,/gu, "")), text: number[0] });
       i += number[0].length;
@@ -171,16 +171,29 @@ class Parser {
   }
 
   // expression := term (("+" | "-") term)*
+  // A bare percentage after + or - is relative to the left side, as on a calculator:
+  // "200 + 10%" = 220, "100 - 20%" = 80.
   private expression(): number {
     this.enter();
     let value = this.term();
     for (let op = this.peekOp(); op === "+" || op === "-"; op = this.peekOp()) {
       this.index += 1;
+      const start = this.index;
       const right = this.term();
-      value = op === "+" ? value + right : value - right;
+      const delta = this.isBarePercent(start) ? value * right : right;
+      value = op === "+" ? value + delta : value - delta;
     }
     this.depth -= 1;
     return value;
+  }
+
+  /** True when the tokens from `start` to here are one number with a trailing "%" ("20%", "-5%"). */
+  private isBarePercent(start: number): boolean {
+    const consumed = this.tokens.slice(start, this.index);
+    const last = consumed.at(-1);
+    const numbers = consumed.filter((t) => t.kind === "number").length;
+    const signsOnly = consumed.slice(0, -2).every((t) => t.kind === "op" && (t.op === "-" || t.op === "+"));
+    return last?.kind === "op" && last.op === "%" && numbers === 1 && consumed.at(-2)?.kind === "number" && signsOnly;
   }
 
   // term := unary (("*" | "/") unary | implicit "(" or sqrt)*
@@ -362,6 +375,8 @@ function errorText(reason: MathErrorReason, language: Language): string {
   }
 }
 
+const MAX_ECHO = 60;
+
 /** "what is 2 + 3 * 4", "15% of 200", "احسب 7 × 8", "10 / 0". */
 export const mathSkill: Skill = (ctx) => {
   const tokens = tokenizeMath(ctx.text);
@@ -372,7 +387,11 @@ export const mathSkill: Skill = (ctx) => {
     if (!cued && outside > 1) continue;
     try {
       const value = new Parser(run).parseAll();
-      const shown = `${render(run, ctx.language)} = ${formatNumber(value, 6)}`;
+      const result = formatNumber(value, 6);
+      const expression = render(run, ctx.language);
+      // Long expressions are not echoed, so SMS replies stay short.
+      if (expression.length > MAX_ECHO) return { text: say(ctx.language, `The result is ${result}.`, `الناتج: ${result}`) };
+      const shown = `${expression} = ${result}`;
       return { text: say(ctx.language, shown, `الناتج: ${shown}`) };
     } catch (error) {
       if (!(error instanceof MathError)) throw error;

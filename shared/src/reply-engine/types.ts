@@ -4,16 +4,12 @@ import type { TripQuery } from "./trip";
 
 /** What every skill sees: the message once normalised, plus the conversation around it. */
 export interface SkillContext {
-  /** The message as the user wrote it (trimmed). */
-  raw: string;
   /** Lower-cased, digits and Arabic letters normalised (see normalizeText). */
   text: string;
   tokens: Token[];
   language: Language;
   persona: PersonaId | undefined;
   now: Date;
-  /** Earlier user messages (normalised), oldest first, within the last-5-turns window. */
-  previousUserTexts: string[];
   /** The distance or travel question, with follow-ups resolved from earlier messages. */
   trip: TripQuery | null;
 }

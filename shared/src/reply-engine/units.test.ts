@@ -73,6 +73,8 @@ describe("unit conversion answers", () => {
     expect(reply("10 inches to cm")).toBe("10 inches = 25.4 cm");
     expect(reply("30 cm in inches")).toBe("30 cm = 11.81 inches");
     expect(reply("1 mile in km")).toBe("1 mile = 1.61 km");
+    expect(reply("how many ml in 2 liters")).toBe("2 liters = 2,000 ml");
+    expect(reply("how many km in 10 miles")).toBe("10 miles = 16.09 km");
   });
 
   it("picks the usual counterpart when asked to convert without a target", () => {

@@ -237,7 +237,7 @@ const ALL_NAMES = phraseTable(
   ]),
 );
 const DEGREE = cues("degree", "degrees", "deg", "درجه", "درجات");
-const TARGET_MARKERS = cues("to", "in", "into", "الي", "ب", "في");
+const TARGET_MARKERS = cues("to", "in", "into", "many", "الي", "ب", "في");
 const CONVERT_CUES = cues(
   "convert",
   "conversion",
