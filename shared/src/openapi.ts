@@ -420,7 +420,7 @@ export const OPERATIONS: Operation[] = [
     summary: method === "post" ? "Create an SMS gateway configuration" : "Update an SMS gateway configuration",
     auth: "admin",
     permission: "sms:manage",
-    body: ref(method === "post" ? "smsGatewayConfigSchema" : "smsGatewayConfigUpdateSchema"),
+    body: ref(method === "post" ? ["smsGatewayConfigSaveSchema", "smsGatewayConfigSchema"] : "smsGatewayConfigUpdateSchema"),
     response: ref([], ok),
     errors: [400, 401, 403, 404, 409],
   })),
@@ -597,6 +597,79 @@ export const OPERATIONS: Operation[] = [
     response: ref(["smsWebhookResponseSchema"], ok),
     errors: [400, 401, 429],
   },
+  {
+    method: "delete",
+    path: "/admin/sms-config.php",
+    tag: TAGS.admin,
+    summary: "Delete an SMS gateway configuration",
+    auth: "admin",
+    permission: "sms:manage",
+    query: ref("smsGatewayConfigDeleteSchema", obj({ id: str }, ["id"])),
+    response: ref([], ok),
+    errors: [400, 401, 403, 404],
+  },
+  {
+    method: "get",
+    path: "/sms/conversations.php",
+    tag: TAGS.sms,
+    summary: "SMS AI: the session user's SMS conversation history (SPEC §7's conversations lookup)",
+    auth: "user",
+    query: ref("smsConversationsQuerySchema", userIdQ),
+    response: ref("smsConversationsResponseSchema"),
+    errors: [400, 401, 403],
+  },
+  {
+    method: "post",
+    path: "/sms/learned-response.php",
+    tag: TAGS.sms,
+    summary: "SMS AI: a cached earlier answer for the same normalised message and language (SPEC §7's learned-response lookup)",
+    auth: "user",
+    body: ref("smsLearnedResponseRequestSchema", obj({ message: str, language: str }, ["message"])),
+    response: ref("smsLearnedResponseResponseSchema"),
+    errors: [400, 401, 403],
+  },
+  { method: "post", path: "/admin/logout.php", tag: TAGS.admin, summary: "End the admin session", auth: "none", errors: [] },
+  {
+    method: "get",
+    path: "/admin/session.php",
+    tag: TAGS.admin,
+    summary: "The logged-in administrator",
+    auth: "admin",
+    response: ref([], obj({ success: bool, admin: obj({ id: str, username: str, role: str }) })),
+    errors: [401],
+  },
+  {
+    method: "get",
+    path: "/admin/audit-log.php",
+    tag: TAGS.admin,
+    summary: "Audit log of administrator actions",
+    auth: "admin",
+    permission: "audit:view",
+    query: ref("auditLogQuerySchema", obj({})),
+    response: ref([], obj({ success: bool, entries: { type: "array" } })),
+    errors: [400, 401, 403],
+  },
+  {
+    method: "get",
+    path: "/admin/queues.php",
+    tag: TAGS.admin,
+    summary: "Job queue counts and failed jobs",
+    auth: "admin",
+    permission: "queues:view",
+    response: ref("queuesResponseSchema"),
+    errors: [401, 403],
+  },
+  {
+    method: "post",
+    path: "/admin/queues.php",
+    tag: TAGS.admin,
+    summary: "Retry or remove a failed job",
+    auth: "admin",
+    permission: "queues:manage",
+    body: ref("queueJobActionRequestSchema"),
+    response: ref([], ok),
+    errors: [400, 401, 403, 404],
+  },
   // Operations
   { method: "get", path: "/health", tag: TAGS.ops, summary: "200 while the process lives", auth: "none", errors: [] },
   {
@@ -658,7 +731,8 @@ function loosen(schema: unknown): unknown {
 
 function toSchema(entry: SchemaRef, io: "input" | "output"): { schema: JsonSchema; source: "zod" | "minimal" } {
   const found = lookup(entry.names);
-  if (!found) return { schema: entry.minimal, source: "minimal" };
+  // A schema with no name is a fixed shape (e.g. `{success: true}`), not a missing one.
+  if (!found) return { schema: entry.minimal, source: entry.names.length ? "minimal" : "zod" };
   const { $schema: _dialect, ...schema } = z.toJSONSchema(found, {
     io,
     unrepresentable: "any",
