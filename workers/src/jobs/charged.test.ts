@@ -1,0 +1,151 @@
+import { UnrecoverableError, type Job } from "bullmq";
+import mongoose from "mongoose";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import {
+  credit,
+  hold,
+  LedgerEntry,
+  loadConfig,
+  providerBackoff,
+  releaseHold,
+  User,
+  createLogger,
+  type Pusher,
+} from "@storefront/shared/server";
+import type { Redis } from "ioredis";
+import { ProviderError } from "../providers/errors";
+import { chargedProcessor, setWorkerContext } from "./charged";
+
+const pushes: { userId: string; event: string; payload: Record<string, unknown> }[] = [];
+const pusher = {
+  toUser: (userId: string, event: string, payload: Record<string, unknown>) => pushes.push({ userId, event, payload }),
+  toAdmins: () => undefined,
+} as unknown as Pusher;
+
+beforeAll(async () => {
+  await mongoose.connect(inject("mongoUri").replace(/\/[^/]*$/u, "/charged_unit"));
+  await Promise.all([User.createIndexes(), LedgerEntry.createIndexes()]);
+  const config = loadConfig({ MONGODB_URI: inject("mongoUri"), REDIS_URL: inject("redisUrl"), NODE_ENV: "test" });
+  setWorkerContext({ config, pusher, redis: {} as Redis, log: createLogger("charged-test", "silent") });
+});
+afterAll(async () => {
+  await mongoose.disconnect();
+});
+beforeEach(() => {
+  pushes.length = 0;
+});
+
+let seq = 0;
+/** A user with 50 coins and a hold of 10 of them, as acceptJob leaves it. */
+async function heldJob(): Promise<{ userId: string; holdKey: string }> {
+  seq += 1;
+  const user = await User.create({ phone: `+30${Date.now()}${seq}`, passwordHash: "x" });
+  const userId = String(user._id);
+  await credit(userId, 50, `seed:${userId}`, "credit", "seed");
+  const holdKey = `job:chat:${userId}:${seq}`;
+  await hold({ userId, coins: 10, key: holdKey, feature: "text", queue: "chat", jobId: `chat-${seq}` });
+  return { userId, holdKey };
+}
+
+function fakeJob(data: Record<string, unknown>, attemptsMade = 0, attempts = 3): Job {
+  return { id: `chat-${seq}`, name: "text", data, attemptsMade, opts: { attempts } } as unknown as Job;
+}
+
+function chatData(userId: string, holdKey: string) {
+  return { userId, holdKey, message: "hi", persona: "general", language: "en", conversationId: null, history: [] };
+}
+
+async function coins(userId: string): Promise<number> {
+  return (await User.findById(userId).lean<{ coins: number }>())!.coins;
+}
+
+const holdState = async (key: string) => (await LedgerEntry.findOne({ key }).lean())?.holdState;
+
+describe("chargedProcessor", () => {
+  it("settles the hold, pushes job:completed and returns the handler's result", async () => {
+    const { userId, holdKey } = await heldJob();
+    const processor = chargedProcessor("chat", async () => ({ reply: "ok" }));
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "ok" });
+    expect(await holdState(holdKey)).toBe("settled");
+    expect(await coins(userId)).toBe(40);
+    expect(pushes).toEqual([
+      { userId, event: "job:completed", payload: { jobId: `chat-${seq}`, queue: "chat", result: { reply: "ok" } } },
+    ]);
+  });
+
+  it("rethrows a transient error before the last attempt and keeps the hold", async () => {
+    const { userId, holdKey } = await heldJob();
+    const processor = chargedProcessor("chat", async () => {
+      throw new ProviderError("overloaded", { retryable: true });
+    });
+    await expect(processor(fakeJob(chatData(userId, holdKey), 0, 3))).rejects.toThrow("overloaded");
+    expect(await holdState(holdKey)).toBe("held");
+    expect(pushes).toEqual([]);
+  });
+
+  it("refunds once on the last attempt, tells the user why, and still rethrows", async () => {
+    const { userId, holdKey } = await heldJob();
+    const processor = chargedProcessor("chat", async () => {
+      throw new ProviderError("overloaded", { retryable: true });
+    });
+    await expect(processor(fakeJob(chatData(userId, holdKey), 2, 3))).rejects.toThrow("overloaded");
+    expect(await holdState(holdKey)).toBe("released");
+    expect(await coins(userId)).toBe(50);
+    expect(pushes.map((p) => [p.event, p.payload.refunded ?? p.payload.coins])).toEqual([
+      ["job:failed", 10],
+      ["wallet:updated", 50],
+    ]);
+    expect(pushes[0]!.payload.error).toBe("overloaded");
+    // A repeated final failure (e.g. a redelivered job) refunds nothing more and does not run.
+    await expect(processor(fakeJob(chatData(userId, holdKey), 2, 3))).rejects.toBeInstanceOf(UnrecoverableError);
+    expect(await coins(userId)).toBe(50);
+    expect(await LedgerEntry.countDocuments({ key: `release:${holdKey}` })).toBe(1);
+  });
+
+  it("turns a permanent provider error into UnrecoverableError and refunds at the first attempt", async () => {
+    const { userId, holdKey } = await heldJob();
+    const processor = chargedProcessor("chat", async () => {
+      throw new ProviderError("content refused", { retryable: false });
+    });
+    await expect(processor(fakeJob(chatData(userId, holdKey), 0, 3))).rejects.toBeInstanceOf(UnrecoverableError);
+    expect(await holdState(holdKey)).toBe("released");
+    expect(await coins(userId)).toBe(50);
+  });
+
+  it("refuses a payload its queue's schema rejects, and releases the hold", async () => {
+    const { userId, holdKey } = await heldJob();
+    let ran = false;
+    const processor = chargedProcessor("chat", async () => {
+      ran = true;
+    });
+    await expect(processor(fakeJob({ userId, holdKey, message: "" }))).rejects.toBeInstanceOf(UnrecoverableError);
+    expect(ran).toBe(false);
+    expect(await holdState(holdKey)).toBe("released");
+  });
+
+  it("does not run a job whose hold was already released", async () => {
+    const { userId, holdKey } = await heldJob();
+    await releaseHold(holdKey, "swept", "test");
+    let ran = false;
+    const processor = chargedProcessor("chat", async () => {
+      ran = true;
+    });
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).rejects.toThrow("refunded");
+    expect(ran).toBe(false);
+    expect(await coins(userId)).toBe(50);
+  });
+});
+
+describe("providerBackoff", () => {
+  const job = { opts: { backoff: { type: "provider", delay: 100 } } } as unknown as Job;
+
+  it("doubles the delay per attempt", () => {
+    expect([1, 2, 3].map((n) => providerBackoff(n, "provider", new Error("x"), job))).toEqual([100, 200, 400]);
+  });
+
+  it("never retries sooner than the provider's Retry-After", () => {
+    const limited = new ProviderError("slow down", { retryable: true, retryAfterMs: 5000 });
+    expect(providerBackoff(1, "provider", limited, job)).toBe(5000);
+    expect(providerBackoff(8, "provider", limited, job)).toBe(12_800);
+  });
+});

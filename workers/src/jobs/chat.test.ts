@@ -1,0 +1,64 @@
+import type { Job } from "bullmq";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { PERSONAS, type ChatJobData } from "@storefront/shared";
+import { createLogger, loadConfig, type Pusher } from "@storefront/shared/server";
+import type { Redis } from "ioredis";
+import type { ChatProvider, ChatRequest } from "../providers/chat/index";
+import { setWorkerContext } from "./charged";
+import { runChat, setChatProvider } from "./chat";
+
+const deltas: Record<string, unknown>[] = [];
+const asked: ChatRequest[] = [];
+
+function scripted(pieces: string[]): ChatProvider {
+  return {
+    name: "scripted",
+    async *stream(req) {
+      asked.push(req);
+      for (const piece of pieces) yield piece;
+    },
+  };
+}
+
+beforeAll(() => {
+  const config = loadConfig({ MONGODB_URI: inject("mongoUri"), REDIS_URL: inject("redisUrl"), NODE_ENV: "test" });
+  const pusher = {
+    toUser: (_u: string, _e: string, payload: Record<string, unknown>) => deltas.push(payload),
+  } as unknown as Pusher;
+  setWorkerContext({ config, pusher, redis: {} as Redis, log: createLogger("chat-test", "silent") });
+});
+afterAll(() => {
+  deltas.length = 0;
+});
+
+const data: ChatJobData = {
+  userId: "a".repeat(24),
+  holdKey: "job:chat:x",
+  message: "what is a fever?",
+  persona: "doctor",
+  language: "en",
+  conversationId: "conv_1",
+  history: [{ role: "user", content: "hello" }],
+};
+const job = { id: "chat-1" } as Job;
+
+describe("runChat", () => {
+  it("streams each delta to the user's room and returns the reply cleaned of markdown", async () => {
+    setChatProvider(scripted(["**Fever** is ", "a raised ", "body temperature."]));
+    const result = await runChat(data, job);
+    expect(result).toEqual({ reply: "Fever is a raised body temperature." });
+    expect(deltas).toEqual([
+      { jobId: "chat-1", conversationId: "conv_1", delta: "**Fever** is " },
+      { jobId: "chat-1", conversationId: "conv_1", delta: "a raised " },
+      { jobId: "chat-1", conversationId: "conv_1", delta: "body temperature." },
+    ]);
+    const doctor = PERSONAS.find((p) => p.id === "doctor")!;
+    expect(asked.at(-1)).toMatchObject({ system: doctor.systemPrompt, persona: "doctor", history: data.history, language: "en" });
+    expect(asked.at(-1)!.system).toContain("not a diagnosis");
+  });
+
+  it("fails a reply that is empty once cleaned", async () => {
+    setChatProvider(scripted(["**", "**"]));
+    await expect(runChat(data, job)).rejects.toThrow("empty reply");
+  });
+});
