@@ -19,12 +19,6 @@ import { resolveTrip } from "./trip";
 import type { Skill, SkillAnswer, SkillContext } from "./types";
 import { unitsSkill } from "./units";
 
-export { evaluate, MathError } from "./math";
-export { formatNumber } from "./format";
-export { CITIES, greatCircleKm } from "./cities";
-export { TRAVEL_MODES } from "./travel";
-export { convert } from "./units";
-
 /** One message of the conversation so far, oldest first. */
 export interface ChatTurn {
   role: "user" | "assistant";
