@@ -88,6 +88,22 @@ describe("GET /api/metrics", () => {
     expect(Number(hash.sum)).toBeCloseTo(0.5, 5);
   });
 
+  it("reports recent job durations per queue from the jobs BullMQ retains", async () => {
+    const { client, id } = await newUser();
+    await giveCoins(id, 100);
+    const chat = await client.post("/textai/chat.php", {
+      message: "what is 2 + 2?",
+      userId: id,
+      avatarType: "general",
+      language: "en",
+    });
+    expect(chat.status).toBe(200);
+    const text = (await (await adminClient()).get("/metrics")).body as string;
+    const p50 = sample(text, "storefront_job_recent_duration_seconds", { queue: "chat", quantile: "0.5" });
+    expect(p50).toBeGreaterThanOrEqual(0);
+    expect(p50).toBeLessThan(60);
+  });
+
   it("counts wallet ledger entries by kind", async () => {
     const admin = await adminClient();
     const before =

@@ -18,6 +18,8 @@ export const METRIC_PREFIX = "storefront_";
 export const JOB_DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300] as const;
 const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
+/** Retained BullMQ jobs read per queue and scrape for the recent-duration and failure figures. */
+const RECENT_JOBS = 100;
 const JOB_METRICS_KEY = (queue: string) => `metrics:jobs:${queue}`;
 const JOB_METRICS_QUEUES_KEY = "metrics:jobs:queues";
 
@@ -203,11 +205,47 @@ async function clusterMetricsText(sources: ClusterSources): Promise<string> {
     registers,
   });
 
+  // Read from the jobs BullMQ retains, so they exist even where workers do not call attachJobMetrics.
+  const recentDuration = new Gauge({
+    name: `${METRIC_PREFIX}job_recent_duration_seconds`,
+    help: `Processing time of the last ${RECENT_JOBS} completed jobs per queue (BullMQ processedOn to finishedOn)`,
+    labelNames: ["queue", "quantile"] as const,
+    registers,
+  });
+  const retainedFailed = new Gauge({
+    name: `${METRIC_PREFIX}queue_failed_jobs_by_reason`,
+    help: `Failed jobs BullMQ still retains per queue and reason (the last ${RECENT_JOBS})`,
+    labelNames: ["queue", "reason"] as const,
+    registers,
+  });
+
   await Promise.all(
     Object.entries(sources.queues).map(async ([name, queue]) => {
       const counts = await queue.getJobCounts(...QUEUE_STATES);
       for (const state of QUEUE_STATES) queueJobs.set({ queue: name, state }, counts[state] ?? 0);
       queueWorkers.set({ queue: name }, await queue.getWorkersCount().catch(() => 0));
+
+      const completed = await queue.getJobs(["completed"], 0, RECENT_JOBS - 1);
+      const durations = completed
+        .map((job) => (job?.processedOn && job.finishedOn ? (job.finishedOn - job.processedOn) / 1000 : null))
+        .filter((d): d is number => d !== null)
+        .sort((a, b) => a - b);
+      if (durations.length) {
+        for (const q of [0.5, 0.9, 0.99]) {
+          recentDuration.set(
+            { queue: name, quantile: String(q) },
+            durations[Math.min(durations.length - 1, Math.floor(q * durations.length))]!,
+          );
+        }
+      }
+      const failed = await queue.getJobs(["failed"], 0, RECENT_JOBS - 1);
+      const reasons = new Map<string, number>();
+      for (const job of failed) {
+        if (!job) continue;
+        const reason = failureReason(job.failedReason);
+        reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+      }
+      for (const [reason, count] of reasons) retainedFailed.set({ queue: name, reason }, count);
     }),
   );
 
