@@ -114,7 +114,7 @@ describe("evaluate (recursive-descent parser)", () => {
           expect(error).toBeInstanceOf(MathError);
         }
       }),
-      { numRuns: 500 },
+      { numRuns: 300 },
     );
   });
 });
