@@ -121,7 +121,7 @@ describe("profile", () => {
     form.set("displayName", "  Layla  ");
     form.set("country", "eg");
     form.set("phone", "+19999999999");
-    form.set("avatar", new Blob([await png(64, 64)], { type: "image/png" }), "me.png");
+    form.set("avatar", new Blob([new Uint8Array(await png(64, 64))], { type: "image/png" }), "me.png");
     const res = await client.request("POST", "/user/update-profile.php", form);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, displayName: "Layla", country: "EG", phone, id });

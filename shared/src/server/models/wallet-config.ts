@@ -34,12 +34,15 @@ export interface WalletTables {
   tiers: TierRow[];
 }
 
-/** The pricing and tier tables, seeded with SPEC §9's defaults on first read. */
+/** The pricing and tier tables, seeded with SPEC §9's defaults on first read. Read per charge, so edits apply at once. */
 export async function loadWalletTables(): Promise<WalletTables> {
-  const doc = await WalletConfig.findOneAndUpdate(
-    { _id: "wallet" },
-    { $setOnInsert: { pricing: DEFAULT_PRICING.map((r) => ({ ...r })), tiers: DEFAULT_TIERS.map((r) => ({ ...r })) } },
-    { upsert: true, returnDocument: "after", lean: true },
-  );
+  const found = await WalletConfig.findById("wallet", { pricing: 1, tiers: 1 }).lean();
+  const doc =
+    found ??
+    (await WalletConfig.findOneAndUpdate(
+      { _id: "wallet" },
+      { $setOnInsert: { pricing: DEFAULT_PRICING.map((r) => ({ ...r })), tiers: DEFAULT_TIERS.map((r) => ({ ...r })) } },
+      { upsert: true, returnDocument: "after", lean: true },
+    ));
   return { pricing: (doc?.pricing ?? []) as PricingRow[], tiers: (doc?.tiers ?? []) as TierRow[] };
 }
