@@ -5,7 +5,7 @@
  *
  * Retries are safe: each log step and message has a unique key, the charge has an idempotency
  * key from the gateway's message id, and the outbound record carries its state (prepared →
- * charged → sending → sent | failed), so a job that dies anywhere resumes without charging or
+ * sending → sent | failed), so a job that dies anywhere resumes without charging or
  * sending twice (a crash during the send itself may resend with the same reference, which the
  * gateway can drop).
  */
@@ -186,6 +186,9 @@ interface Context {
   phone: string;
   user: Subscriber | null;
   deps: SmsReplyDeps;
+  config: SmsIntegrationConfigValues;
+  /** The SMPP gateway of the message's shortcode, when the SMS Config list has one. */
+  smppGateway: SmsGatewayConfigDoc | null;
 }
 
 export type SmsReplyOutcome =
@@ -198,29 +201,43 @@ export type SmsReplyOutcome =
   | "delivery_failed"
   | "already_processed";
 
-async function log(ctx: Context, action: SmsLogAction, step: string, details: Record<string, unknown>): Promise<void> {
-  await SmsLog.updateOne(
-    { key: `${ctx.job.messageId}:${step}` },
-    {
-      $setOnInsert: {
-        action,
-        user_id: ctx.user?.id ?? null,
-        user_name: ctx.user?.name ?? "Unknown",
-        phone: ctx.phone,
-        message_id: ctx.job.messageId,
-        details: JSON.stringify(details),
+type Step = [action: SmsLogAction, step: string, details: Record<string, unknown>];
+
+/** Writes log steps in one round-trip; each step's key makes a retried job write it once. */
+async function logSteps(ctx: Context, ...steps: Step[]): Promise<void> {
+  await SmsLog.bulkWrite(
+    steps.map(([action, step, details]) => ({
+      updateOne: {
+        filter: { key: `${ctx.job.messageId}:${step}` },
+        update: {
+          $setOnInsert: {
+            action,
+            user_id: ctx.user?.id ?? null,
+            user_name: ctx.user?.name ?? "Unknown",
+            phone: ctx.phone,
+            message_id: ctx.job.messageId,
+            details: JSON.stringify(details),
+          },
+        },
+        upsert: true,
       },
-    },
-    { upsert: true },
+    })),
+    { ordered: true },
   );
+}
+
+/** The last step of every message: its outcome, which also marks the message as done. */
+function outcomeStep(outcome: SmsReplyOutcome, details: Record<string, unknown> = {}): Step {
+  return ["sms_processed", "processed", { result: outcome, ...details }];
 }
 
 async function finish(
   ctx: Context,
   outcome: SmsReplyOutcome,
   details: Record<string, unknown> = {},
+  ...before: Step[]
 ): Promise<{ outcome: SmsReplyOutcome }> {
-  await log(ctx, "sms_processed", "processed", { result: outcome, ...details });
+  await logSteps(ctx, ...before, outcomeStep(outcome, details));
   return { outcome };
 }
 
@@ -297,77 +314,81 @@ async function smppGatewayFor(shortcode: string): Promise<SmsGatewayConfigDoc | 
   return SmsGatewayConfig.findOne({ shortcode, smsType: "MT" }).sort({ createdAt: 1 }).lean<SmsGatewayConfigDoc>();
 }
 
-async function deliver(
-  ctx: Context,
-  config: SmsIntegrationConfigValues,
-  out: SmsMessageDoc,
-): Promise<{ channel: "http" | "smpp"; result: SendResult }> {
+async function deliver(ctx: Context, out: SmsMessageDoc): Promise<{ channel: "http" | "smpp"; result: SendResult }> {
   const sms = { to: ctx.phone, text: out.message, reference: String(out._id) };
-  const gateway = await smppGatewayFor(ctx.job.to);
-  if (gateway) {
-    return { channel: "smpp", result: await ctx.deps.smpp.link(smppTargetOf(gateway)).submit(sms) };
+  if (ctx.smppGateway) {
+    return { channel: "smpp", result: await ctx.deps.smpp.link(smppTargetOf(ctx.smppGateway)).submit(sms) };
   }
-  if (config.gateway_url) return { channel: "http", result: await sendViaHttp(config, sms, ctx.deps.http) };
+  if (ctx.config.gateway_url) return { channel: "http", result: await sendViaHttp(ctx.config, sms, ctx.deps.http) };
   throw new GatewayError("No SMS gateway is configured", false);
 }
 
-/** Charges (AI replies only) and sends the prepared reply, resuming from its recorded state. */
-async function chargeAndSend(
-  ctx: Context,
-  config: SmsIntegrationConfigValues,
-  prepared: SmsMessageDoc,
-): Promise<{ outcome: SmsReplyOutcome }> {
-  let out: SmsMessageDoc | null = prepared;
-  if (out.state === "sent") return finish(ctx, "replied", { kind: out.kind });
-  if (out.state === "failed") return finish(ctx, "delivery_failed", { kind: out.kind });
-
-  if (out.kind === "ai" && out.state === "prepared") {
-    try {
-      const charge = await debit(
-        ctx.user!.id,
-        out.coins,
-        `sms-reply:${ctx.job.messageId}`,
-        "sms",
-        `SMS reply ${out.segments} segment(s)`,
-      );
-      if (!charge.replayed && charge.balanceAfter !== null) {
-        ctx.deps.pusher?.toUser(String(ctx.user!.id), "wallet:updated", { coins: charge.balanceAfter, reason: "sms" });
-      }
-      out = await SmsMessage.findOneAndUpdate(
-        { _id: prepared._id, state: "prepared" },
-        { $set: { state: "charged" } },
-        { returnDocument: "after" },
-      ).lean<SmsMessageDoc>();
-    } catch (error) {
-      if (!(error instanceof InsufficientCoinsError)) throw error;
-      const notice = config.insufficient_funds_message;
-      const encoding = smsEncoding(notice);
-      out = await SmsMessage.findOneAndUpdate(
-        { _id: prepared._id, state: "prepared" },
-        {
-          $set: {
-            kind: "insufficient_funds",
-            message: notice,
-            coins: 0,
-            segments: encoding.segments,
-            encoding: encoding.encoding,
-            state: "charged",
-          },
-        },
-        { returnDocument: "after" },
-      ).lean<SmsMessageDoc>();
-      await log(ctx, "sms_processed", "insufficient", {
-        result: "insufficient_funds",
-        needed: error.needed,
-        available: error.available,
-      });
+/**
+ * Charges an AI reply (moving it to `sending`), or turns it into the insufficient-funds notice
+ * when the wallet is short. Returns the record to send and the log steps to write with it.
+ */
+async function charge(ctx: Context, prepared: SmsMessageDoc): Promise<{ out: SmsMessageDoc; steps: Step[] }> {
+  try {
+    const entry = await debit(
+      ctx.user!.id,
+      prepared.coins,
+      `sms-reply:${ctx.job.messageId}`,
+      "sms",
+      `SMS reply ${prepared.segments} segment(s)`,
+    );
+    if (!entry.replayed && entry.balanceAfter !== null) {
+      ctx.deps.pusher?.toUser(String(ctx.user!.id), "wallet:updated", { coins: entry.balanceAfter, reason: "sms" });
     }
+    const out = await SmsMessage.findOneAndUpdate(
+      { _id: prepared._id, state: "prepared" },
+      { $set: { state: "sending" } },
+      { returnDocument: "after" },
+    ).lean<SmsMessageDoc>();
     if (!out) throw new Error("outbound record changed underneath; retrying");
+    return { out, steps: [] };
+  } catch (error) {
+    if (!(error instanceof InsufficientCoinsError)) throw error;
+    const notice = ctx.config.insufficient_funds_message;
+    const encoding = smsEncoding(notice);
+    const out = await SmsMessage.findOneAndUpdate(
+      { _id: prepared._id, state: "prepared" },
+      {
+        $set: {
+          kind: "insufficient_funds",
+          message: notice,
+          coins: 0,
+          segments: encoding.segments,
+          encoding: encoding.encoding,
+          state: "sending",
+        },
+      },
+      { returnDocument: "after" },
+    ).lean<SmsMessageDoc>();
+    if (!out) throw new Error("outbound record changed underneath; retrying");
+    return {
+      out,
+      steps: [
+        ["sms_processed", "insufficient", { result: "insufficient_funds", needed: error.needed, available: error.available }],
+      ],
+    };
+  }
+}
+
+/** Charges (AI replies only) and sends the prepared reply, resuming from its recorded state. */
+async function chargeAndSend(ctx: Context, prepared: SmsMessageDoc): Promise<{ outcome: SmsReplyOutcome }> {
+  if (prepared.state === "sent") return finish(ctx, "replied", { kind: prepared.kind });
+  if (prepared.state === "failed") return finish(ctx, "delivery_failed", { kind: prepared.kind });
+
+  let out = prepared;
+  const steps: Step[] = [];
+  if (out.kind === "ai" && out.state === "prepared") {
+    const charged = await charge(ctx, out);
+    out = charged.out;
+    steps.push(...charged.steps);
   }
 
-  await SmsMessage.updateOne({ _id: out._id }, { $set: { state: "sending" } });
   try {
-    const { channel, result } = await deliver(ctx, config, out);
+    const { channel, result } = await deliver(ctx, out);
     await SmsMessage.updateOne(
       { _id: out._id },
       {
@@ -380,16 +401,20 @@ async function chargeAndSend(
         },
       },
     );
-    await log(ctx, "sms_reply_sent", "reply_sent", {
-      kind: out.kind,
-      reply: out.message,
-      coins: out.coins,
-      segments: out.segments,
-      encoding: out.encoding,
-      channel,
-      gateway_message_id: result.gatewayMessageId,
-    });
-    return finish(ctx, "replied", { kind: out.kind, coins: out.coins });
+    const sent: Step = [
+      "sms_reply_sent",
+      "reply_sent",
+      {
+        kind: out.kind,
+        reply: out.message,
+        coins: out.coins,
+        segments: out.segments,
+        encoding: out.encoding,
+        channel,
+        gateway_message_id: result.gatewayMessageId,
+      },
+    ];
+    return finish(ctx, "replied", { kind: out.kind, coins: out.coins }, ...steps, sent);
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;
     await SmsMessage.updateOne(
@@ -401,7 +426,7 @@ async function chargeAndSend(
       await credit(ctx.user.id, out.coins, `sms-refund:${ctx.job.messageId}`, "refund", "SMS reply not delivered", "worker");
       refunded = out.coins;
     }
-    return finish(ctx, "delivery_failed", { kind: out.kind, error: error.message, refunded });
+    return finish(ctx, "delivery_failed", { kind: out.kind, error: error.message, refunded }, ...steps);
   }
 }
 
@@ -417,7 +442,7 @@ async function findSubscriber(phone: string): Promise<Subscriber | null> {
 }
 
 /** STOP / START: the opt-out changes at once; the confirmation goes out once per change. */
-async function handleKeyword(ctx: Context, keyword: "stop" | "start", config: SmsIntegrationConfigValues) {
+async function handleKeyword(ctx: Context, keyword: "stop" | "start"): Promise<{ outcome: SmsReplyOutcome } | null> {
   const language: Language = isArabic(ctx.job.text) ? "ar" : "en";
   if (keyword === "stop") {
     const doc = await SmsOptOut.findOneAndUpdate(
@@ -426,68 +451,77 @@ async function handleKeyword(ctx: Context, keyword: "stop" | "start", config: Sm
       { upsert: true, returnDocument: "after", lean: true },
     );
     if (doc?.message_id !== ctx.job.messageId) return finish(ctx, "opted_out", { keyword, note: "already opted out" });
-    await log(ctx, "sms_processed", "opt_out", { result: "opted_out", keyword });
-    return chargeAndSend(ctx, config, await prepareOutbound(ctx, "opt_out", NOTICES.opt_out[language], 0));
+    await logSteps(ctx, ["sms_processed", "opt_out", { result: "opted_out", keyword }]);
+    return chargeAndSend(ctx, await prepareOutbound(ctx, "opt_out", NOTICES.opt_out[language], 0));
   }
   const removed = await SmsOptOut.deleteOne({ phone: ctx.phone });
   if (removed.deletedCount === 0) return null;
-  await log(ctx, "sms_processed", "opt_in", { result: "opted_in", keyword });
-  return chargeAndSend(ctx, config, await prepareOutbound(ctx, "opt_in", NOTICES.opt_in[language], 0));
+  await logSteps(ctx, ["sms_processed", "opt_in", { result: "opted_in", keyword }]);
+  return chargeAndSend(ctx, await prepareOutbound(ctx, "opt_in", NOTICES.opt_in[language], 0));
 }
 
 export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promise<{ outcome: SmsReplyOutcome }> {
   const phone = canonicalPhone(job.from);
-  const ctx: Context = { job, phone, user: await findSubscriber(phone), deps };
+  // Independent reads in one go: every job pays their latency once, not six times.
+  const [user, config, smppGateway, existing, done, optedOut] = await Promise.all([
+    findSubscriber(phone),
+    loadSmsIntegrationConfig(),
+    smppGatewayFor(job.to),
+    SmsMessage.findOne({ key: `out:${job.messageId}` }).lean<SmsMessageDoc>(),
+    SmsLog.exists({ key: `${job.messageId}:processed` }),
+    SmsOptOut.exists({ phone }),
+  ]);
+  const ctx: Context = { job, phone, user, deps, config, smppGateway };
 
-  await SmsMessage.updateOne(
-    { key: `in:${job.messageId}` },
-    {
-      $setOnInsert: {
-        direction: "inbound",
-        phone,
-        user_id: ctx.user?.id ?? null,
-        user_name: ctx.user?.name ?? "Unknown",
-        message: job.text,
-        shortcode: job.to,
-        gateway_message_id: job.messageId,
-        received_at: job.receivedAt,
+  await Promise.all([
+    SmsMessage.updateOne(
+      { key: `in:${job.messageId}` },
+      {
+        $setOnInsert: {
+          direction: "inbound",
+          phone,
+          user_id: user?.id ?? null,
+          user_name: user?.name ?? "Unknown",
+          message: job.text,
+          shortcode: job.to,
+          gateway_message_id: job.messageId,
+          received_at: job.receivedAt,
+        },
       },
-    },
-    { upsert: true },
-  );
-  await log(ctx, "webhook_received", "received", { from: job.from, to: job.to, text: job.text, channel: job.channel });
+      { upsert: true },
+    ),
+    logSteps(ctx, ["webhook_received", "received", { from: job.from, to: job.to, text: job.text, channel: job.channel }]),
+  ]);
 
   // A retry resumes the reply an earlier attempt prepared instead of deciding again.
-  const existing = await SmsMessage.findOne({ key: `out:${job.messageId}` }).lean<SmsMessageDoc>();
-  const config = await loadSmsIntegrationConfig();
-  if (existing) return chargeAndSend(ctx, config, existing);
-  if (await SmsLog.exists({ key: `${job.messageId}:processed` })) return { outcome: "already_processed" };
+  if (existing) return chargeAndSend(ctx, existing);
+  if (done) return { outcome: "already_processed" };
 
   if (!config.enabled) return finish(ctx, "integration_disabled");
 
   const keyword = keywordOf(job.text);
   if (keyword) {
-    const handled = await handleKeyword(ctx, keyword, config);
+    const handled = await handleKeyword(ctx, keyword);
     if (handled) return handled;
+  } else if (optedOut) {
+    return finish(ctx, "opted_out");
   }
-  if (await SmsOptOut.exists({ phone })) return finish(ctx, "opted_out");
 
   if (!(await allowedByRateLimit(deps.redis, phone, job.messageId, config.rate_limit_per_minute))) {
     return finish(ctx, "rate_limited", { limit_per_minute: config.rate_limit_per_minute });
   }
 
-  if (!ctx.user) {
-    await log(ctx, "unknown_user_sms", "unknown_user", { text: job.text });
-    return chargeAndSend(ctx, config, await prepareOutbound(ctx, "welcome", config.welcome_message, 0));
+  if (!user) {
+    await logSteps(ctx, ["unknown_user_sms", "unknown_user", { text: job.text }]);
+    return chargeAndSend(ctx, await prepareOutbound(ctx, "welcome", config.welcome_message, 0));
   }
-  if (!ctx.user.isActive) return finish(ctx, "user_inactive");
+  if (!user.isActive) return finish(ctx, "user_inactive");
   if (!config.auto_reply_enabled) return finish(ctx, "auto_reply_disabled");
 
   const language: Language = isArabic(job.text) ? "ar" : "en";
-  const reply = await aiReply(ctx, language);
-  const { pricing } = await loadWalletTables();
+  const [reply, { pricing }] = await Promise.all([aiReply(ctx, language), loadWalletTables()]);
   const coins = priceOf({ feature: "sms", text: reply }, pricing);
-  return chargeAndSend(ctx, config, await prepareOutbound(ctx, "ai", reply, coins));
+  return chargeAndSend(ctx, await prepareOutbound(ctx, "ai", reply, coins));
 }
 
 export const smsReplyProcessor: Processor = async (job: Job) => {

@@ -28,11 +28,14 @@ export const SmsIntegrationConfig = mongoose.model("SmsIntegrationConfig", smsIn
  * then, so the webhook never accepts unsigned traffic for lack of a secret.
  */
 export async function loadSmsIntegrationConfig(): Promise<SmsIntegrationConfigValues> {
-  const doc = await SmsIntegrationConfig.findOneAndUpdate(
-    { _id: "sms" },
-    { $setOnInsert: { webhook_secret: randomBytes(24).toString("hex") } },
-    { upsert: true, returnDocument: "after", lean: true, setDefaultsOnInsert: true },
-  );
+  // A plain read on every webhook call; the seeding write happens once.
+  const doc =
+    (await SmsIntegrationConfig.findById("sms").lean()) ??
+    (await SmsIntegrationConfig.findOneAndUpdate(
+      { _id: "sms" },
+      { $setOnInsert: { webhook_secret: randomBytes(24).toString("hex") } },
+      { upsert: true, returnDocument: "after", lean: true, setDefaultsOnInsert: true },
+    ));
   return {
     enabled: doc?.enabled ?? SMS_INTEGRATION_DEFAULTS.enabled,
     gateway_url: doc?.gateway_url ?? "",

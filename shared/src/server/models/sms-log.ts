@@ -1,8 +1,19 @@
-import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
-import { SMS_LOG_ACTIONS } from "../../constants";
+import mongoose, { Schema, type Types } from "mongoose";
+import { SMS_LOG_ACTIONS, type SmsLogAction } from "../../constants";
+
+export interface SmsLogFields {
+  action: SmsLogAction;
+  user_id: Types.ObjectId | null;
+  user_name: string;
+  phone: string;
+  details: string;
+  message_id: string | null;
+  key: string;
+  created_at: Date;
+}
 
 /** One step of the SMS integration (SPEC §3 SMS log entry), written by the webhook and the sms-reply worker. */
-const smsLogSchema = new Schema(
+const smsLogSchema = new Schema<SmsLogFields>(
   {
     action: { type: String, enum: SMS_LOG_ACTIONS, required: true },
     user_id: { type: Schema.Types.ObjectId, default: null },
@@ -21,5 +32,5 @@ smsLogSchema.index({ created_at: -1 });
 smsLogSchema.index({ action: 1, created_at: -1 });
 smsLogSchema.index({ user_id: 1, created_at: -1 });
 
-export type SmsLogDoc = InferSchemaType<typeof smsLogSchema> & { _id: Types.ObjectId; created_at: Date };
-export const SmsLog = mongoose.model("SmsLog", smsLogSchema);
+export type SmsLogDoc = SmsLogFields & { _id: Types.ObjectId };
+export const SmsLog = mongoose.model<SmsLogFields>("SmsLog", smsLogSchema);

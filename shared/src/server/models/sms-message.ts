@@ -4,10 +4,10 @@ export const SMS_DIRECTIONS = ["inbound", "outbound"] as const;
 /** What an outbound message is: an AI answer or one of the fixed texts. */
 export const SMS_REPLY_KINDS = ["ai", "welcome", "insufficient_funds", "opt_out", "opt_in"] as const;
 /**
- * Outbound life: prepared (text and price fixed) → charged → sending → sent | failed. A retried
- * job resumes from the stored state, so nothing is charged or sent twice.
+ * Outbound life: prepared (text and price fixed) → sending (charged, for AI replies) → sent |
+ * failed. A retried job resumes from the stored state, so nothing is charged or sent twice.
  */
-export const SMS_OUTBOUND_STATES = ["prepared", "charged", "sending", "sent", "failed"] as const;
+export const SMS_OUTBOUND_STATES = ["prepared", "sending", "sent", "failed"] as const;
 
 /** Every SMS in or out (SPEC §3 SMS message record). */
 const smsMessageSchema = new Schema(
