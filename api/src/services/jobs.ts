@@ -143,7 +143,8 @@ export class JobWaiter {
   }
 
   private async listen(queue: QueueName): Promise<QueueEvents> {
-    const events = new QueueEvents(queue, { connection: this.connect() });
+    const { prefix } = this.queues[queue].opts;
+    const events = new QueueEvents(queue, { connection: this.connect(), ...(prefix ? { prefix } : {}) });
     events.on("completed", ({ jobId, returnvalue }) => this.settle(queue, jobId, (w) => w.resolve(returnvalue)));
     events.on("failed", ({ jobId, failedReason }) => this.settle(queue, jobId, (w) => w.reject(jobFailed(jobId, failedReason))));
     events.on("error", (error) => this.log.error({ err: error, queue }, "queue events listener error"));
