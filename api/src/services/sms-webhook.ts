@@ -3,7 +3,7 @@
  * sms-reply queue. Nothing here waits for a reply: the gateway gets its answer at once.
  */
 import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
-import { Queue } from "bullmq";
+import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { smsInboundSchema, type SmsInbound, type SmsReplyJob } from "@storefront/shared";
 import { SmsLog } from "@storefront/shared/server";
@@ -108,17 +108,6 @@ export function inboundFrom(fields: Record<string, unknown>) {
   });
 }
 
-const queues = new WeakMap<Redis, Queue>();
-
-function smsReplyQueue(redis: Redis): Queue {
-  let queue = queues.get(redis);
-  if (!queue) {
-    queue = new Queue("sms-reply", { connection: redis });
-    queues.set(redis, queue);
-  }
-  return queue;
-}
-
 /** BullMQ ids cannot contain ":"; a hash of the gateway id is stable across deliveries. */
 export function smsJobId(messageId: string): string {
   return `sms-${createHash("sha256").update(messageId).digest("hex").slice(0, 40)}`;
@@ -134,7 +123,7 @@ export interface Accepted {
  * for a week, the BullMQ job id catches races between API processes, and the worker's unique
  * message key catches anything older.
  */
-export async function acceptInbound(redis: Redis, inbound: SmsInbound, fallbackId: string): Promise<Accepted> {
+export async function acceptInbound(redis: Redis, queue: Queue, inbound: SmsInbound, fallbackId: string): Promise<Accepted> {
   const messageId = inbound.messageId || fallbackId;
   const seenKey = `sms:webhook:seen:${createHash("sha256").update(messageId).digest("hex")}`;
   const first = await redis.set(seenKey, "1", "EX", DUPLICATE_WINDOW_SECONDS, "NX");
@@ -148,7 +137,7 @@ export async function acceptInbound(redis: Redis, inbound: SmsInbound, fallbackI
     channel: "webhook",
   };
   try {
-    await smsReplyQueue(redis).add("inbound", job, {
+    await queue.add("inbound", job, {
       jobId: smsJobId(messageId),
       attempts: 5,
       backoff: { type: "exponential", delay: 1000 },

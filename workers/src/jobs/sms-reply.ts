@@ -28,21 +28,18 @@ import {
   type SmsReplyJob,
 } from "@storefront/shared";
 import {
-  createLogger,
-  createRedis,
   credit,
   debit,
   InsufficientCoinsError,
-  loadConfig,
   loadSmsIntegrationConfig,
   loadWalletTables,
-  Pusher,
   SmsGatewayConfig,
   SmsLog,
   SmsMessage,
   SmsOptOut,
   User,
   type Logger,
+  type Pusher,
   type SmsGatewayConfigDoc,
   type SmsMessageDoc,
 } from "@storefront/shared/server";
@@ -50,6 +47,7 @@ import { sendViaHttp, type HttpGatewayOptions } from "../gateways/http";
 import { SmppLinks, smppTargetOf, type DeliveryReceipt } from "../gateways/smpp";
 import { GatewayError, type SendResult } from "../gateways/types";
 import { createChatProvider, type ChatProvider } from "../providers/chat/index";
+import { workerContext } from "./charged";
 
 export interface SmsReplyDeps {
   redis: Redis;
@@ -72,12 +70,10 @@ export async function recordReceipt(receipt: DeliveryReceipt): Promise<void> {
 
 function smsDeps(): SmsReplyDeps {
   if (!deps) {
-    const config = loadConfig();
-    const redis = createRedis(config.REDIS_URL);
-    const log = createLogger("sms-reply", config.LOG_LEVEL);
+    const { config, redis, pusher, log } = workerContext();
     deps = {
       redis,
-      pusher: new Pusher(redis),
+      pusher,
       chat: createChatProvider(config),
       log,
       http: {},

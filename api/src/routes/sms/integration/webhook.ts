@@ -59,7 +59,7 @@ export function smsWebhookRoutes(ctx: AppContext): Router {
       return;
     }
 
-    const accepted = await acceptInbound(ctx.redis, parsed.data, fallbackMessageId(signed));
+    const accepted = await acceptInbound(ctx.redis, ctx.queues["sms-reply"], parsed.data, fallbackMessageId(signed));
     res.status(accepted.duplicate ? 200 : 202).json({
       success: true,
       queued: !accepted.duplicate,
