@@ -98,7 +98,19 @@ describe("GET /api/metrics", () => {
       language: "en",
     });
     expect(chat.status).toBe(200);
+    expect((await client.get("/session-check-simple.php")).status).toBe(200);
+    expect((await client.get("/auth/session")).status).toBe(200);
     const text = (await (await adminClient()).get("/metrics")).body as string;
+    // Routes served at several paths (documented path and alias) are labelled by the matched one.
+    expect(
+      sample(text, "storefront_http_requests_total", { route: "/api/textai/chat.php", status: "200" }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, "storefront_http_requests_total", { route: "/api/session-check-simple.php", status: "200" }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(sample(text, "storefront_http_requests_total", { route: "/api/auth/session", status: "200" })).toBeGreaterThanOrEqual(
+      1,
+    );
     const p50 = sample(text, "storefront_job_recent_duration_seconds", { queue: "chat", quantile: "0.5" });
     expect(p50).toBeGreaterThanOrEqual(0);
     expect(p50).toBeLessThan(60);

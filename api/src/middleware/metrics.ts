@@ -10,6 +10,13 @@ export function routeLabel(req: Request): string {
   const pattern: unknown = req.route?.path;
   if (typeof pattern === "string") return `${req.baseUrl}${pattern}`;
   const url = req.originalUrl ?? req.url;
+  if (Array.isArray(pattern) && pattern.length > 0) {
+    // A route served at several paths (documented `.php` path and clean alias): the literal one
+    // that matched, else the first (documented) one.
+    const path = url.split("?")[0]!.slice(req.baseUrl.length);
+    const literal = pattern.find((p) => p === path);
+    return `${req.baseUrl}${String(literal ?? pattern[0])}`;
+  }
   return url.startsWith("/api/") || url === "/api" ? "/api/<unmatched>" : "<web>";
 }
 
