@@ -33,6 +33,7 @@ describe("GET /api/metrics", () => {
     await anon.get("/health");
     await anon.get("/health?probe=1");
     await anon.get("/no-such-call-12345.php");
+    await anon.get("/docs/assets/swagger-ui.css");
     const admin = await adminClient();
     const res = await admin.get("/metrics");
     expect(res.status).toBe(200);
@@ -45,6 +46,9 @@ describe("GET /api/metrics", () => {
       sample(text, "storefront_http_request_duration_seconds_bucket", { route: "/api/health", le: "+Inf" }),
     ).toBeGreaterThanOrEqual(2);
     expect(sample(text, "storefront_http_requests_total", { route: "/api/<unmatched>", status: "404" })).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(sample(text, "storefront_http_requests_total", { route: "/api/docs/assets/*", status: "200" })).toBeGreaterThanOrEqual(
       1,
     );
     expect(text).not.toContain("probe=1");

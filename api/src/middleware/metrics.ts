@@ -17,6 +17,8 @@ export function routeLabel(req: Request): string {
     const literal = pattern.find((p) => p === path);
     return `${req.baseUrl}${String(literal ?? pattern[0])}`;
   }
+  // Mounted sub-apps and static files (Swagger UI assets, the queue board): their mount path.
+  if (req.baseUrl && req.baseUrl !== "/api") return `${req.baseUrl}/*`;
   return url.startsWith("/api/") || url === "/api" ? "/api/<unmatched>" : "<web>";
 }
 
