@@ -5,7 +5,7 @@ import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { cleanMarkdown, type ServerEvents } from "@storefront/shared";
 import { LedgerEntry, jobIdForHold, ledgerSum } from "@storefront/shared/server";
-import { Client, giveCoins, newUser } from "../support/client";
+import { Client, adminClient, giveCoins, newUser } from "../support/client";
 
 let redis: Redis;
 let chatQueue: Queue;
@@ -180,6 +180,13 @@ describe("socket.io", () => {
     const error = await new Promise<Error>((resolve) => socket.once("connect_error", resolve));
     socket.disconnect();
     expect(error.message).toBe("unauthorized");
+  });
+
+  it("lets an administrator's session connect", async () => {
+    const admin = await adminClient();
+    const { socket } = await connectSocket(admin);
+    expect(socket.connected).toBe(true);
+    socket.disconnect();
   });
 
   it("delivers a user's pushes only to that user's sockets", async () => {

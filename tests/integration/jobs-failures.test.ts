@@ -349,3 +349,27 @@ describe("hold sweeper", () => {
     }
   });
 });
+
+describe("ledger invariants after all of the above", () => {
+  it("ends every accepted job as exactly one settled or released hold, and balances equal ledger sums", async () => {
+    await until(
+      async () => (await LedgerEntry.countDocuments({ kind: "hold", state: "applied", holdState: "held" })) === 0 || undefined,
+    );
+    const holds = await LedgerEntry.find({ kind: "hold", state: "applied" }).lean();
+    expect(holds.length).toBeGreaterThan(20);
+    expect(new Set(holds.map((h) => h.jobId)).size).toBe(holds.length);
+    for (const h of holds) expect(["settled", "released"]).toContain(h.holdState);
+    const releases = await LedgerEntry.find({ kind: "release", state: "applied" }).lean();
+    expect(releases.map((r) => r.key).sort()).toEqual(
+      holds
+        .filter((h) => h.holdState === "released")
+        .map((h) => `release:${h.key}`)
+        .sort(),
+    );
+    const users = await LedgerEntry.distinct("userId", { kind: "hold" });
+    for (const userId of users) {
+      const user = await mongoose.connection.collection("users").findOne({ _id: userId });
+      expect(await ledgerSum(userId)).toBe(user?.coins);
+    }
+  });
+});
