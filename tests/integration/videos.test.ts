@@ -88,6 +88,13 @@ describe("videos/generate.php and ai-store-generator.php", () => {
       const info = mp4Info(file.bytes);
       expect(info.codec).toBe("h264");
       expect(info.durationSeconds).toBeCloseTo(5, 0);
+      // Browsers seek with byte ranges.
+      const part = await fetch(`${client.baseUrl}${video.video_url}`, {
+        headers: { cookie: client.cookieHeader(), range: "bytes=0-7" },
+      });
+      expect(part.status).toBe(206);
+      expect(part.headers.get("content-range")).toBe(`bytes 0-7/${file.bytes.length}`);
+      expect(Buffer.from(await part.arrayBuffer()).equals(file.bytes.subarray(0, 8))).toBe(true);
       // Settled, not refunded.
       expect(await coins(client)).toBe(4000);
 

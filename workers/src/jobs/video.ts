@@ -111,7 +111,11 @@ async function nextStep(job: Job, data: VideoJobData): Promise<Step> {
       const backoff = Math.min(MAX_BACKOFF_MS, pollInterval() * 2 ** errors);
       return { kind: "later", patch: { pollErrors: errors }, delayMs: Math.max(backoff, error.retryAfterMs ?? 0) };
     }
-    // Permanent provider errors, too many transient ones, or a fault of ours: the charged step decides.
+    if (isProviderError(error) && error.retryable) {
+      // The video's own retry budget is spent: BullMQ's attempts would only poll the same fault again.
+      return { kind: "finish", outcome: fail(`Video generation failed: ${error.message}`) };
+    }
+    // Permanent provider errors and faults of ours: the charged step decides (retry or release).
     return { kind: "finish", outcome: () => Promise.reject(error) };
   }
 }

@@ -1,11 +1,38 @@
-import { Router } from "express";
-import { ownerOfKey } from "@storefront/shared/server";
+import { Router, type Response } from "express";
+import { ownerOfKey, type StoredObject } from "@storefront/shared/server";
 import type { AppContext } from "../../context";
 import { notFound } from "../../errors";
 import { requireUser } from "../../middleware/auth";
 
 /** Media kinds this route serves; avatars have their own call (user/avatar.php). */
 const SERVED_KINDS = new Set(["images", "videos"]);
+
+/** The one byte range of a "bytes=a-b" header (or "a-", or "-n"), or null when absent or unusable. */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null {
+  const match = header ? /^bytes=(\d*)-(\d*)$/u.exec(header.trim()) : null;
+  if (!match || (match[1] === "" && match[2] === "")) return null;
+  const start = match[1] === "" ? Math.max(0, size - Number(match[2])) : Number(match[1]);
+  const end = match[1] === "" || match[2] === "" ? size - 1 : Math.min(size - 1, Number(match[2]));
+  return start <= end && start < size ? { start, end } : null;
+}
+
+async function readAll(object: StoredObject): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of object.stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Ranges let browsers seek in a video (Safari will not play one without them). Stored media
+ * is small (a few MB), so the range is cut from the whole file.
+ */
+async function sendRange(res: Response, object: StoredObject, range: { start: number; end: number }): Promise<void> {
+  const bytes = await readAll(object);
+  res.status(206);
+  res.setHeader("Content-Range", `bytes ${range.start}-${range.end}/${object.size}`);
+  res.setHeader("Content-Length", String(range.end - range.start + 1));
+  res.end(bytes.subarray(range.start, range.end + 1));
+}
 
 /**
  * GET /api/media/<kind>/<ownerId>/<name>: a stored image or video, to its owner only. Anyone
@@ -20,9 +47,19 @@ export function mediaRoutes(ctx: AppContext): Router {
     const object = await ctx.storage.get(key);
     if (!object) throw notFound();
     res.setHeader("Content-Type", object.contentType);
-    res.setHeader("Content-Length", String(object.size));
     res.setHeader("Cache-Control", "private, max-age=86400");
     res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Accept-Ranges", "bytes");
+    const rangeHeader = req.get("Range");
+    const range = parseRange(rangeHeader, object.size);
+    if (rangeHeader && !range) {
+      object.stream.destroy();
+      res.status(416).setHeader("Content-Range", `bytes */${object.size}`);
+      res.end();
+      return;
+    }
+    if (range) return sendRange(res, object, range);
+    res.setHeader("Content-Length", String(object.size));
     object.stream.on("error", () => res.destroy());
     object.stream.pipe(res);
   });
