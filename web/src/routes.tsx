@@ -32,6 +32,8 @@ export const ROUTES: AppRoute[] = [
   { path: "/video-test", guard: RequireUser, screen: screen(() => import("./screens/Video/Video")) },
   { path: "/sms-ai", guard: RequireUser, screen: screen(() => import("./screens/SmsAI/SmsAI")) },
   { path: "/profile", guard: RequireUser, screen: screen(() => import("./screens/Profile/Profile")) },
+  { path: "/admin-login", screen: screen(() => import("./screens/AdminLogin/AdminLogin")) },
+  { path: "/admin-dashboard", screen: screen(() => import("./screens/AdminDashboard/AdminDashboard")) },
 ];
 
 /** The data cache is only needed behind a guard; loading it lazily keeps the home page light. */

@@ -3,7 +3,7 @@
  * a home button and Logout. Allowed only when the admin_session flag is present and the server
  * confirms the session (SPEC §6); otherwise the Access Denied screen.
  */
-import { lazy, Suspense, useEffect, useState, type ComponentType } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import { roleAllows, type AdminPermission, type AdminRecord } from "@storefront/shared";
@@ -94,13 +94,14 @@ function BackOffice({ admin }: { admin: AdminRecord }) {
     navigate("/admin-login", { replace: true });
   }
 
-  function sessionExpired() {
+  const sessionExpired = useCallback(() => {
     clearAdminSession();
     navigate("/admin-login", { replace: true });
-  }
+  }, [navigate]);
+  const context = useMemo(() => ({ admin, sessionExpired }), [admin, sessionExpired]);
 
   return (
-    <AdminContext.Provider value={{ admin, sessionExpired }}>
+    <AdminContext.Provider value={context}>
       <div className={`admin ${menuOpen ? "admin--menu-open" : "admin--menu-closed"}`}>
         <nav className="admin__menu" aria-label={t("admin.menu.label")} id="admin-menu">
           <div className="admin__brand">

@@ -62,10 +62,13 @@ export const adminApi = {
   saveSmsIntegration: (config: SmsIntegrationForm) =>
     post<{ success: true; config: SmsIntegrationConfig }>("sms/integration/config.php", config),
   testSmsGateway: () =>
-    request<{ success: boolean; test_result?: { success: boolean; error?: string }; error?: string }>("sms/integration/config.php", {
-      method: "PUT",
-      body: { action: "test_gateway" },
-    }),
+    request<{ success: boolean; test_result?: { success: boolean; error?: string }; error?: string }>(
+      "sms/integration/config.php",
+      {
+        method: "PUT",
+        body: { action: "test_gateway" },
+      },
+    ),
   smsLogs: <T>(query: Query) => get<{ success: true; data: T }>("sms/integration/logs.php", query),
 };
 

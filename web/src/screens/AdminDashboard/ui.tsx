@@ -55,7 +55,12 @@ export function useCan(): (permission: AdminPermission) => boolean {
  * Loads data once and on `reload()`; a failure shows the section's SPEC §8 toast, and a 401
  * sends the administrator back to the login.
  */
-export function useLoad<T>(load: () => Promise<T>, failText: string): { data: T | null; loading: boolean; failed: boolean; reload(): void } {
+export function useLoad<T>(
+  load: () => Promise<T>,
+  failText: string,
+  /** Loads again whenever this changes (page, filters). */
+  key = "",
+): { data: T | null; loading: boolean; failed: boolean; reload(): void } {
   const toast = useToast();
   const { sessionExpired } = useAdmin();
   const [data, setData] = useState<T | null>(null);
@@ -63,7 +68,11 @@ export function useLoad<T>(load: () => Promise<T>, failText: string): { data: T 
   const [failed, setFailed] = useState(false);
   const [tick, setTick] = useState(0);
   const loadRef = useRef(load);
-  loadRef.current = load;
+  const failRef = useRef(failText);
+  useEffect(() => {
+    loadRef.current = load;
+    failRef.current = failText;
+  });
   useEffect(() => {
     let live = true;
     setLoading(true);
@@ -79,15 +88,13 @@ export function useLoad<T>(load: () => Promise<T>, failText: string): { data: T 
         setFailed(true);
         setLoading(false);
         if (error instanceof ApiError && error.status === 401) sessionExpired();
-        else toast.error(failText);
+        else toast.error(failRef.current);
       },
     );
     return () => {
       live = false;
     };
-    // failText and the toast are stable per language; reload is driven by tick and the loader's inputs.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [tick, load]);
+  }, [tick, key, toast, sessionExpired]);
   const reload = useCallback(() => setTick((n) => n + 1), []);
   return { data, loading, failed, reload };
 }
@@ -103,5 +110,46 @@ export function formatNumber(value: number, language: string): string {
 
 export function formatDate(iso: string | null, language: string): string {
   if (!iso) return "—";
-  return new Intl.DateTimeFormat(language === "ar" ? "ar" : "en", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+  return new Intl.DateTimeFormat(language === "ar" ? "ar" : "en", { dateStyle: "medium", timeStyle: "short" }).format(
+    new Date(iso),
+  );
+}
+
+/** A modal form dialog on <dialog> (focus kept inside by the browser, Escape closes). */
+export function Modal({
+  open,
+  title,
+  onClose,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  onClose(): void;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      className="dialog admin-modal"
+      aria-label={title}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      {open && (
+        <>
+          <h2 className="dialog__title">{title}</h2>
+          {children}
+        </>
+      )}
+    </dialog>
+  );
 }

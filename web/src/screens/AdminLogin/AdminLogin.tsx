@@ -84,7 +84,12 @@ export default function AdminLogin() {
             required
           />
         </div>
-        <PasswordField value={password} onChange={setPassword} label={t("admin.login.password")} autoComplete="current-password" />
+        <PasswordField
+          value={password}
+          onChange={setPassword}
+          label={t("admin.login.password")}
+          autoComplete="current-password"
+        />
         <button type="submit" className="btn btn--primary btn--block" disabled={submitting}>
           {submitting ? t("admin.login.signingIn") : t("admin.login.signIn")}
         </button>

@@ -1,0 +1,271 @@
+/// <reference lib="dom" />
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { adminClient, newUser } from "../support/client";
+import { launch, screenshot, seriousViolations } from "./browser";
+
+const baseUrl = inject("baseUrl");
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let user: { id: string; phone: string };
+
+async function setLanguage(target: "en" | "ar") {
+  const current = await page.evaluate(() => document.documentElement.lang);
+  if (current !== target) await page.getByTestId("language-toggle").first().click();
+  await page.waitForFunction((lang) => document.documentElement.lang === lang, target);
+}
+
+async function openSection(name: string) {
+  await page.getByRole("navigation").getByRole("button", { name, exact: true }).click();
+  await page.getByRole("heading", { level: 1, name, exact: true }).waitFor();
+}
+
+async function toast(text: string) {
+  await page.locator(".toast", { hasText: text }).first().waitFor();
+}
+
+beforeAll(async () => {
+  browser = await launch();
+  context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+  page = await context.newPage();
+  user = await newUser();
+  const admin = await adminClient();
+  await admin.post("/admin/update-user-tier.php", { userId: user.id, newCoins: 1234, newTier: 2 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("administrator login (/admin-login)", () => {
+  it("denies the dashboard without an admin session", async () => {
+    await page.goto(`${baseUrl}/admin-dashboard`);
+    await page.getByRole("heading", { name: "Access Denied" }).waitFor();
+  });
+
+  it("asks for both fields, shows the failure text, shows no sample credentials, then logs in and redirects after 1 s", async () => {
+    await page.goto(`${baseUrl}/admin-login`);
+    await page.getByRole("heading", { name: "Admin Login" }).waitFor();
+    expect(await page.locator("body").innerText()).not.toMatch(/super_admin|sample|demo/iu);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "admin-login-en");
+
+    await page.getByRole("button", { name: "Login", exact: true }).click();
+    await page.getByRole("alert").filter({ hasText: "Please fill in all fields" }).waitFor();
+
+    await page.getByLabel("Username").fill(inject("adminUsername"));
+    await page.getByLabel("Password", { exact: true }).fill("wrong-password-1");
+    await page.getByRole("button", { name: "Login", exact: true }).click();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: "Login failed: Login failed. Please check your credentials and try again." })
+      .waitFor();
+
+    await page.getByLabel("Password", { exact: true }).fill(inject("adminPassword"));
+    const clicked = Date.now();
+    await page.getByRole("button", { name: "Login", exact: true }).click();
+    await page.getByText("Login successful! Welcome to Admin Dashboard").first().waitFor();
+    await page.waitForURL(/\/admin-dashboard$/u);
+    expect(Date.now() - clicked).toBeGreaterThanOrEqual(900);
+    expect(
+      await page.evaluate(() => Boolean(localStorage.getItem("admin_session") && sessionStorage.getItem("admin_session"))),
+    ).toBe(true);
+  });
+});
+
+describe("administrator dashboard (/admin-dashboard)", () => {
+  it("shows the cards, charts and tables of the Dashboard section", async () => {
+    await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
+    for (const card of [
+      "Total Users",
+      "Active Users",
+      "Total Tokens Spent",
+      "Total SMS Sent",
+      "Images Generated",
+      "Text Conversations",
+    ]) {
+      await page.getByTestId("dashboard-cards").getByText(card, { exact: true }).waitFor();
+    }
+    await page.getByRole("heading", { name: "Usage by Feature (Last 30 Days)" }).waitFor();
+    await page.getByRole("heading", { name: "Top Users by Tokens Spent" }).waitFor();
+    await page.getByRole("img", { name: "Coins spent per day (last 30 days)" }).locator("svg").first().waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "admin-dashboard-en");
+  });
+
+  it("toggles a user, edits coins and tier, and assigns then removes a package", async () => {
+    const admin = await adminClient();
+    const pkg = await admin.post("/admin/wallet-packages-simple.php", { name: `Browser ${Date.now()}`, coins: 100, price: 1 });
+    expect(pkg.status).toBe(201);
+
+    await openSection("User Management");
+    await page.getByRole("heading", { name: "Customer Support" }).waitFor();
+    await page.getByPlaceholder("Search by phone").fill(user.phone.slice(1));
+    const row = page.locator(`tr[data-user-id="${user.id}"]`);
+    await row.waitFor();
+    expect(await row.innerText()).toContain("1,234");
+
+    await row.getByRole("switch").click();
+    await toast("User status updated successfully");
+    await row.getByText("Inactive", { exact: true }).waitFor();
+    await row.getByRole("switch").click();
+    await row.getByText("Active", { exact: true }).last().waitFor();
+
+    await row.getByRole("button", { name: "Edit Tier" }).click();
+    const tierDialog = page.getByRole("dialog", { name: "Edit Tier" });
+    await tierDialog.getByLabel("Coins").fill("-3");
+    await tierDialog.getByRole("button", { name: "Update Tier" }).click();
+    await tierDialog.getByText("Coins must be a whole number of at least 0").waitFor();
+    await tierDialog.getByLabel("Coins").fill("2000");
+    await tierDialog.getByLabel("Tier").selectOption("4");
+    await tierDialog.getByRole("button", { name: "Update Tier" }).click();
+    await toast("User tier updated successfully! New tier: 4, Coins: 2000. The user will see the changes immediately.");
+    await row.filter({ hasText: "2,000" }).waitFor();
+
+    await row.getByRole("button", { name: "Assign Package" }).click();
+    const dialog = page.getByRole("dialog", { name: "Assign Package" });
+    await dialog.getByRole("button", { name: "Assign Package" }).click();
+    await dialog.getByText("Please select a package").last().waitFor();
+    await dialog.getByLabel("Package", { exact: true }).selectOption(pkg.body.package.id);
+    await dialog.getByRole("button", { name: "Assign Package" }).click();
+    await toast("Package assigned successfully! Added 100 coins to user's wallet.");
+    await dialog.getByTestId("current-packages").getByText(pkg.body.package.name).waitFor();
+    const option = dialog.locator(`option[value="${pkg.body.package.id}"]`);
+    expect(await option.isDisabled()).toBe(true);
+    expect(await option.innerText()).toContain("(Already Active)");
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "admin-assign-package-en");
+
+    await dialog.getByRole("button", { name: "Remove" }).click();
+    await page.getByRole("dialog", { name: "Remove Package" }).getByRole("button", { name: "Confirm" }).click();
+    await toast("Package assignment removed successfully");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+  });
+
+  it("shows the three fallback packages when the list fails, and creates, edits and deletes a package", async () => {
+    await page.route("**/api/admin/wallet-packages-simple.php", (route) =>
+      route.request().method() === "GET" ? route.fulfill({ status: 500, body: "{}" }) : route.continue(),
+    );
+    await openSection("Wallet Packages");
+    await page.getByTestId("package-card").first().waitFor();
+    const names = await page.getByTestId("package-card").locator("h3").allInnerTexts();
+    expect(names).toEqual(["Daily", "Weekly", "Monthly"]);
+    expect(await page.getByTestId("package-summary").innerText()).toContain("24,500");
+    await page.unroute("**/api/admin/wallet-packages-simple.php");
+
+    await openSection("Dashboard");
+    await openSection("Wallet Packages");
+    const name = `Created ${Date.now()}`;
+    await page.getByRole("button", { name: "+ New Package" }).click();
+    const form = page.getByTestId("package-form");
+    await form.getByLabel("Name").fill(name);
+    await form.getByLabel("Coins").fill("1500");
+    await form.getByLabel("Price").fill("2.5");
+    await form.getByLabel("Subscription type").selectOption("weekly");
+    await form.getByRole("button", { name: "Save Package" }).click();
+    await toast("Package created successfully");
+    const card = page.getByTestId("package-card").filter({ hasText: name });
+    await card.waitFor();
+    expect(await card.innerText()).toContain("1.667 per 1K coins");
+    await screenshot(page, "admin-packages-en");
+
+    await card.getByRole("button", { name: "Edit" }).click();
+    await page.getByTestId("package-form").getByLabel("Coins").fill("3000");
+    await page.getByTestId("package-form").getByRole("button", { name: "Save Package" }).click();
+    await toast("Package updated successfully");
+    await page.getByTestId("package-card").filter({ hasText: name }).filter({ hasText: "3,000" }).waitFor();
+
+    await page.getByTestId("package-card").filter({ hasText: name }).getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("dialog", { name: "Delete Package" }).getByRole("button", { name: "Confirm" }).click();
+    await toast("Package deleted successfully");
+    await page.getByTestId("package-card").filter({ hasText: name }).waitFor({ state: "detached" });
+  });
+
+  it("edits and saves the wallet configuration", async () => {
+    await openSection("Wallet Config");
+    await page.getByRole("heading", { name: "Token Pricing" }).waitFor();
+    const image = page.getByLabel("IMAGE Tokens per unit");
+    await image.fill("0");
+    await page.getByRole("button", { name: "Save Configuration" }).click();
+    await page.getByRole("alert").filter({ hasText: "image: tokens per unit must be a whole number of at least 1" }).waitFor();
+    await image.fill("20");
+    await page.getByRole("button", { name: "Save Configuration" }).click();
+    await toast("Wallet configuration updated successfully");
+    expect(await page.getByTestId("tiers-table").locator("tbody tr").count()).toBe(10);
+    await screenshot(page, "admin-wallet-config-en");
+  });
+
+  it("checks the SMS Config form and shows the SMS Integration tabs", async () => {
+    await openSection("SMS Config");
+    await page.getByRole("button", { name: "+ Add Gateway" }).click();
+    const form = page.getByTestId("sms-config-form");
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByText("Gateway name is required").waitFor();
+    await form.getByLabel("Gateway name").fill("Browser GW");
+    await form.getByLabel("Shortcode").fill("5555");
+    await form.getByLabel("Port").fill("2775");
+    await form.getByLabel("API URL").fill("not a url");
+    await form.getByLabel("Username").fill("smpp-user");
+    await form.getByLabel("Password").fill("smpp-pass");
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByText("API URL must be a valid URL").waitFor();
+    await form.getByLabel("API URL").fill("https://smpp.example.test/api");
+    await form.getByRole("button", { name: "Save" }).click();
+    await toast("SMS configuration saved successfully");
+    await page.getByTestId("sms-config-table").getByText("Browser GW").waitFor();
+
+    await openSection("SMS Integration");
+    await page.getByTestId("sms-integration-form").getByLabel("Webhook URL").waitFor();
+    const test = page.getByRole("button", { name: "Test Gateway" });
+    await page.getByTestId("sms-integration-form").getByLabel("Gateway URL").fill("");
+    expect(await test.isDisabled()).toBe(true);
+    await page.getByRole("tab", { name: "Logs & Statistics" }).click();
+    await page.getByTestId("sms-logs-table").waitFor();
+    expect(await page.getByRole("button", { name: "Previous" }).isDisabled()).toBe(true);
+    await page.getByRole("tab", { name: "Statistics", exact: true }).click();
+    await page.getByRole("tab", { name: "Messages", exact: true }).click();
+    await page.getByTestId("sms-messages-table").waitFor();
+    await screenshot(page, "admin-sms-integration-en");
+  });
+
+  it("shows the queues live and Analytics and Settings empty", async () => {
+    await openSection("Queues");
+    await page.getByTestId("queues-table").locator('tr[data-queue="maintenance"]').waitFor();
+    await page.getByTestId("queues-live").filter({ hasText: "Live" }).waitFor();
+    await screenshot(page, "admin-queues-en");
+    await openSection("Analytics");
+    expect(await page.getByTestId("empty-section").innerText()).toBe("");
+    await openSection("Settings");
+    await openSection("Audit Log");
+    await page.getByTestId("audit-table").getByText("package.delete").first().waitFor();
+  });
+
+  it("works in Arabic, right to left", async () => {
+    await openSection("Dashboard");
+    await setLanguage("ar");
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe("rtl");
+    await page.getByRole("heading", { level: 1, name: "لوحة المعلومات" }).waitFor();
+    await page.getByTestId("dashboard-cards").getByText("إجمالي المستخدمين").waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "admin-dashboard-ar");
+    await openSection("إدارة المستخدمين");
+    await page.getByRole("heading", { name: "دعم العملاء" }).waitFor();
+    await openSection("باقات المحفظة");
+    await page.getByRole("button", { name: "+ باقة جديدة" }).waitFor();
+    await openSection("إعدادات المحفظة");
+    await page.getByRole("button", { name: "حفظ الإعدادات" }).waitFor();
+    await openSection("الطوابير");
+    await page.getByTestId("queues-table").locator('tr[data-queue="maintenance"]').waitFor();
+    await screenshot(page, "admin-queues-ar");
+    await setLanguage("en");
+  });
+
+  it("logs out to /admin-login and clears the flag", async () => {
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL(/\/admin-login$/u);
+    expect(await page.evaluate(() => localStorage.getItem("admin_session"))).toBeNull();
+    await page.goto(`${baseUrl}/admin-dashboard`);
+    await page.getByRole("heading", { name: "Access Denied" }).waitFor();
+  });
+});

@@ -1,0 +1,137 @@
+/** SPEC §2 Dashboard section: six cards, usage by feature (30 days), top users, and two charts. */
+import { useTranslation } from "react-i18next";
+import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { adminApi } from "../adminApi";
+import { EmptyRow, formatNumber, Panel, useLoad } from "../ui";
+
+const load = () => adminApi.dashboard().then((r) => r.stats);
+
+export default function Overview() {
+  const { t, i18n } = useTranslation();
+  const { data: stats, loading, reload } = useLoad(load, t("admin.dashboard.loadFailed"));
+  const n = (value: number) => formatNumber(value, i18n.language);
+  const rtl = i18n.dir() === "rtl";
+
+  const cards = stats
+    ? ([
+        ["totalUsers", stats.total_users, "👥"],
+        ["activeUsers", stats.active_users, "✅"],
+        ["tokensSpent", stats.total_tokens_spent, "🪙"],
+        ["smsSent", stats.total_sms, "✉️"],
+        ["images", stats.total_images, "🖼️"],
+        ["conversations", stats.total_conversations, "💬"],
+      ] as const)
+    : [];
+
+  return (
+    <div className="admin-stack">
+      <div className="admin-toolbar">
+        <button type="button" className="btn btn--secondary btn--small" onClick={reload} disabled={loading}>
+          {t("admin.common.refresh")}
+        </button>
+      </div>
+      <div className="admin-cards" data-testid="dashboard-cards">
+        {cards.map(([key, value, icon]) => (
+          <div key={key} className="card admin-stat">
+            <span className="admin-stat__icon" aria-hidden="true">
+              {icon}
+            </span>
+            <span className="admin-stat__label">{t(`admin.dashboard.${key}`)}</span>
+            <strong className="admin-stat__value">{n(value)}</strong>
+          </div>
+        ))}
+      </div>
+
+      {stats && (
+        <div className="admin-charts">
+          <Panel title={t("admin.dashboard.chartUsage")}>
+            {stats.usage_by_feature.length === 0 ? (
+              <p className="empty-state">{t("admin.dashboard.noUsage")}</p>
+            ) : (
+              <div className="admin-chart" role="img" aria-label={t("admin.dashboard.chartUsage")}>
+                <ResponsiveContainer width="100%" height={240}>
+                  <BarChart data={stats.usage_by_feature.map((f) => ({ ...f, feature: f.feature_type.toUpperCase() }))}>
+                    <CartesianGrid strokeDasharray="3 3" />
+                    <XAxis dataKey="feature" reversed={rtl} />
+                    <YAxis orientation={rtl ? "right" : "left"} />
+                    <Tooltip />
+                    <Bar dataKey="total_tokens" name={t("admin.dashboard.totalTokens")} fill="#4f46e5" />
+                  </BarChart>
+                </ResponsiveContainer>
+              </div>
+            )}
+          </Panel>
+          <Panel title={t("admin.dashboard.chartDaily")}>
+            <div className="admin-chart" role="img" aria-label={t("admin.dashboard.chartDaily")}>
+              <ResponsiveContainer width="100%" height={240}>
+                <LineChart data={stats.daily.map((d) => ({ ...d, day: d.date.slice(5) }))}>
+                  <CartesianGrid strokeDasharray="3 3" />
+                  <XAxis dataKey="day" reversed={rtl} />
+                  <YAxis orientation={rtl ? "right" : "left"} />
+                  <Tooltip />
+                  <Line
+                    type="monotone"
+                    dataKey="coins_spent"
+                    name={t("admin.dashboard.coinsSpent")}
+                    stroke="#0ea5e9"
+                    dot={false}
+                  />
+                </LineChart>
+              </ResponsiveContainer>
+            </div>
+          </Panel>
+        </div>
+      )}
+
+      <Panel title={t("admin.dashboard.usageTitle")}>
+        <div className="admin-table-wrap">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">{t("admin.dashboard.feature")}</th>
+                <th scope="col">{t("admin.dashboard.count")}</th>
+                <th scope="col">{t("admin.dashboard.totalTokens")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {stats?.usage_by_feature.length === 0 && <EmptyRow colSpan={3} text={t("admin.dashboard.noUsage")} />}
+              {stats?.usage_by_feature.map((f) => (
+                <tr key={f.feature_type}>
+                  <td>{f.feature_type.toUpperCase()}</td>
+                  <td>{n(f.count)}</td>
+                  <td>{n(f.total_tokens)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Panel>
+
+      <Panel title={t("admin.dashboard.topTitle")}>
+        <div className="admin-table-wrap">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">{t("admin.dashboard.phone")}</th>
+                <th scope="col">{t("admin.dashboard.coins")}</th>
+                <th scope="col">{t("admin.dashboard.totalSpent")}</th>
+                <th scope="col">{t("admin.dashboard.tier")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {stats?.top_users.length === 0 && <EmptyRow colSpan={4} text={t("admin.dashboard.noUsers")} />}
+              {stats?.top_users.map((u) => (
+                <tr key={u.id}>
+                  <td dir="ltr">{u.phone}</td>
+                  <td>{n(u.coins)}</td>
+                  <td>{n(u.total_spent)}</td>
+                  <td>{u.tier}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Panel>
+    </div>
+  );
+}

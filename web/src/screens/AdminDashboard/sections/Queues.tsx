@@ -1,0 +1,215 @@
+/**
+ * The Queues section: counts per queue, jobs per minute and duration p50/p95, live from the
+ * "queues:stats" push to the admins room (polling every 10 s when the socket is down); failed
+ * jobs with their error and retry / remove for roles with queues:manage; Bull Board for depth.
+ */
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import type { QueueStat, ServerEvents } from "@storefront/shared";
+import { ConfirmDialog } from "../../../components/ConfirmDialog";
+import { useToast } from "../../../components/Toasts";
+import { adminApi } from "../adminApi";
+import { EmptyRow, errorText, formatDate, formatNumber, Panel, useCan, useLoad } from "../ui";
+
+const POLL_MS = 10_000;
+const STATES = ["waiting", "active", "completed", "failed", "delayed"] as const;
+
+/** The numbers of a "queues:stats" push in the shape of the HTTP answer. */
+function fromPush(payload: ServerEvents["queues:stats"]): QueueStat[] {
+  return Object.entries(payload.queues).map(([name, row]) => ({
+    name,
+    counts: {
+      waiting: row.waiting ?? 0,
+      active: row.active ?? 0,
+      completed: row.completed ?? 0,
+      failed: row.failed ?? 0,
+      delayed: row.delayed ?? 0,
+    },
+    jobs_per_minute: row.jobs_per_minute ?? 0,
+    duration_p50_ms: row.duration_p50_ms ?? null,
+    duration_p95_ms: row.duration_p95_ms ?? null,
+    paused: row.paused === 1,
+  }));
+}
+
+/** A socket of its own, so the admins-room push arrives whatever the subscriber app's socket listens to. */
+function useQueuePush(onStats: (stats: QueueStat[]) => void): boolean {
+  const [live, setLive] = useState(false);
+  useEffect(() => {
+    let closed = false;
+    let close = () => {};
+    void import("socket.io-client").then(({ io }) => {
+      if (closed) return;
+      const socket = io({ path: "/socket.io", withCredentials: true, reconnectionDelayMax: 10_000 });
+      socket.on("connect", () => setLive(true));
+      socket.on("disconnect", () => setLive(false));
+      socket.on("queues:stats", (payload: ServerEvents["queues:stats"]) => onStats(fromPush(payload)));
+      close = () => socket.disconnect();
+    });
+    return () => {
+      closed = true;
+      close();
+    };
+  }, [onStats]);
+  return live;
+}
+
+const load = () => adminApi.queues();
+
+export default function Queues() {
+  const { t, i18n } = useTranslation();
+  const toast = useToast();
+  const can = useCan();
+  const { data, reload } = useLoad(load, t("admin.queues.loadFailed"));
+  const [stats, setStats] = useState<QueueStat[] | null>(null);
+  const [removing, setRemoving] = useState<{ queue: string; id: string } | null>(null);
+  const live = useQueuePush(useCallback((next: QueueStat[]) => setStats(next), []));
+  const n = (value: number) => formatNumber(value, i18n.language);
+  const ms = (value: number | null) => (value === null ? "—" : `${n(Math.round(value))} ms`);
+
+  useEffect(() => {
+    if (data) setStats(data.queues);
+  }, [data]);
+  useEffect(() => {
+    if (live) return;
+    const timer = setInterval(reload, POLL_MS);
+    return () => clearInterval(timer);
+  }, [live, reload]);
+
+  async function act(queue: string, id: string, action: "retry" | "remove") {
+    setRemoving(null);
+    try {
+      await adminApi.jobAction(queue, id, action);
+      toast.success(t(action === "retry" ? "admin.queues.retried" : "admin.queues.removed"));
+    } catch (caught) {
+      toast.error(errorText(caught, t("admin.queues.actionFailed")));
+    }
+    reload();
+  }
+
+  const rows = stats ?? [];
+  return (
+    <div className="admin-stack">
+      <Panel
+        title={t("admin.queues.title")}
+        actions={
+          <>
+            <span className={`admin-badge ${live ? "admin-badge--ok" : ""}`} data-testid="queues-live">
+              {live ? t("admin.queues.live") : t("admin.queues.polling")}
+            </span>
+            <a className="btn btn--secondary btn--small" href="/api/admin/queues/board/" target="_blank" rel="noreferrer">
+              {t("admin.queues.board")}
+            </a>
+          </>
+        }
+      >
+        <div className="admin-table-wrap">
+          <table className="admin-table" data-testid="queues-table">
+            <thead>
+              <tr>
+                <th scope="col">{t("admin.queues.queue")}</th>
+                {STATES.map((s) => (
+                  <th scope="col" key={s}>
+                    {t(`admin.queues.${s}`)}
+                  </th>
+                ))}
+                <th scope="col">{t("admin.queues.perMinute")}</th>
+                <th scope="col">{t("admin.queues.p50")}</th>
+                <th scope="col">{t("admin.queues.p95")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((q) => (
+                <tr key={q.name} data-queue={q.name}>
+                  <th scope="row">{q.name}</th>
+                  {STATES.map((s) => (
+                    <td key={s} data-state={s}>
+                      {n(q.counts[s])}
+                    </td>
+                  ))}
+                  <td>{n(q.jobs_per_minute)}</td>
+                  <td>{ms(q.duration_p50_ms)}</td>
+                  <td>{ms(q.duration_p95_ms)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {rows.length > 0 && (
+          <div className="admin-chart" role="img" aria-label={t("admin.queues.throughput")}>
+            <ResponsiveContainer width="100%" height={220}>
+              <BarChart data={rows.map((q) => ({ name: q.name, perMinute: q.jobs_per_minute, waiting: q.counts.waiting }))}>
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis dataKey="name" reversed={i18n.dir() === "rtl"} />
+                <YAxis orientation={i18n.dir() === "rtl" ? "right" : "left"} allowDecimals={false} />
+                <Tooltip />
+                <Legend />
+                <Bar dataKey="perMinute" name={t("admin.queues.perMinute")} fill="#4f46e5" />
+                <Bar dataKey="waiting" name={t("admin.queues.waiting")} fill="#f59e0b" />
+              </BarChart>
+            </ResponsiveContainer>
+          </div>
+        )}
+      </Panel>
+      <Panel title={t("admin.queues.failedJobs")}>
+        <div className="admin-table-wrap">
+          <table className="admin-table" data-testid="failed-jobs-table">
+            <thead>
+              <tr>
+                <th scope="col">{t("admin.queues.queue")}</th>
+                <th scope="col">{t("admin.queues.job")}</th>
+                <th scope="col">{t("admin.queues.error")}</th>
+                <th scope="col">{t("admin.queues.attempts")}</th>
+                <th scope="col">{t("admin.queues.failedAt")}</th>
+                {can("queues:manage") && <th scope="col">{t("admin.users.actions")}</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {data?.failed.length === 0 && <EmptyRow colSpan={6} text={t("admin.queues.noFailed")} />}
+              {data?.failed.map((job) => (
+                <tr key={`${job.queue}:${job.id}`} data-job-id={job.id}>
+                  <td>{job.queue}</td>
+                  <td className="admin-mono">
+                    {job.name} #{job.id}
+                  </td>
+                  <td className="admin-break" dir="auto">
+                    {job.error}
+                  </td>
+                  <td>{job.attempts}</td>
+                  <td>{formatDate(job.failed_at, i18n.language)}</td>
+                  {can("queues:manage") && (
+                    <td className="admin-actions">
+                      <button
+                        type="button"
+                        className="btn btn--secondary btn--small"
+                        onClick={() => void act(job.queue, job.id, "retry")}
+                      >
+                        {t("admin.queues.retry")}
+                      </button>
+                      <button
+                        type="button"
+                        className="btn btn--danger btn--small"
+                        onClick={() => setRemoving({ queue: job.queue, id: job.id })}
+                      >
+                        {t("admin.queues.remove")}
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Panel>
+      <ConfirmDialog
+        open={removing !== null}
+        title={t("admin.queues.removeTitle")}
+        message={t("admin.queues.removeConfirm")}
+        danger
+        onConfirm={() => removing && void act(removing.queue, removing.id, "remove")}
+        onCancel={() => setRemoving(null)}
+      />
+    </div>
+  );
+}

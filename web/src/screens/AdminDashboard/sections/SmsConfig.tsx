@@ -1,0 +1,193 @@
+/** SPEC §2 SMS Config: the list of SMPP gateway settings; every field required, apiUrl a URL. */
+import { useId, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { ConfirmDialog } from "../../../components/ConfirmDialog";
+import { useToast } from "../../../components/Toasts";
+import { adminApi, type SmsGateway, type SmsGatewayForm } from "../adminApi";
+import { EmptyRow, errorText, Panel, useCan, useLoad } from "../ui";
+
+const load = () => adminApi.smsConfigs().then((r) => r.configs);
+const FIELDS = ["gatewayName", "shortcode", "port", "smsType", "apiUrl", "username", "password"] as const;
+const EMPTY: SmsGatewayForm = { gatewayName: "", shortcode: "", port: "", smsType: "MT", apiUrl: "", username: "", password: "" };
+
+function isUrl(value: string): boolean {
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export default function SmsConfig() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const can = useCan();
+  const { data, reload } = useLoad(load, t("admin.smsConfig.loadFailed"));
+  const [form, setForm] = useState<(SmsGatewayForm & { id?: string }) | null>(null);
+  const [deleting, setDeleting] = useState<SmsGateway | null>(null);
+
+  async function remove(gateway: SmsGateway) {
+    setDeleting(null);
+    try {
+      await adminApi.deleteSmsConfig(gateway.id);
+      toast.success(t("admin.smsConfig.deleted"));
+      reload();
+    } catch {
+      toast.error(t("admin.smsConfig.deleteFailed"));
+    }
+  }
+
+  return (
+    <Panel
+      title={t("admin.smsConfig.title")}
+      actions={
+        can("sms:manage") && (
+          <button type="button" className="btn btn--primary" onClick={() => setForm({ ...EMPTY })}>
+            + {t("admin.smsConfig.add")}
+          </button>
+        )
+      }
+    >
+      {form && (
+        <GatewayForm
+          initial={form}
+          onCancel={() => setForm(null)}
+          onSaved={() => {
+            setForm(null);
+            reload();
+          }}
+        />
+      )}
+      <div className="admin-table-wrap">
+        <table className="admin-table" data-testid="sms-config-table">
+          <thead>
+            <tr>
+              {FIELDS.filter((f) => f !== "password").map((f) => (
+                <th scope="col" key={f}>
+                  {t(`admin.smsConfig.${f}`)}
+                </th>
+              ))}
+              <th scope="col">{t("admin.users.actions")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data?.length === 0 && <EmptyRow colSpan={7} text={t("admin.smsConfig.empty")} />}
+            {data?.map((g) => (
+              <tr key={g.id}>
+                <td>{g.gatewayName}</td>
+                <td dir="ltr">{g.shortcode}</td>
+                <td>{g.port}</td>
+                <td>{g.smsType}</td>
+                <td dir="ltr" className="admin-break">
+                  {g.apiUrl}
+                </td>
+                <td dir="ltr">{g.username}</td>
+                <td className="admin-actions">
+                  {can("sms:manage") && (
+                    <>
+                      <button type="button" className="btn btn--secondary btn--small" onClick={() => setForm({ ...g })}>
+                        {t("admin.packages.edit")}
+                      </button>
+                      <button type="button" className="btn btn--danger btn--small" onClick={() => setDeleting(g)}>
+                        {t("admin.packages.delete")}
+                      </button>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t("admin.smsConfig.deleteTitle")}
+        message={t("admin.smsConfig.deleteConfirm", { name: deleting?.gatewayName ?? "" })}
+        danger
+        onConfirm={() => deleting && void remove(deleting)}
+        onCancel={() => setDeleting(null)}
+      />
+    </Panel>
+  );
+}
+
+function GatewayForm({
+  initial,
+  onCancel,
+  onSaved,
+}: {
+  initial: SmsGatewayForm & { id?: string };
+  onCancel(): void;
+  onSaved(): void;
+}) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const id = useId();
+  const [form, setForm] = useState(initial);
+  const [errors, setErrors] = useState<Partial<Record<(typeof FIELDS)[number], string>>>({});
+  const [saving, setSaving] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found: typeof errors = {};
+    for (const f of FIELDS) {
+      if (String(form[f]).trim() === "") found[f] = t("admin.smsConfig.required", { field: t(`admin.smsConfig.${f}`) });
+    }
+    if (!found.apiUrl && !isUrl(form.apiUrl.trim())) found.apiUrl = t("admin.smsConfig.urlInvalid");
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setSaving(true);
+    try {
+      await adminApi.saveSmsConfig({ ...form, port: Number(form.port) });
+      toast.success(t("admin.smsConfig.saved"));
+      onSaved();
+    } catch (caught) {
+      toast.error(errorText(caught, t("admin.smsConfig.saveFailed")));
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form className="card admin-form" onSubmit={(e) => void submit(e)} noValidate data-testid="sms-config-form">
+      <div className="admin-form-grid">
+        {FIELDS.map((f) => (
+          <div className="field" key={f}>
+            <label htmlFor={`${id}-${f}`}>{t(`admin.smsConfig.${f}`)}</label>
+            {f === "smsType" ? (
+              <select
+                id={`${id}-${f}`}
+                className="select"
+                value={form.smsType}
+                onChange={(e) => setForm({ ...form, smsType: e.target.value as "MT" | "MO" })}
+              >
+                <option value="MT">MT</option>
+                <option value="MO">MO</option>
+              </select>
+            ) : (
+              <input
+                id={`${id}-${f}`}
+                className="input"
+                dir="ltr"
+                type={f === "port" ? "number" : f === "password" ? "password" : f === "apiUrl" ? "url" : "text"}
+                value={form[f]}
+                onChange={(e) => setForm({ ...form, [f]: e.target.value })}
+                aria-invalid={errors[f] ? true : undefined}
+                required
+              />
+            )}
+            {errors[f] && <span className="field-error">{errors[f]}</span>}
+          </div>
+        ))}
+      </div>
+      <div className="dialog__actions">
+        <button type="button" className="btn btn--secondary" onClick={onCancel}>
+          {t("admin.common.cancel")}
+        </button>
+        <button type="submit" className="btn btn--primary" disabled={saving}>
+          {saving ? t("admin.common.saving") : t("admin.smsConfig.save")}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,461 @@
+/** SPEC §2 SMS Integration: Configuration tab and Logs & Statistics tab (logs, stats, messages). */
+import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { LIMITS, SMS_LOG_ACTIONS } from "@storefront/shared";
+import { useToast } from "../../../components/Toasts";
+import {
+  adminApi,
+  type SmsIntegrationConfig,
+  type SmsIntegrationForm,
+  type SmsLogRow,
+  type SmsMessageRow,
+  type SmsStats,
+} from "../adminApi";
+import type { Paged } from "../adminApi";
+import { EmptyRow, errorText, formatDate, formatNumber, Pager, Panel, useCan, useLoad } from "../ui";
+
+export default function SmsIntegration() {
+  const { t } = useTranslation();
+  const [tab, setTab] = useState<"config" | "logs">("config");
+  return (
+    <div className="admin-stack">
+      <div className="admin-tabs" role="tablist" aria-label={t("admin.smsIntegration.title")}>
+        {(["config", "logs"] as const).map((id) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            aria-selected={tab === id}
+            className={`admin-tab${tab === id ? " is-current" : ""}`}
+            onClick={() => setTab(id)}
+          >
+            {t(id === "config" ? "admin.smsIntegration.tabConfig" : "admin.smsIntegration.tabLogs")}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel">{tab === "config" ? <ConfigTab /> : <LogsTab />}</div>
+    </div>
+  );
+}
+
+const loadConfig = () => adminApi.smsIntegration().then((r) => r.config);
+
+function ConfigTab() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const can = useCan();
+  const id = useId();
+  const { data } = useLoad(loadConfig, t("admin.smsIntegration.loadFailed"));
+  const [form, setForm] = useState<SmsIntegrationConfig | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [testing, setTesting] = useState(false);
+  const [error, setError] = useState("");
+
+  useEffect(() => {
+    if (data) setForm({ ...data });
+  }, [data]);
+  if (!form) return null;
+  const set = <K extends keyof SmsIntegrationForm>(key: K, value: SmsIntegrationForm[K]) => setForm({ ...form, [key]: value });
+  const readOnly = !can("sms:manage");
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (!form) return;
+    const rate = Number(form.rate_limit_per_minute);
+    if (!Number.isInteger(rate) || rate < 1 || rate > 100) {
+      setError(t("admin.smsIntegration.rateInvalid"));
+      return;
+    }
+    setError("");
+    setSaving(true);
+    try {
+      const { webhook_url: _url, ...body } = form;
+      const res = await adminApi.saveSmsIntegration({ ...body, rate_limit_per_minute: rate });
+      setForm({ ...res.config });
+      toast.success(t("admin.smsIntegration.saved"));
+    } catch (caught) {
+      const server = errorText(caught, "");
+      if (server) setError(server);
+      toast.error(server ? t("admin.smsIntegration.saveFailed") : t("admin.smsIntegration.saveFailedShort"));
+    }
+    setSaving(false);
+  }
+
+  async function test() {
+    setTesting(true);
+    try {
+      const res = await adminApi.testSmsGateway();
+      if (res.test_result?.success) toast.success(t("admin.smsIntegration.testOk"));
+      else
+        toast.error(
+          t("admin.smsIntegration.testFailed", {
+            error: res.test_result?.error ?? res.error ?? t("admin.smsIntegration.unknownError"),
+          }),
+        );
+    } catch (caught) {
+      const server = errorText(caught, "");
+      toast.error(server ? t("admin.smsIntegration.testFailed", { error: server }) : t("admin.smsIntegration.testError"));
+    }
+    setTesting(false);
+  }
+
+  const text = (key: keyof SmsIntegrationForm, type = "text") => (
+    <div className="field">
+      <label htmlFor={`${id}-${key}`}>{t(`admin.smsIntegration.${key}`)}</label>
+      <input
+        id={`${id}-${key}`}
+        className="input"
+        dir="ltr"
+        type={type}
+        value={String(form[key])}
+        disabled={readOnly}
+        onChange={(e) => set(key, e.target.value as never)}
+      />
+    </div>
+  );
+
+  return (
+    <Panel title={t("admin.smsIntegration.tabConfig")}>
+      <form className="admin-form" onSubmit={(e) => void save(e)} noValidate data-testid="sms-integration-form">
+        {error && (
+          <p className="alert alert--error" role="alert">
+            {error}
+          </p>
+        )}
+        <label className="admin-check">
+          <input type="checkbox" checked={form.enabled} disabled={readOnly} onChange={(e) => set("enabled", e.target.checked)} />
+          {t("admin.smsIntegration.enabled")}
+        </label>
+        <div className="admin-form-grid">
+          {text("gateway_url", "url")}
+          {text("sender_id")}
+          {text("gateway_username")}
+          {text("gateway_password", "password")}
+          {text("webhook_secret", "password")}
+          <div className="field">
+            <label htmlFor={`${id}-rate`}>{t("admin.smsIntegration.rate_limit_per_minute")}</label>
+            <input
+              id={`${id}-rate`}
+              className="input"
+              type="number"
+              min={1}
+              max={100}
+              value={form.rate_limit_per_minute}
+              disabled={readOnly}
+              onChange={(e) => set("rate_limit_per_minute", e.target.value)}
+            />
+          </div>
+        </div>
+        <label className="admin-check">
+          <input
+            type="checkbox"
+            checked={form.auto_reply_enabled}
+            disabled={readOnly}
+            onChange={(e) => set("auto_reply_enabled", e.target.checked)}
+          />
+          {t("admin.smsIntegration.auto_reply_enabled")}
+        </label>
+        {(["welcome_message", "insufficient_funds_message"] as const).map((key) => (
+          <div className="field" key={key}>
+            <label htmlFor={`${id}-${key}`}>{t(`admin.smsIntegration.${key}`)}</label>
+            <textarea
+              id={`${id}-${key}`}
+              className="input"
+              rows={2}
+              maxLength={LIMITS.smsCharsEnglish}
+              value={form[key]}
+              disabled={readOnly}
+              onChange={(e) => set(key, e.target.value)}
+            />
+          </div>
+        ))}
+        <div className="field">
+          <label htmlFor={`${id}-webhook`}>{t("admin.smsIntegration.webhookUrl")}</label>
+          <input id={`${id}-webhook`} className="input" dir="ltr" readOnly value={form.webhook_url} />
+          <span className="field-hint">{t("admin.smsIntegration.webhookHint")}</span>
+        </div>
+        {!readOnly && (
+          <div className="dialog__actions">
+            <button
+              type="button"
+              className="btn btn--secondary"
+              onClick={() => void test()}
+              disabled={testing || !form.gateway_url.trim()}
+            >
+              {testing ? t("admin.smsIntegration.testing") : t("admin.smsIntegration.test")}
+            </button>
+            <button type="submit" className="btn btn--primary" disabled={saving}>
+              {saving ? t("admin.common.saving") : t("admin.smsIntegration.save")}
+            </button>
+          </div>
+        )}
+      </form>
+    </Panel>
+  );
+}
+
+type View = "logs" | "stats" | "messages";
+
+interface Filters {
+  log_action: string;
+  direction: string;
+  user_id: string;
+  date_from: string;
+  date_to: string;
+}
+
+const NO_FILTERS: Filters = { log_action: "", direction: "", user_id: "", date_from: "", date_to: "" };
+
+function LogsTab() {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  const [view, setView] = useState<View>("logs");
+  const [page, setPage] = useState(1);
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  // The answer is tagged with its view: while the next view loads, the last answer is not drawn as the new one.
+  const load = useCallback(
+    () =>
+      adminApi
+        .smsLogs<unknown>({
+          action: view,
+          page,
+          limit: LIMITS.adminPageSize,
+          log_action: view === "logs" ? filters.log_action : undefined,
+          direction: view === "messages" ? filters.direction : undefined,
+          user_id: filters.user_id.trim() || undefined,
+          date_from: filters.date_from || undefined,
+          date_to: filters.date_to || undefined,
+        })
+        .then((res) => ({ view, data: res.data })),
+    [view, page, filters],
+  );
+  const { data } = useLoad(load, t("admin.smsIntegration.dataFailed"), `${view}:${page}:${JSON.stringify(filters)}`);
+  const n = (value: number) => formatNumber(value, i18n.language);
+
+  /** SPEC §2: changing a filter resets the page to 1. */
+  const filter = (key: keyof Filters, value: string) => {
+    setFilters((f) => ({ ...f, [key]: value }));
+    setPage(1);
+  };
+
+  const payload = data?.view === view ? data.data : null;
+  return (
+    <Panel title={t("admin.smsIntegration.tabLogs")}>
+      <div className="admin-tabs admin-tabs--small" role="tablist">
+        {(["logs", "stats", "messages"] as const).map((v) => (
+          <button
+            key={v}
+            type="button"
+            role="tab"
+            aria-selected={view === v}
+            className={`admin-tab${view === v ? " is-current" : ""}`}
+            onClick={() => {
+              setView(v);
+              setPage(1);
+            }}
+          >
+            {t(`admin.smsIntegration.${v}`)}
+          </button>
+        ))}
+      </div>
+      <div className="admin-filters">
+        {view === "logs" && (
+          <div className="field">
+            <label htmlFor={`${id}-action`}>{t("admin.smsIntegration.filterAction")}</label>
+            <select
+              id={`${id}-action`}
+              className="select"
+              value={filters.log_action}
+              onChange={(e) => filter("log_action", e.target.value)}
+            >
+              <option value="">{t("admin.smsIntegration.all")}</option>
+              {SMS_LOG_ACTIONS.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        {view === "messages" && (
+          <div className="field">
+            <label htmlFor={`${id}-direction`}>{t("admin.smsIntegration.direction")}</label>
+            <select
+              id={`${id}-direction`}
+              className="select"
+              value={filters.direction}
+              onChange={(e) => filter("direction", e.target.value)}
+            >
+              <option value="">{t("admin.smsIntegration.all")}</option>
+              <option value="inbound">{t("admin.smsIntegration.inbound")}</option>
+              <option value="outbound">{t("admin.smsIntegration.outbound")}</option>
+            </select>
+          </div>
+        )}
+        <div className="field">
+          <label htmlFor={`${id}-user`}>{t("admin.smsIntegration.userId")}</label>
+          <input
+            id={`${id}-user`}
+            className="input"
+            dir="ltr"
+            value={filters.user_id}
+            onChange={(e) => filter("user_id", e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-from`}>{t("admin.smsIntegration.from")}</label>
+          <input
+            id={`${id}-from`}
+            className="input"
+            type="date"
+            value={filters.date_from}
+            onChange={(e) => filter("date_from", e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-to`}>{t("admin.smsIntegration.to")}</label>
+          <input
+            id={`${id}-to`}
+            className="input"
+            type="date"
+            value={filters.date_to}
+            onChange={(e) => filter("date_to", e.target.value)}
+          />
+        </div>
+      </div>
+
+      {view === "logs" && payload ? <LogsTable data={payload as { logs: SmsLogRow[] } & Paged} onPage={setPage} /> : null}
+      {view === "messages" && payload ? (
+        <MessagesTable data={payload as { messages: SmsMessageRow[] } & Paged} onPage={setPage} />
+      ) : null}
+      {view === "stats" && payload ? <StatsView stats={payload as SmsStats} n={n} /> : null}
+    </Panel>
+  );
+}
+
+function prettyDetails(details: string): string {
+  try {
+    return JSON.stringify(JSON.parse(details), null, 2);
+  } catch {
+    return details;
+  }
+}
+
+function LogsTable({ data, onPage }: { data: { logs: SmsLogRow[] } & Paged; onPage(page: number): void }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <>
+      <p className="admin-muted">{t("admin.smsIntegration.total", { count: data.total })}</p>
+      <div className="admin-table-wrap">
+        <table className="admin-table" data-testid="sms-logs-table">
+          <thead>
+            <tr>
+              <th scope="col">{t("admin.smsIntegration.date")}</th>
+              <th scope="col">{t("admin.smsIntegration.filterAction")}</th>
+              <th scope="col">{t("admin.smsIntegration.user")}</th>
+              <th scope="col">{t("admin.users.phone")}</th>
+              <th scope="col">{t("admin.smsIntegration.details")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.logs.length === 0 && <EmptyRow colSpan={5} text={t("admin.smsIntegration.noLogs")} />}
+            {data.logs.map((log) => (
+              <tr key={log.id}>
+                <td>{formatDate(log.created_at, i18n.language)}</td>
+                <td>{log.action}</td>
+                <td>{log.user_name}</td>
+                <td dir="ltr">{log.phone}</td>
+                <td>
+                  <pre className="admin-pre" dir="ltr">
+                    {prettyDetails(log.details)}
+                  </pre>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pager page={data.page} pages={data.total_pages} onPage={onPage} />
+    </>
+  );
+}
+
+function MessagesTable({ data, onPage }: { data: { messages: SmsMessageRow[] } & Paged; onPage(page: number): void }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <>
+      <p className="admin-muted">{t("admin.smsIntegration.total", { count: data.total })}</p>
+      <div className="admin-table-wrap">
+        <table className="admin-table" data-testid="sms-messages-table">
+          <thead>
+            <tr>
+              <th scope="col">{t("admin.smsIntegration.date")}</th>
+              <th scope="col">{t("admin.smsIntegration.direction")}</th>
+              <th scope="col">{t("admin.smsIntegration.user")}</th>
+              <th scope="col">{t("admin.users.phone")}</th>
+              <th scope="col">{t("admin.smsIntegration.message")}</th>
+              <th scope="col">{t("admin.smsIntegration.gatewayResponse")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.messages.length === 0 && <EmptyRow colSpan={6} text={t("admin.smsIntegration.noMessages")} />}
+            {data.messages.map((m) => (
+              <tr key={m.id}>
+                <td>{formatDate(m.created_at, i18n.language)}</td>
+                <td>{t(`admin.smsIntegration.${m.direction}`)}</td>
+                <td>{m.user_name}</td>
+                <td dir="ltr">{m.phone}</td>
+                <td dir="auto">{m.message}</td>
+                <td className="admin-break">{m.gateway_response}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pager page={data.page} pages={data.total_pages} onPage={onPage} />
+    </>
+  );
+}
+
+function StatsView({ stats, n }: { stats: SmsStats; n(value: number): string }) {
+  const { t } = useTranslation();
+  const basic = stats.basic_stats;
+  if (!basic || (basic.total_logs === 0 && stats.top_users.length === 0)) {
+    return <p className="empty-state">{t("admin.smsIntegration.noStats")}</p>;
+  }
+  return (
+    <>
+      <div className="admin-cards">
+        {(["total_logs", "replies_sent", "unique_users", "unknown_users"] as const).map((key) => (
+          <div key={key} className="card admin-stat">
+            <span className="admin-stat__label">{t(`admin.smsIntegration.${key}`)}</span>
+            <strong className="admin-stat__value">{n(basic[key])}</strong>
+          </div>
+        ))}
+      </div>
+      <h3 className="admin-subtitle">{t("admin.smsIntegration.topUsers")}</h3>
+      <div className="admin-table-wrap">
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th scope="col">{t("admin.smsIntegration.name")}</th>
+              <th scope="col">{t("admin.users.phone")}</th>
+              <th scope="col">{t("admin.smsIntegration.totalSms")}</th>
+              <th scope="col">{t("admin.smsIntegration.repliesReceived")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {stats.top_users.map((u) => (
+              <tr key={u.phone}>
+                <td>{u.name}</td>
+                <td dir="ltr">{u.phone}</td>
+                <td>{n(u.total_sms)}</td>
+                <td>{n(u.replies_received)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

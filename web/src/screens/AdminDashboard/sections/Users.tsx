@@ -1,0 +1,126 @@
+/** SPEC §2 User Management ("Customer Support"): users with usage, active toggle, Edit Tier and Assign Package. */
+import { useCallback, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { AdminUserRow } from "@storefront/shared";
+import { useToast } from "../../../components/Toasts";
+import { adminApi } from "../adminApi";
+import { EmptyRow, formatNumber, Pager, Panel, useCan, useLoad } from "../ui";
+import { AssignPackageDialog, EditTierDialog } from "./UserDialogs";
+
+const PAGE_SIZE = 20;
+
+export default function Users() {
+  const { t, i18n } = useTranslation();
+  const toast = useToast();
+  const can = useCan();
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState("");
+  const [editing, setEditing] = useState<AdminUserRow | null>(null);
+  const [assigning, setAssigning] = useState<AdminUserRow | null>(null);
+  const load = useCallback(() => adminApi.users({ page, limit: PAGE_SIZE, search: search.trim() || undefined }), [page, search]);
+  const { data, reload } = useLoad(load, t("admin.users.loadFailed"), `${page}:${search}`);
+  const n = (value: number) => formatNumber(value, i18n.language);
+
+  async function toggle(user: AdminUserRow) {
+    try {
+      await adminApi.setActive(user.id, !user.is_active);
+      toast.success(t("admin.users.statusUpdated"));
+    } catch {
+      toast.error(t("admin.users.statusFailed"));
+    }
+    reload();
+  }
+
+  return (
+    <Panel
+      title={t("admin.users.title")}
+      actions={
+        <input
+          type="search"
+          className="input admin-search"
+          dir="ltr"
+          placeholder={t("admin.users.search")}
+          aria-label={t("admin.users.search")}
+          value={search}
+          onChange={(e) => {
+            setSearch(e.target.value);
+            setPage(1);
+          }}
+        />
+      }
+    >
+      <div className="admin-table-wrap">
+        <table className="admin-table" data-testid="users-table">
+          <thead>
+            <tr>
+              <th scope="col">{t("admin.users.id")}</th>
+              <th scope="col">{t("admin.users.phone")}</th>
+              <th scope="col">{t("admin.users.tokens")}</th>
+              <th scope="col">{t("admin.users.tier")}</th>
+              <th scope="col">{t("admin.users.usage")}</th>
+              <th scope="col">{t("admin.users.active")}</th>
+              <th scope="col">{t("admin.users.actions")}</th>
+              <th scope="col">{t("admin.users.status")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data?.users.length === 0 && <EmptyRow colSpan={8} text={t("admin.users.empty")} />}
+            {data?.users.map((user) => (
+              <tr key={user.id} data-user-id={user.id}>
+                <td className="admin-mono" title={user.id}>
+                  {user.id.slice(-8)}
+                </td>
+                <td dir="ltr">{user.phone}</td>
+                <td>{n(user.coins)}</td>
+                <td>{user.tier}</td>
+                <td>{n(user.usage_stats.reduce((sum, s) => sum + s.total_tokens, 0))}</td>
+                <td>
+                  <label className="admin-switch">
+                    <input
+                      type="checkbox"
+                      role="switch"
+                      checked={user.is_active}
+                      disabled={!can("users:toggle")}
+                      onChange={() => void toggle(user)}
+                      aria-label={t("admin.users.toggleLabel", { phone: user.phone })}
+                    />
+                    <span aria-hidden="true" />
+                  </label>
+                </td>
+                <td className="admin-actions">
+                  {can("users:edit_wallet") && (
+                    <button type="button" className="btn btn--secondary btn--small" onClick={() => setEditing(user)}>
+                      {t("admin.users.editTier")}
+                    </button>
+                  )}
+                  {can("packages:assign") && (
+                    <button type="button" className="btn btn--primary btn--small" onClick={() => setAssigning(user)}>
+                      {t("admin.users.assignPackage")}
+                    </button>
+                  )}
+                </td>
+                <td>
+                  <span className={`admin-badge ${user.is_active ? "admin-badge--ok" : "admin-badge--off"}`}>
+                    {user.is_active ? t("admin.users.activeLabel") : t("admin.users.inactiveLabel")}
+                  </span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {data && <Pager page={data.page} pages={data.total_pages} onPage={setPage} />}
+      {editing && (
+        <EditTierDialog
+          user={editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            reload();
+          }}
+        />
+      )}
+      {assigning && <AssignPackageDialog user={assigning} onClose={() => setAssigning(null)} onChanged={reload} />}
+    </Panel>
+  );
+}
