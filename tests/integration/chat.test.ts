@@ -1,11 +1,14 @@
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import mongoose from "mongoose";
-import { io, type Socket } from "socket.io-client";
+import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { cleanMarkdown, type ServerEvents } from "@storefront/shared";
+import { cleanMarkdown } from "@storefront/shared";
 import { LedgerEntry, jobIdForHold, ledgerSum } from "@storefront/shared/server";
 import { Client, adminClient, giveCoins, newUser } from "../support/client";
+import { connectSocket as connectTo, until } from "../support/realtime";
+
+const connectSocket = (client: Client) => connectTo(inject("baseUrl"), client);
 
 let redis: Redis;
 let chatQueue: Queue;
@@ -20,38 +23,6 @@ afterAll(async () => {
   redis.disconnect();
   await mongoose.disconnect();
 });
-
-interface Received {
-  event: keyof ServerEvents;
-  payload: Record<string, unknown>;
-}
-
-/** A browser-like socket: same origin, the session cookie in the handshake. */
-async function connectSocket(client: Client): Promise<{ socket: Socket; received: Received[] }> {
-  const socket = io(inject("baseUrl"), {
-    path: "/socket.io",
-    transports: ["websocket"],
-    extraHeaders: { cookie: client.cookieHeader() },
-    reconnection: false,
-  });
-  const received: Received[] = [];
-  socket.onAny((event: keyof ServerEvents, payload: Record<string, unknown>) => received.push({ event, payload }));
-  await new Promise<void>((resolve, reject) => {
-    socket.once("connect", () => resolve());
-    socket.once("connect_error", reject);
-  });
-  return { socket, received };
-}
-
-async function until<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 async function coins(client: Client): Promise<number> {
   return (await client.get("/wallet/get.php")).body.wallet.coins;

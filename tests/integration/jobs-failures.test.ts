@@ -10,11 +10,11 @@ import path from "node:path";
 import { Queue, UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import mongoose from "mongoose";
-import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LedgerEntry, credit, hold, jobIdForHold, ledgerSum } from "@storefront/shared/server";
+import { LedgerEntry, hold, jobIdForHold, ledgerSum } from "@storefront/shared/server";
 import { startStack, type Stack } from "../../scripts/lib/stack";
-import { Client, uniquePhone } from "../support/client";
+import type { Client } from "../support/client";
+import { connectSocket, until, userWithCoins } from "../support/realtime";
 
 /** What the peer saw: how often each message was asked, and when. */
 const hits = new Map<string, number[]>();
@@ -118,37 +118,8 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** A signed-up user with `coins`, set directly through the ledger (this stack has no admin). */
-async function userWith(coins: number): Promise<{ client: Client; id: string }> {
-  const client = new Client(baseUrl);
-  const phone = uniquePhone();
-  expect((await client.post("/signup.php", { phone, password: "secret-pass" })).status).toBe(201);
-  const login = await client.post("/login-session-fix.php", { phone, password: "secret-pass" });
-  const id: string = login.body.user.id;
-  if (coins > 0) await credit(id, coins, `test-credit:${id}`, "credit", "test");
-  return { client, id };
-}
-
-async function connect(client: Client): Promise<{ socket: Socket; received: { event: string; payload: any }[] }> {
-  const socket = io(baseUrl, { transports: ["websocket"], extraHeaders: { cookie: client.cookieHeader() }, reconnection: false });
-  const received: { event: string; payload: any }[] = [];
-  socket.onAny((event: string, payload: unknown) => received.push({ event, payload }));
-  await new Promise<void>((resolve, reject) => {
-    socket.once("connect", () => resolve());
-    socket.once("connect_error", reject);
-  });
-  return { socket, received };
-}
-
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const userWith = (coins: number) => userWithCoins(baseUrl, coins);
+const connect = (client: Client) => connectSocket(baseUrl, client);
 
 async function entriesOf(userId: string) {
   return LedgerEntry.find({ userId, state: "applied", kind: { $ne: "credit" } })

@@ -5,8 +5,7 @@
  */
 import type { IncomingMessage, Server as HttpServer } from "node:http";
 import { createAdapter } from "@socket.io/redis-adapter";
-import type { SessionData } from "express-session";
-import type { Session } from "express-session";
+import type { Session, SessionData } from "express-session";
 import { Types } from "mongoose";
 import { Server, type Socket } from "socket.io";
 import { adminsRoom, userRoom, type ServerEvents } from "@storefront/shared";
