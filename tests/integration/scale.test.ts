@@ -222,6 +222,12 @@ describe("scale-out: two API processes, two workers per queue", () => {
     expect(settled.length).toBeGreaterThanOrEqual(statuses.filter((s) => s === 200).length);
     // No job ran or was charged twice: one hold per accepted call at most.
     expect(holds.length).toBeLessThanOrEqual(CALLS);
+    // Both chat worker processes did work (the load spread over them before one was killed).
+    const chatLogs = readdirSync(logDir).filter((f) => /^worker-\d+-chat\.log$/u.test(f));
+    expect(chatLogs).toHaveLength(2);
+    for (const file of chatLogs) {
+      expect(readFileSync(path.join(logDir, file), "utf8"), file).toContain('"msg":"job completed"');
+    }
 
     for (const { id } of users) {
       const user = await User.findById(id, { coins: 1 }).lean<{ coins: number }>();
