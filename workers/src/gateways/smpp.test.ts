@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PDU } from "smpp";
-import { parseReceipt, smppTargetOf } from "./smpp";
+import { parseReceipt, smppTargetOf, sourceTon } from "./smpp";
 
 const pdu = (fields: Record<string, unknown>) => fields as unknown as PDU;
 
@@ -33,5 +33,13 @@ describe("smppTargetOf", () => {
     expect(
       smppTargetOf({ apiUrl: "smpp://smsc.example.com:9999", port: 2775, username: "u", password: "p", shortcode: "123" }),
     ).toEqual({ host: "smsc.example.com", port: 2775, systemId: "u", password: "p", source: "123" });
+  });
+});
+
+describe("sourceTon", () => {
+  it("tells short codes, full numbers and sender names apart", () => {
+    expect(sourceTon("7777")).toBe(3);
+    expect(sourceTon("+15550001234")).toBe(1);
+    expect(sourceTon("AIStore")).toBe(5);
   });
 });

@@ -39,8 +39,17 @@ export interface SmppOptions {
 }
 
 const ESM_DELIVERY_RECEIPT = 0x04;
+/** Type of number: international (E.164 digits), network-specific (short codes) or alphanumeric. */
+const TON = { international: 1, networkSpecific: 3, alphanumeric: 5 } as const;
+const NPI_ISDN = 1;
 const UCS2 = 0x08;
 const SINGLE_PART_BYTES = 140;
+
+/** SMSCs route a reply by its sender's kind: a short code, a full number or a name. */
+export function sourceTon(source: string): number {
+  if (!/^\+?\d+$/u.test(source)) return TON.alphanumeric;
+  return source.replace(/^\+/u, "").length <= 8 ? TON.networkSpecific : TON.international;
+}
 
 /** Reads a receipt from deliver_sm: the receipted_message_id TLV or the "id:... stat:..." text. */
 export function parseReceipt(pdu: PDU): DeliveryReceipt | null {
@@ -176,7 +185,11 @@ export class SmppLink {
       const sent = session.submit_sm(
         {
           source_addr: this.target.source,
+          source_addr_ton: sourceTon(this.target.source),
+          source_addr_npi: /^\d+$/u.test(this.target.source) ? NPI_ISDN : 0,
           destination_addr: sms.to.replace(/^\+/u, ""),
+          dest_addr_ton: TON.international,
+          dest_addr_npi: NPI_ISDN,
           registered_delivery: 1,
           data_coding: ucs2 ? UCS2 : 0,
           ...body,

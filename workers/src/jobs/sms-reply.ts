@@ -195,7 +195,8 @@ export type SmsReplyOutcome =
   | "auto_reply_disabled"
   | "replied"
   | "delivery_failed"
-  | "already_processed";
+  | "already_processed"
+  | "failed";
 
 type Step = [action: SmsLogAction, step: string, details: Record<string, unknown>];
 
@@ -520,8 +521,34 @@ export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promi
   return chargeAndSend(ctx, await prepareOutbound(ctx, "ai", reply, coins));
 }
 
+/** The last attempt failed: the administrator still sees an outcome for the message. */
+async function recordFailure(job: SmsReplyJob, error: unknown): Promise<void> {
+  await SmsLog.updateOne(
+    { key: `${job.messageId}:processed` },
+    {
+      $setOnInsert: {
+        action: "sms_processed",
+        user_id: null,
+        user_name: "",
+        phone: canonicalPhone(job.from),
+        message_id: job.messageId,
+        details: JSON.stringify({ result: "failed", error: error instanceof Error ? error.message : String(error) }),
+      },
+    },
+    { upsert: true },
+  );
+}
+
 export const smsReplyProcessor: Processor = async (job: Job) => {
   const parsed = smsReplyJobSchema.safeParse(job.data);
-  if (!parsed.success) throw new UnrecoverableError(`bad sms-reply payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);
-  return handleInbound(parsed.data, smsDeps());
+  if (!parsed.success) {
+    throw new UnrecoverableError(`bad sms-reply payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+  }
+  try {
+    return await handleInbound(parsed.data, smsDeps());
+  } catch (error) {
+    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    if (lastAttempt) await recordFailure(parsed.data, error).catch(() => undefined);
+    throw error;
+  }
 };
