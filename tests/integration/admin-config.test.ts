@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PRICING, DEFAULT_TIERS } from "@storefront/shared";
 import { AuditLog, WalletConfig } from "@storefront/shared/server";
-import { adminClient, Client, giveCoins, newUser } from "../support/client";
-import { adminWithRole, put, useDatabase } from "./admin-helpers";
+import { Client, newUser } from "../support/client";
+import { adminWithRole, put, setCoins, superAdmin, useDatabase } from "./admin-helpers";
 
 useDatabase();
 
@@ -12,7 +12,7 @@ const tiers = () => DEFAULT_TIERS.map((r) => ({ ...r }));
 
 describe("admin/wallet-config.php", () => {
   it("answers the pricing and tier tables", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const res = await admin.get(CONFIG);
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
@@ -21,7 +21,7 @@ describe("admin/wallet-config.php", () => {
   });
 
   it("rejects bad tables with 400 naming the field and keeps the stored config", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const before = await WalletConfig.findById("wallet").lean();
     const overlapping = tiers();
     overlapping[1]!.min_coins = 50;
@@ -49,9 +49,9 @@ describe("admin/wallet-config.php", () => {
   });
 
   it("applies a saved table at once: the next wallet read uses the new tiers, and the change is audited", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const { client, id } = await newUser();
-    await giveCoins(id, 150);
+    await setCoins(id, 150);
     expect((await client.get("/wallet/get.php")).body.tierInfo.currentTier).toBe(2);
     const changed = tiers();
     changed[1]!.min_coins = 200;
@@ -86,7 +86,7 @@ describe("admin/wallet-config.php", () => {
 
 describe("admin/audit-log.php", () => {
   it("shows who changed what, before and after, newest first, to super admins only", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const created = await admin.post("/admin/wallet-packages-simple.php", { name: "Audited", coins: 10 });
     const res = await admin.get("/admin/audit-log.php?action=package.create&limit=5");
     expect(res.status).toBe(200);

@@ -1,16 +1,16 @@
 import mongoose from "mongoose";
 import { describe, expect, it } from "vitest";
-import { adminClient, Client, giveCoins, newUser } from "../support/client";
-import { adminWithRole, useDatabase } from "./admin-helpers";
+import { Client, newUser } from "../support/client";
+import { adminWithRole, setCoins, superAdmin, useDatabase } from "./admin-helpers";
 
 useDatabase();
 
 describe("admin/dashboard-data.php", () => {
   it("answers totals, 30-day usage by feature, top users and a daily series from the ledger", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const before = (await admin.get("/admin/dashboard-data.php")).body.stats;
     const { client, id, phone } = await newUser();
-    await giveCoins(id, 5_000_000, 4);
+    await setCoins(id, 5_000_000, 4);
     expect((await client.post("/wallet/use.php", { featureType: "text", tokens: 1_000_000 })).status).toBe(200);
     expect((await client.post("/wallet/use.php", { featureType: "sms", tokens: 3 })).status).toBe(200);
     await mongoose.connection.db!.collection("images").insertOne({ userId: id, prompt: "x" });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, inject } from "vitest";
 import type { AdminRole } from "@storefront/shared";
 import { Admin } from "@storefront/shared/server";
 import { hashPassword } from "../../api/src/services/passwords";
-import { Client } from "../support/client";
+import { adminClient, Client } from "../support/client";
 
 export function useDatabase(): void {
   beforeAll(async () => {
@@ -33,4 +33,21 @@ export function put(client: Client, path: string, body: unknown) {
 
 export function del(client: Client, path: string) {
   return client.request("DELETE", path);
+}
+
+let superAdminClient: Promise<Client> | undefined;
+
+/**
+ * The test super admin, logged in once per file: admin logins are rate-limited per username, and
+ * every suite of a run shares that budget.
+ */
+export function superAdmin(): Promise<Client> {
+  superAdminClient ??= adminClient();
+  return superAdminClient;
+}
+
+/** Sets a user's balance and tier through admin/update-user-tier.php (one ledger entry). */
+export async function setCoins(userId: string, coins: number, tier = 1): Promise<void> {
+  const res = await (await superAdmin()).post("/admin/update-user-tier.php", { userId, newCoins: coins, newTier: tier });
+  expect(res.status).toBe(200);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AuditLog, LedgerEntry, PackageAssignmentModel, ledgerSum } from "@storefront/shared/server";
-import { adminClient, Client, newUser } from "../support/client";
-import { adminWithRole, del, put, useDatabase } from "./admin-helpers";
+import { Client, newUser } from "../support/client";
+import { adminWithRole, del, put, superAdmin, useDatabase } from "./admin-helpers";
 
 useDatabase();
 
@@ -21,7 +21,7 @@ async function createPackage(admin: Client, fields: Record<string, unknown> = {}
 
 describe("admin/wallet-packages-simple.php", () => {
   it("creates with SPEC's defaults, lists, updates and deletes, auditing each change", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const created = await admin.post(PACKAGES, { name: "Starter" });
     expect(created.status).toBe(201);
     expect(created.body.package).toMatchObject({
@@ -71,7 +71,7 @@ describe("admin/wallet-packages-simple.php", () => {
   });
 
   it("rejects bad input with 400 naming the field and writes nothing", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const cases: [Record<string, unknown>, RegExp][] = [
       [{ name: "Bad price", price: "abc" }, /price/u],
       [{ name: "Negative coins", coins: -1 }, /coins/u],
@@ -108,7 +108,7 @@ describe("admin/wallet-packages-simple.php", () => {
 
 describe("admin/user-packages.php", () => {
   it("assigns a package: coins credited once through the ledger, coinsAdded answered, listed for the user", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const { client, id } = await newUser();
     const pkg = await createPackage(admin, { coins: 400, subscription_type: "weekly" });
     const res = await admin.post(ASSIGN, { userId: id, packageId: pkg.id, expiresAt: null, autoRenew: true });
@@ -139,7 +139,7 @@ describe("admin/user-packages.php", () => {
   });
 
   it("blocks a second active assignment of the same package with 409, even when sent at once", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const { id } = await newUser();
     const pkg = await createPackage(admin, { coins: 50 });
     const results = await Promise.all(
@@ -154,7 +154,7 @@ describe("admin/user-packages.php", () => {
   });
 
   it("removes (deactivates) an assignment, keeps the coins, and allows assigning the package again", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const { id } = await newUser();
     const pkg = await createPackage(admin, { coins: 70 });
     const first = await admin.post(ASSIGN, { userId: id, packageId: pkg.id });
@@ -180,7 +180,7 @@ describe("admin/user-packages.php", () => {
   });
 
   it("validates the assignment: missing package, bad ids, past expiry, unknown user or package", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const { id } = await newUser();
     const pkg = await createPackage(admin);
     const missing = await admin.post(ASSIGN, { userId: id, expiresAt: null, autoRenew: true });
@@ -201,7 +201,7 @@ describe("admin/user-packages.php", () => {
   });
 
   it("lets support assign and remove, and answers 401 without a session", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const support = await adminWithRole("support");
     const { id } = await newUser();
     const pkg = await createPackage(admin, { coins: 5 });

@@ -3,8 +3,8 @@ import { Redis } from "ioredis";
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AuditLog } from "@storefront/shared/server";
-import { adminClient, Client } from "../support/client";
-import { adminWithRole, useDatabase } from "./admin-helpers";
+import { Client } from "../support/client";
+import { adminWithRole, superAdmin, useDatabase } from "./admin-helpers";
 
 useDatabase();
 
@@ -32,7 +32,7 @@ async function failedJob(): Promise<string> {
 
 describe("admin/queues.php", () => {
   it("answers counts per queue, throughput and durations, and failed jobs with their error", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const jobId = await failedJob();
     const res = await admin.get("/admin/queues.php");
     expect(res.status).toBe(200);
@@ -47,7 +47,7 @@ describe("admin/queues.php", () => {
   });
 
   it("retries and removes a failed job for roles with queues:manage, auditing it", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const jobId = await failedJob();
     const retried = await admin.post("/admin/queues.php", { queue: "maintenance", jobId, action: "retry" });
     expect(retried.status).toBe(200);
@@ -65,7 +65,7 @@ describe("admin/queues.php", () => {
   });
 
   it("validates actions and applies the role matrix", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     expect((await admin.post("/admin/queues.php", { queue: "nope", jobId: "1", action: "retry" })).status).toBe(400);
     const badAction = await admin.post("/admin/queues.php", { queue: "chat", jobId: "1", action: "explode" });
     expect(badAction.status).toBe(400);
@@ -81,7 +81,7 @@ describe("admin/queues.php", () => {
   it("serves Bull Board behind the admin session", async () => {
     expect((await new Client().get("/admin/queues/board/")).status).toBe(401);
     expect((await (await adminWithRole("support")).get("/admin/queues/board/")).status).toBe(403);
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const page = await admin.get("/admin/queues/board/");
     expect(page.status).toBe(200);
     expect(String(page.body)).toContain("<html");
@@ -94,7 +94,7 @@ describe("admin/queues.php", () => {
   });
 
   it("pushes queues:stats to the admins room", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const socket = io(inject("baseUrl"), {
       path: "/socket.io",
       extraHeaders: { cookie: admin.cookieHeader() },

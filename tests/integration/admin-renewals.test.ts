@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { LedgerEntry, PackageAssignmentModel, User, ledgerSum } from "@storefront/shared/server";
 import { OfflineBilling } from "../../workers/src/billing/index";
 import { renewDueAssignments } from "../../workers/src/schedules/renewals";
-import { adminClient, Client, newUser } from "../support/client";
-import { useDatabase } from "./admin-helpers";
+import { Client, newUser } from "../support/client";
+import { superAdmin, useDatabase } from "./admin-helpers";
 
 useDatabase();
 
@@ -26,7 +26,7 @@ async function balance(userId: string): Promise<number> {
 
 describe("package renewal (scheduled job, run directly with a moved clock)", () => {
   it("renews an auto-renew daily package at expiry through operator billing and credits its coins once per period", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const { client, userId, assignment } = await assigned(admin, { coins: 100, price: 0.5, subscription_type: "daily" });
     expect((await client.post("/wallet/use.php", { featureType: "text", tokens: 30 })).status).toBe(200);
     const billing = new OfflineBilling();
@@ -61,7 +61,7 @@ describe("package renewal (scheduled job, run directly with a moved clock)", () 
   });
 
   it("uses the package's period: weekly 7 days, monthly 30 days", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     for (const [type, days] of [
       ["weekly", 7],
       ["monthly", 30],
@@ -78,7 +78,7 @@ describe("package renewal (scheduled job, run directly with a moved clock)", () 
   });
 
   it("starts a fresh period when the schedule missed more than one, crediting once", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const { userId, assignment } = await assigned(admin, { coins: 5, price: 0, subscription_type: "daily" });
     const now = new Date(assignment.expiresAt!.getTime() + 3 * DAY);
     expect((await renewDueAssignments({ billing: new OfflineBilling(), userId, now })).renewed).toBe(1);
@@ -88,7 +88,7 @@ describe("package renewal (scheduled job, run directly with a moved clock)", () 
   });
 
   it("resets the balance to 0 through the ledger and ends the assignment when operator billing fails", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const { userId, packageId, assignment } = await assigned(admin, { coins: 250, price: 3, subscription_type: "daily" });
     expect(await balance(userId)).toBe(250);
     const billing = new OfflineBilling({ decline: (req) => (req.userId === userId ? "insufficient operator credit" : null) });
@@ -114,7 +114,7 @@ describe("package renewal (scheduled job, run directly with a moved clock)", () 
   });
 
   it("ends an expired assignment without auto-renew and leaves the balance alone", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const { userId, assignment } = await assigned(admin, { coins: 40, price: 1, subscription_type: "daily" }, false);
     const billing = new OfflineBilling();
     const report = await renewDueAssignments({ billing, userId, now: new Date(assignment.expiresAt!.getTime() + 1) });
@@ -129,7 +129,7 @@ describe("package renewal (scheduled job, run directly with a moved clock)", () 
   });
 
   it("finishes a first credit that a crash left pending, once", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const { userId, assignment } = await assigned(admin, { coins: 60, price: 1 });
     // As if the API died after creating the assignment and before crediting it.
     await LedgerEntry.deleteOne({ key: `package:${assignment._id}:0` });

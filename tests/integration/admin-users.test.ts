@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AuditLog, LedgerEntry } from "@storefront/shared/server";
-import { adminClient, Client, giveCoins, newUser } from "../support/client";
-import { adminWithRole, put, useDatabase } from "./admin-helpers";
+import { Client, newUser } from "../support/client";
+import { adminWithRole, put, setCoins, superAdmin, useDatabase } from "./admin-helpers";
 
 useDatabase();
 
@@ -14,9 +14,9 @@ describe("admin/users.php", () => {
   });
 
   it("lists users with coins, tier, active flag and usage summed per feature from the ledger", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const { client, id, phone } = await newUser();
-    await giveCoins(id, 500, 3);
+    await setCoins(id, 500, 3);
     expect((await client.post("/wallet/use.php", { featureType: "text", tokens: 7, details: "t" })).status).toBe(200);
     expect((await client.post("/wallet/use.php", { featureType: "text", tokens: 5, details: "t" })).status).toBe(200);
     expect((await client.post("/wallet/use.php", { featureType: "image", tokens: 20, details: "i" })).status).toBe(200);
@@ -34,7 +34,7 @@ describe("admin/users.php", () => {
   });
 
   it("pages the list and rejects a bad page size", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     await newUser();
     await newUser();
     const page = await admin.get("/admin/users.php?limit=1&page=2");
@@ -47,9 +47,9 @@ describe("admin/users.php", () => {
   });
 
   it("deactivates a user: live sessions stop working, login and spending are refused; reactivation restores them", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const { client, id, phone } = await newUser("pass-word-1");
-    await giveCoins(id, 100);
+    await setCoins(id, 100);
     expect((await client.get("/wallet/get.php")).status).toBe(200);
 
     const off = await put(admin, "/admin/users.php", { userId: id, isActive: false });
@@ -84,7 +84,7 @@ describe("admin/users.php", () => {
   });
 
   it("validates the toggle: bad ids 400, unknown users 404", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const bad = await put(admin, "/admin/users.php", { userId: "nope", isActive: false });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/userId/u);
@@ -104,16 +104,16 @@ describe("admin/users.php", () => {
   });
 
   it("audits a coins and tier edit with the values before and after", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const { id } = await newUser();
-    await giveCoins(id, 40, 2);
+    await setCoins(id, 40, 2);
     expect((await admin.post("/admin/update-user-tier.php", { userId: id, newCoins: 900, newTier: 6 })).status).toBe(200);
     const audit = await AuditLog.findOne({ action: "user.set_wallet", targetId: id }).sort({ createdAt: -1 }).lean();
     expect(audit).toMatchObject({ before: { coins: 40, tier: 2 }, after: { coins: 900, tier: 6 }, adminRole: "super_admin" });
   });
 
   it("rejects negative coins and tier 11 on the tier edit", async () => {
-    const admin = await adminClient();
+    const admin = await superAdmin();
     const { id } = await newUser();
     const negative = await admin.post("/admin/update-user-tier.php", { userId: id, newCoins: -5, newTier: 2 });
     expect(negative.status).toBe(400);
