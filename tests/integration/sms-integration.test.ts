@@ -712,7 +712,7 @@ ${loadavg()[0]!.toFixed(1)} when measured, ${new Date().toISOString().slice(0, 1
 | replies per second (1000 / time to process all) | ${(1000 / processedSeconds).toFixed(1)} |
 | lost / answered twice | 0 / 0 (asserted) |
 
-What dominates: the webhook does little per call (signature check, one config read, one Redis SET NX, one
+What dominates: the webhook does little per call (signature check with a secret read at most once a second, one Redis SET NX, one
 BullMQ add; its answer time above is mostly waiting for CPU with 50 calls in flight), and the time to reply
 is queueing behind the single sms-reply worker process. Each message costs
 about fifteen MongoDB round trips on the MongoDB-compatible server (inbound record, log steps, user and config

@@ -8,6 +8,7 @@ import {
 } from "@storefront/shared";
 import { loadSmsIntegrationConfig, SmsIntegrationConfig } from "@storefront/shared/server";
 import { SMS_WEBHOOK_PATHS } from "../routes/sms/integration/webhook";
+import { forgetWebhookSecret } from "./sms-webhook";
 
 const TEST_TIMEOUT_MS = 10_000;
 
@@ -51,6 +52,7 @@ export async function saveSmsConfig(input: SmsIntegrationConfigRequest, baseUrl:
     insufficient_funds_message: input.insufficient_funds_message,
   };
   await SmsIntegrationConfig.updateOne({ _id: "sms" }, { $set: next }, { upsert: true });
+  forgetWebhookSecret();
   return view(next, baseUrl);
 }
 

@@ -6,12 +6,29 @@ import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { smsInboundSchema, type SmsInbound, type SmsReplyJob } from "@storefront/shared";
-import { SmsLog } from "@storefront/shared/server";
+import { loadSmsIntegrationConfig, SmsLog } from "@storefront/shared/server";
 
 /** Signed timestamps further than this from our clock are replays (or broken clocks). */
 export const SIGNATURE_MAX_SKEW_MS = 5 * 60_000;
 /** How long a gateway message id is remembered for duplicate detection. */
 export const DUPLICATE_WINDOW_SECONDS = 7 * 24 * 3600;
+
+/** How long an API process reuses the webhook secret it read (a saved change applies at once in that process). */
+const SECRET_CACHE_MS = 1000;
+let cachedSecret: { value: string; at: number } | null = null;
+
+/** The webhook secret, read at most once a second per process: a burst of calls costs one read, not one each. */
+export async function webhookSecret(now = Date.now()): Promise<string> {
+  if (cachedSecret && now - cachedSecret.at < SECRET_CACHE_MS) return cachedSecret.value;
+  const { webhook_secret } = await loadSmsIntegrationConfig();
+  cachedSecret = { value: webhook_secret, at: now };
+  return webhook_secret;
+}
+
+/** A saved configuration applies to the next webhook call of this process. */
+export function forgetWebhookSecret(): void {
+  cachedSecret = null;
+}
 
 export type Verdict = { ok: true; via: "signature" | "token" } | { ok: false; reason: string };
 

@@ -1,5 +1,4 @@
 import express, { Router, type Request } from "express";
-import { loadSmsIntegrationConfig } from "@storefront/shared/server";
 import type { AppContext } from "../../../context";
 import {
   acceptInbound,
@@ -8,6 +7,7 @@ import {
   inboundFrom,
   logWebhookError,
   verifyWebhook,
+  webhookSecret,
   type SignedRequest,
 } from "../../../services/sms-webhook";
 
@@ -33,8 +33,7 @@ export function smsWebhookRoutes(ctx: AppContext): Router {
       timestamp: header(req, "X-Signature-Timestamp"),
       token,
     };
-    const config = await loadSmsIntegrationConfig();
-    const verdict = verifyWebhook(signed, config.webhook_secret);
+    const verdict = verifyWebhook(signed, await webhookSecret());
     if (!verdict.ok) {
       await logWebhookError(verdict.reason, { ip: req.ip ?? "" });
       res.status(401).json({ success: false, error: "Invalid webhook signature", code: "unauthorized" });
