@@ -11,6 +11,7 @@ import {
   loadConfigOrExit,
   localDiskStorage,
   mediaRoot,
+  observeSocketServer,
   Pusher,
   queuesWithoutWorkers,
 } from "@storefront/shared/server";
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
   const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
   const server = createServer(createApp(ctx, { webDist }));
   const sockets = attachSocketServer(server, ctx);
+  observeSocketServer(sockets.io);
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;

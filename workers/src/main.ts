@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import { Queue, Worker } from "bullmq";
 import mongoose from "mongoose";
 import { QUEUE_NAMES, type QueueName } from "@storefront/shared";
-import { connectMongo, providerBackoff, type Config } from "@storefront/shared/server";
+import { attachJobMetrics, connectMongo, providerBackoff, type Config } from "@storefront/shared/server";
 import { workerContext } from "./jobs/charged";
 import { processors } from "./jobs/index";
 import { intervalOf, schedules } from "./schedules/index";
@@ -67,6 +67,7 @@ async function main(): Promise<void> {
       }),
   );
   for (const worker of workers) {
+    attachJobMetrics(worker, ctx.redis);
     worker.on("failed", (job, error) =>
       log.warn({ queue: worker.name, jobId: job?.id, requestId: job?.data?.requestId, err: error }, "job attempt failed"),
     );
