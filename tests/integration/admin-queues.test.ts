@@ -85,6 +85,9 @@ describe("admin/queues.php", () => {
     const page = await admin.get("/admin/queues/board/");
     expect(page.status).toBe(200);
     expect(String(page.body)).toContain("<html");
+    const script = String(page.body).match(/src="(static\/js\/[^"]+\.js)"/u);
+    expect(script).not.toBeNull();
+    expect((await admin.get(`/admin/queues/board/${script![1]!}`)).status).toBe(200);
     const api = await admin.get("/admin/queues/board/api/queues?activeQueue=maintenance&page=1&jobsPerPage=10");
     expect(api.status).toBe(200);
     expect(api.body.queues.map((q: { name: string }) => q.name)).toContain("maintenance");
