@@ -1,5 +1,6 @@
 import express, { Router, type Request } from "express";
 import type { AppContext } from "../../../context";
+import { unavailable } from "../../../errors";
 import {
   acceptInbound,
   bodyFields,
@@ -8,6 +9,7 @@ import {
   logWebhookError,
   verifyWebhook,
   webhookSecret,
+  type Accepted,
   type SignedRequest,
 } from "../../../services/sms-webhook";
 
@@ -58,7 +60,14 @@ export function smsWebhookRoutes(ctx: AppContext): Router {
       return;
     }
 
-    const accepted = await acceptInbound(ctx.redis, ctx.queues["sms-reply"], parsed.data, fallbackMessageId(signed));
+    let accepted: Accepted;
+    try {
+      accepted = await acceptInbound(ctx.redis, ctx.queues["sms-reply"], parsed.data, fallbackMessageId(signed));
+    } catch (error) {
+      // Nothing was queued and the id was forgotten: a 503 makes the gateway deliver it again.
+      req.log.warn({ err: error }, "sms webhook could not queue the message");
+      throw unavailable("The message could not be queued; please retry");
+    }
     res.status(accepted.duplicate ? 200 : 202).json({
       success: true,
       queued: !accepted.duplicate,
