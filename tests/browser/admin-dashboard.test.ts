@@ -233,6 +233,11 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     await openSection("Queues");
     await page.getByTestId("queues-table").locator('tr[data-queue="maintenance"]').waitFor();
     await page.getByTestId("queues-live").filter({ hasText: "Live" }).waitFor();
+    await page
+      .getByRole("img", { name: "Jobs finished per minute, all queues (live)" })
+      .locator("svg")
+      .first()
+      .waitFor({ timeout: 20_000 });
     await screenshot(page, "admin-queues-en");
     await openSection("Analytics");
     expect(await page.getByTestId("empty-section").innerText()).toBe("");

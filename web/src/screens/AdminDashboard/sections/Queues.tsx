@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { QueueStat, ServerEvents } from "@storefront/shared";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { useToast } from "../../../components/Toasts";
@@ -13,6 +13,8 @@ import { adminApi } from "../adminApi";
 import { EmptyRow, errorText, formatDate, formatNumber, Panel, useCan, useLoad } from "../ui";
 
 const POLL_MS = 10_000;
+/** Points of the throughput-over-time chart kept in the page (one per push or poll). */
+const HISTORY_POINTS = 60;
 const STATES = ["waiting", "active", "completed", "failed", "delayed"] as const;
 
 /** The numbers of a "queues:stats" push in the shape of the HTTP answer. */
@@ -63,6 +65,7 @@ export default function Queues() {
   const can = useCan();
   const { data, reload } = useLoad(load, t("admin.queues.loadFailed"));
   const [stats, setStats] = useState<QueueStat[] | null>(null);
+  const [history, setHistory] = useState<{ time: string; perMinute: number }[]>([]);
   const [removing, setRemoving] = useState<{ queue: string; id: string } | null>(null);
   const live = useQueuePush(useCallback((next: QueueStat[]) => setStats(next), []));
   const n = (value: number) => formatNumber(value, i18n.language);
@@ -71,6 +74,14 @@ export default function Queues() {
   useEffect(() => {
     if (data) setStats(data.queues);
   }, [data]);
+  useEffect(() => {
+    if (!stats) return;
+    const point = {
+      time: new Date().toLocaleTimeString(i18n.language === "ar" ? "ar" : "en", { hour12: false }),
+      perMinute: stats.reduce((sum, q) => sum + q.jobs_per_minute, 0),
+    };
+    setHistory((points) => [...points, point].slice(-HISTORY_POINTS));
+  }, [stats, i18n.language]);
   useEffect(() => {
     if (live) return;
     const timer = setInterval(reload, POLL_MS);
@@ -152,6 +163,28 @@ export default function Queues() {
           </div>
         )}
       </Panel>
+      {history.length > 1 && (
+        <Panel title={t("admin.queues.overTime")}>
+          <div className="admin-chart" role="img" aria-label={t("admin.queues.overTime")}>
+            <ResponsiveContainer width="100%" height={200}>
+              <LineChart data={history}>
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis dataKey="time" reversed={i18n.dir() === "rtl"} />
+                <YAxis orientation={i18n.dir() === "rtl" ? "right" : "left"} allowDecimals={false} />
+                <Tooltip />
+                <Line
+                  type="monotone"
+                  dataKey="perMinute"
+                  name={t("admin.queues.perMinute")}
+                  stroke="#0ea5e9"
+                  dot={false}
+                  isAnimationActive={false}
+                />
+              </LineChart>
+            </ResponsiveContainer>
+          </div>
+        </Panel>
+      )}
       <Panel title={t("admin.queues.failedJobs")}>
         <div className="admin-table-wrap">
           <table className="admin-table" data-testid="failed-jobs-table">
