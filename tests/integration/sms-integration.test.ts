@@ -4,7 +4,7 @@
  * calls are the real ones. One file, because the integration config is one global document.
  */
 import { createHmac, randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import mongoose from "mongoose";
@@ -606,21 +606,14 @@ describe("sms/integration/logs.php", () => {
   });
 });
 
-/** Replaces (or adds) the "SMS webhook" section of docs/performance.md, leaving the rest alone. */
+/**
+ * Keeps the burst figures of this run as a test artifact (docs/performance.md holds the figures
+ * recorded by hand: a test never rewrites tracked files).
+ */
 function writePerformanceSection(body: string): void {
-  const file = path.resolve("docs/performance.md");
-  const heading = "## SMS webhook";
-  const current = existsSync(file) ? readFileSync(file, "utf8") : "# Performance\n";
-  const section = `${heading}\n\n${body.trim()}\n`;
-  const start = current.indexOf(heading);
-  let next: string;
-  if (start === -1) next = `${current.trimEnd()}\n\n${section}`;
-  else {
-    const after = current.indexOf("\n## ", start + heading.length);
-    next = `${current.slice(0, start)}${section}${after === -1 ? "" : `\n${current.slice(after + 1)}`}`;
-  }
+  const file = path.resolve("test-artifacts/sms-webhook-burst.md");
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, next.endsWith("\n") ? next : `${next}\n`);
+  writeFileSync(file, `## SMS webhook\n\n${body.trim()}\n`);
 }
 
 function percentile(values: number[], p: number): number {
