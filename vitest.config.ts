@@ -16,6 +16,7 @@ export default defineConfig({
         test: { name: "unit", include: ["shared/src/**/*.test.ts", "api/src/**/*.test.ts", "workers/src/**/*.test.ts"] },
       },
       { extends: true, test: { name: "integration", include: ["tests/integration/**/*.test.ts"] } },
+      { extends: true, test: { name: "browser", include: ["tests/browser/**/*.test.ts"], fileParallelism: false } },
     ],
   },
 });

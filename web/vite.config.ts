@@ -47,6 +47,8 @@ export default defineConfig({
   build: {
     outDir: path.join(here, "dist"),
     emptyOutDir: true,
+    // scripts/check-bundle.ts reads the chunk graph from the manifest.
+    manifest: true,
     // Every browser the app supports has native modulepreload; the polyfill would only add bytes.
     modulePreload: { polyfill: false },
     rolldownOptions: {

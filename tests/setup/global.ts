@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,6 +11,8 @@ let stack: Stack | undefined;
 let dataDir = "";
 
 export async function setup(project: TestProject): Promise<void> {
+  // The API serves web/dist; the browser suites need a fresh build of the web app.
+  if (project.name === "browser") execFileSync("npm", ["run", "build", "-w", "web"], { stdio: "inherit" });
   dataDir = mkdtempSync(path.join(tmpdir(), "storefront-test-"));
   stack = await startStack({
     dataDir,

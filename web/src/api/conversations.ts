@@ -33,13 +33,18 @@ export interface SaveConversation {
   conversationId: string;
   title: string;
   messages: ChatMessage[];
+  /** Persona of the thread; "doctor" files it under the Doctor's consultations. */
+  avatarType?: string;
 }
 
 /** Returns the id the server keeps the conversation under. */
 export async function saveConversation(body: SaveConversation): Promise<string> {
   const res = await post<{ conversationId?: string | number; id?: string | number; conversation?: { id?: string | number } }>(
     "conversations/save.php",
-    { ...body, messages: body.messages.map(({ type, content, timestamp }) => ({ type, content, timestamp })) },
+    {
+      ...body,
+      messages: body.messages.map(({ type, content, timestamp, id }) => ({ type, content, timestamp, ...(id ? { id } : {}) })),
+    },
   );
   const id = res?.conversationId ?? res?.conversation?.id ?? res?.id ?? body.conversationId;
   return String(id);

@@ -18,16 +18,17 @@ export interface GuardProps {
 
 export function RequireUser({ children, redirectTo }: GuardProps) {
   const { t } = useTranslation();
-  const { user, ready } = useAuth();
+  const { user, ready, signedOut } = useAuth();
   const location = useLocation();
   const attempted = `${location.pathname}${location.search}${location.hash}`;
-  const denied = ready && !user;
+  const denied = ready && !user && !signedOut;
 
   useEffect(() => {
     if (denied) rememberAttemptedUrl(attempted);
   }, [denied, attempted]);
 
   if (!ready) return <PageLoading label={t("guard.verifying")} />;
+  if (!user && signedOut) return <PageLoading label={t("auth.loggedOut")} />;
   if (!user) return redirectTo ? <Navigate to={redirectTo} replace /> : <AccessDenied />;
   return <>{children}</>;
 }

@@ -25,6 +25,8 @@ export function takeAttemptedUrl(fallback: string): string {
 interface AuthValue {
   user: SessionUser | null;
   ready: boolean;
+  /** True after logout in this page: guards wait for the redirect instead of remembering the URL. */
+  signedOut: boolean;
   login(phone: string, password: string): Promise<SessionUser>;
   signup(phone: string, password: string): Promise<SessionUser>;
   logout(): Promise<void>;
@@ -40,6 +42,7 @@ async function clearServerState(): Promise<void> {
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<SessionUser | null>(null);
   const [ready, setReady] = useState(false);
+  const [signedOut, setSignedOut] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -60,6 +63,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(async (phone: string, password: string) => {
     const signedIn = await authApi.login(phone, password);
+    setSignedOut(false);
     setUser(signedIn);
     setReady(true);
     return signedIn;
@@ -67,7 +71,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signup = useCallback(async (phone: string, password: string) => {
     const created = await authApi.signup(phone, password);
-    setUser(created);
+    // Signup may or may not open a session on the server; the session check says which.
+    setUser(await authApi.checkSession());
     setReady(true);
     return created;
   }, []);
@@ -80,12 +85,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     } finally {
       sessionStorage.removeItem(ATTEMPTED_URL_KEY);
       disconnectSocket();
+      setSignedOut(true);
       setUser(null);
       await clearServerState();
     }
   }, []);
 
-  const value = useMemo<AuthValue>(() => ({ user, ready, login, signup, logout }), [user, ready, login, signup, logout]);
+  const value = useMemo<AuthValue>(
+    () => ({ user, ready, signedOut, login, signup, logout }),
+    [user, ready, signedOut, login, signup, logout],
+  );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

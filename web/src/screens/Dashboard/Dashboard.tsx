@@ -20,9 +20,9 @@ interface Tool {
 
 const TOOLS: readonly Tool[] = [
   { key: "text", icon: "💬", to: "/text-ai", color: "#4f46e5" },
-  { key: "image", icon: "🎨", to: "/image-ai", color: "#db2777" },
-  { key: "video", icon: "🎬", to: "/video-test", color: "#ea580c" },
-  { key: "sms", icon: "📱", to: "/sms-ai", color: "#0891b2" },
+  { key: "image", icon: "🎨", to: "/image-ai", color: "#be185d" },
+  { key: "video", icon: "🎬", to: "/video-test", color: "#c2410c" },
+  { key: "sms", icon: "📱", to: "/sms-ai", color: "#0e7490" },
   { key: "voice", icon: "🎙️", to: null, color: "#7c3aed" },
 ];
 

@@ -42,7 +42,9 @@ export default function Doctor() {
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const threadRef = useRef<HTMLDivElement>(null);
   useAutoGrow(inputRef, input);
-  useEffect(() => setSidebarOpen(wide), [wide]);
+  useEffect(() => {
+    setSidebarOpen(wide);
+  }, [wide]);
 
   const listKey = ["conversations", "doctor", user.id];
   const conversations = useQuery({ queryKey: listKey, queryFn: () => listConversations(user.id, "doctor") });
@@ -93,7 +95,9 @@ export default function Doctor() {
     setMessages(all);
     const firstUser = all.find((m) => m.type === "user")?.content;
     const title = doctorConversationTitle(firstUser);
-    await saveConversation({ userId: user.id, conversationId: id, title, messages: all }).catch(() => undefined);
+    await saveConversation({ userId: user.id, conversationId: id, title, messages: all, avatarType: "doctor" }).catch(
+      () => undefined,
+    );
     queryClient.setQueryData<ConversationSummary[]>(listKey, (list = []) => [
       { id, title, lastMessage: reply.content, timestamp: reply.timestamp },
       ...list.filter((c) => c.id !== id),

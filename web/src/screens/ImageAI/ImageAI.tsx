@@ -73,7 +73,9 @@ export default function ImageAI() {
   const [results, setResults] = useState<GeneratedImage[]>([]);
   const [deleteId, setDeleteId] = useState<string | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
-  useEffect(() => setSidebarOpen(wide), [wide]);
+  useEffect(() => {
+    setSidebarOpen(wide);
+  }, [wide]);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
 
   const history = useQuery({ queryKey: ["images", user.id], queryFn: () => imageHistory(user.id) });

@@ -43,8 +43,12 @@ export default function SmsAI() {
   const limit = format.language === "ar" ? LIMITS.smsCharsArabic : LIMITS.smsCharsEnglish;
   const length = Array.from(text).length;
 
-  useEffect(() => writeStored(historyKey(user.id), messages), [messages, user.id]);
-  useEffect(() => endRef.current?.scrollIntoView({ block: "end" }), [messages]);
+  useEffect(() => {
+    writeStored(historyKey(user.id), messages);
+  }, [messages, user.id]);
+  useEffect(() => {
+    endRef.current?.scrollIntoView({ block: "end" });
+  }, [messages]);
 
   async function send() {
     if (sending) return;

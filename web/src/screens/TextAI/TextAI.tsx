@@ -63,7 +63,9 @@ export default function TextAI() {
   const endRef = useRef<HTMLDivElement>(null);
   const personaName = (id: PersonaId) => t(`personas.${id}.name`, { defaultValue: personaById(id).name });
 
-  useEffect(() => setSidebarOpen(wide), [wide]);
+  useEffect(() => {
+    setSidebarOpen(wide);
+  }, [wide]);
   useAutoGrow(inputRef, input);
 
   const conversations = useQuery({
@@ -74,10 +76,12 @@ export default function TextAI() {
     if (conversations.isError) toast.error(t("errors.historyLoadFailed"));
   }, [conversations.isError, toast, t]);
 
+  // Only the id stored before this visit is restored; ids set by saving here already match the thread.
   const restored = useRef(false);
   useEffect(() => {
-    if (restored.current || !conversationId) return;
+    if (restored.current) return;
     restored.current = true;
+    if (!conversationId) return;
     loadConversation(conversationId, user.id)
       .then(setMessages)
       .catch(() => {
@@ -86,7 +90,9 @@ export default function TextAI() {
       });
   }, [conversationId, user.id, toast, t, setConversationId]);
 
-  useEffect(() => endRef.current?.scrollIntoView({ block: "end" }), [messages, streamed, loading]);
+  useEffect(() => {
+    endRef.current?.scrollIntoView({ block: "end" });
+  }, [messages, streamed, loading]);
 
   useServerEvent("chat:delta", (event) => {
     if (loading && (event.conversationId === null || event.conversationId === conversationId))
@@ -140,6 +146,7 @@ export default function TextAI() {
         conversationId: conversationId ?? "new",
         title: conversationTitle(firstUser),
         messages: all,
+        avatarType: persona.id,
       }).catch(() => conversationId);
       if (savedId && savedId !== "new") setConversationId(savedId);
       void queryClient.invalidateQueries({ queryKey: ["conversations", "text"] });

@@ -1,0 +1,184 @@
+/// <reference lib="dom" />
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { giveCoins, uniquePhone } from "../support/client";
+import { launch, screenshot, seriousViolations } from "./browser";
+
+const baseUrl = inject("baseUrl");
+const password = "browser-pass-1";
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let phone: string;
+let userId: string;
+
+async function setLanguage(target: "en" | "ar") {
+  const current = await page.evaluate(() => document.documentElement.lang);
+  if (current !== target) await page.getByTestId("language-toggle").first().click();
+  await page.waitForFunction((lang) => document.documentElement.lang === lang, target);
+}
+
+beforeAll(async () => {
+  browser = await launch();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  page.on("console", (m) => {
+    if (m.type() === "error") console.error(`console: ${m.text().slice(0, 300)}`);
+  });
+  page.on("pageerror", (error) => console.error(`page error: ${error.stack?.split("\n").slice(0, 12).join("\n")}`));
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("subscriber web app", () => {
+  it("shows Access Denied to visitors and sends the text chat to /login", async () => {
+    const visitor = await browser.newContext();
+    const p = await visitor.newPage();
+    await p.goto(`${baseUrl}/dashboard`);
+    await expect(p.getByRole("heading", { name: "Access Denied" }).waitFor()).resolves.toBeUndefined();
+    await p.getByText("You don't have permission to access this page. Please log in to continue.").waitFor();
+    await p.getByText("If you believe this is an error, please contact support or try logging in again.").waitFor();
+    expect(await p.evaluate(() => sessionStorage.getItem("redirectAfterLogin"))).toBe("/dashboard");
+    expect(await seriousViolations(p)).toEqual([]);
+    await screenshot(p, "access-denied-en");
+    await p.goto(`${baseUrl}/text-ai`);
+    await p.waitForURL(/\/login$/u);
+    await p.goto(`${baseUrl}/no-such-page`);
+    await p.waitForURL(`${baseUrl}/`);
+    await visitor.close();
+  });
+
+  it("signs up, shows the subscribed state and goes to /login after 3 s", async () => {
+    phone = uniquePhone();
+    await page.goto(`${baseUrl}/`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "home-en");
+    await page.getByRole("link", { name: "Get started" }).first().click();
+    await page.waitForURL(/\/signup$/u);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "signup-en");
+    await page.getByLabel("Phone number").fill(phone);
+    await page.getByLabel("Password (minimum 6 characters)").fill(password);
+    await page.getByRole("button", { name: "Subscribe" }).click();
+    await page.getByTestId("subscribed-notice").waitFor();
+    await page.waitForURL(/\/login$/u, { timeout: 6000 });
+  });
+
+  it("logs in with 'Signing in...' and lands on the dashboard", async () => {
+    await page.goto(`${baseUrl}/login`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "login-en");
+    await page.getByLabel("Phone number").fill(phone);
+    await page.getByLabel("Password", { exact: true }).fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/dashboard$/u);
+    userId = await page.evaluate(async () => {
+      const res = await fetch("/api/session-check-simple.php", { credentials: "include" });
+      return ((await res.json()) as { user: { id: string } }).user.id;
+    });
+    await giveCoins(userId, 5000, 3);
+    await page.reload();
+    await page.getByTestId("wallet-coins").waitFor();
+    expect(await page.getByTestId("wallet-coins").textContent()).toContain("5,000");
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "dashboard-en");
+  });
+
+  it("lays the dashboard grid out in 3, 2 and 1 columns at 1200, 1000 and 600 px", async () => {
+    const columns = async (width: number) => {
+      await page.setViewportSize({ width, height: 900 });
+      return page
+        .getByTestId("tool-grid")
+        .evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(" ").filter(Boolean).length);
+    };
+    expect(await columns(1200)).toBe(3);
+    expect(await columns(1000)).toBe(2);
+    expect(await columns(600)).toBe(1);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it("switches to Arabic (rtl) and back", async () => {
+    await setLanguage("ar");
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe("rtl");
+    expect(await page.evaluate(() => localStorage.getItem("language"))).toBe("ar");
+    await screenshot(page, "dashboard-ar");
+    expect(await seriousViolations(page)).toEqual([]);
+    await setLanguage("en");
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe("ltr");
+  });
+
+  it("uses the text chat once", async () => {
+    await page.goto(`${baseUrl}/text-ai`);
+    await page.getByText("How can I help you today?").waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "text-ai-en");
+    const input = page.getByLabel("Message", { exact: true });
+    await input.fill("Hello there, what can you do?");
+    await input.press("Enter");
+    await page.getByTestId("message-user").first().waitFor();
+    await page.getByTestId("message-ai").first().waitFor({ timeout: 30_000 });
+    expect((await page.getByTestId("message-ai").first().textContent())?.length).toBeGreaterThan(0);
+    await screenshot(page, "text-ai-chat-en");
+  });
+
+  const screens = [
+    { path: "/doctor", name: "doctor" },
+    { path: "/image-ai", name: "image-ai" },
+    { path: "/video-test", name: "video" },
+    { path: "/sms-ai", name: "sms-ai" },
+    { path: "/profile", name: "profile" },
+  ];
+
+  for (const language of ["en", "ar"] as const) {
+    it(`renders every tool screen in ${language} without serious accessibility violations`, async () => {
+      for (const screen of screens) {
+        await page.goto(`${baseUrl}${screen.path}`);
+        await page.locator("main").first().waitFor();
+        await setLanguage(language);
+        await page.waitForLoadState("networkidle").catch(() => undefined);
+        expect(await page.evaluate(() => document.documentElement.dir)).toBe(language === "ar" ? "rtl" : "ltr");
+        expect({ screen: screen.name, violations: await seriousViolations(page) }).toEqual({
+          screen: screen.name,
+          violations: [],
+        });
+        await screenshot(page, `${screen.name}-${language}`);
+      }
+      for (const screen of ["/", "/login", "/signup", "/dashboard", "/text-ai"]) {
+        await page.goto(`${baseUrl}${screen}`);
+        await page.locator("main").first().waitFor();
+        await screenshot(page, `${screen === "/" ? "home" : screen.slice(1)}-${language}`);
+      }
+      await setLanguage("en");
+    });
+  }
+
+  it("answers an SMS with the local engine and keeps the 400 character limit", async () => {
+    await page.goto(`${baseUrl}/sms-ai`);
+    await page.getByLabel("Message", { exact: true }).fill("hello");
+    await page.getByRole("button", { name: "Send", exact: true }).click();
+    await page.getByTestId("sms-assistant").first().waitFor();
+    await page.getByLabel("Message", { exact: true }).fill("x".repeat(401));
+    expect(await page.getByTestId("sms-counter").textContent()).toBe("401 / 400");
+  });
+
+  it("shows the Doctor counter past 80% and blocks messages over 2000 characters", async () => {
+    await page.goto(`${baseUrl}/doctor`);
+    const box = page.getByLabel("Your message to the Doctor");
+    await box.fill("a".repeat(1700));
+    await page.getByText("1,700 / 2,000 characters").waitFor();
+    await box.fill("a".repeat(2001));
+    await page.getByText("Message is too long. Please shorten your message.").waitFor();
+    expect(await page.getByRole("button", { name: "Send", exact: true }).isDisabled()).toBe(true);
+  });
+
+  it("signs out to /login and forgets the attempted URL", async () => {
+    await page.goto(`${baseUrl}/dashboard`);
+    await page.evaluate(() => sessionStorage.setItem("redirectAfterLogin", "/profile"));
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(/\/login$/u, { timeout: 5000 });
+    expect(await page.evaluate(() => sessionStorage.getItem("redirectAfterLogin"))).toBeNull();
+  });
+});

@@ -1,0 +1,39 @@
+/** Debian's chromium driven by playwright-core (no browser download), against the running stack. */
+import { existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { AxeBuilder } from "@axe-core/playwright";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { ensureChromium } from "../../scripts/lib/infra";
+
+const CHROMIUM = "/usr/bin/chromium";
+export const SCREENSHOTS = path.resolve("test-artifacts/screenshots");
+
+export async function launch(): Promise<Browser> {
+  const executablePath = existsSync(CHROMIUM) ? CHROMIUM : ensureChromium();
+  return chromium.launch({
+    executablePath,
+    args: [
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Serious and critical axe violations on the page, as readable lines. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
