@@ -175,6 +175,20 @@ describe("images/edit.php", () => {
     expect(await coins(client)).toBe(60);
   });
 
+  it("two edits sent at once with one Idempotency-Key make one picture and one charge", async () => {
+    const { client } = await userWithCoins(100);
+    const headers = { "Idempotency-Key": `edit-race-${Date.now()}` };
+    const png = { bytes: await photo(), name: "a.png", type: "image/png" };
+    const [a, b] = await Promise.all([
+      client.post("/images/edit.php", editForm({ prompt: "sepia" }, png), headers),
+      client.post("/images/edit.php", editForm({ prompt: "sepia" }, png), headers),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(b.body.imageUrl).toBe(a.body.imageUrl);
+    await expectPng(client, a.body.imageUrl, 1024, 1024);
+    expect(await coins(client)).toBe(80);
+  });
+
   it("refuses bad uploads and fields with SPEC's messages, charging nothing", async () => {
     const { client } = await userWithCoins(100);
     const png = { bytes: await photo(), name: "a.png", type: "image/png" };

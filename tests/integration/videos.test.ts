@@ -174,6 +174,16 @@ describe("videos/generate.php and ai-store-generator.php", () => {
     expect(b.body.video_id).toBe(a.body.video_id);
     expect(await coins(client)).toBe(4000);
     expect((await client.get("/videos/get-history.php")).body.videos).toHaveLength(1);
+    // Two at the same time (a double click, a proxy retry): still one video.
+    const raced = { "Idempotency-Key": `video-race-${Date.now()}` };
+    const [c, d] = await Promise.all([
+      client.post("/videos/generate.php", { prompt: "raced", duration: 5 }, raced),
+      client.post("/videos/generate.php", { prompt: "raced", duration: 5 }, raced),
+    ]);
+    expect([c.status, d.status]).toEqual([200, 200]);
+    expect(d.body.video_id).toBe(c.body.video_id);
+    expect(await coins(client)).toBe(3000);
+    expect((await client.get("/videos/get-history.php")).body.videos).toHaveLength(2);
   });
 });
 

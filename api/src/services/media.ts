@@ -115,6 +115,16 @@ async function imageAnswer(ctx: AppContext, accepted: Awaited<ReturnType<typeof 
   };
 }
 
+/** The payload of a queued job (null once it is gone), to tell which request's records it uses. */
+async function jobPayload(
+  ctx: AppContext,
+  queue: "image" | "video",
+  jobId: string,
+): Promise<{ videoId?: string; sourceKey?: string } | null> {
+  const job = await ctx.queues[queue].getJob(jobId);
+  return (job?.data as { videoId?: string; sourceKey?: string } | undefined) ?? null;
+}
+
 /** POST images/generate.php: the picture enhancer edits an upload, so it is refused here. */
 export async function generateImage(ctx: AppContext, input: ImageGenerateRequest, call: MediaCall) {
   const agent = imageAgentById(input.agent);
@@ -160,8 +170,9 @@ export async function editImage(
     await ctx.storage.remove(sourceKey).catch(() => undefined);
     throw error;
   }
-  // A retried request runs the first request's job, which has its own copy of the upload.
-  if (accepted.replayed) await ctx.storage.remove(sourceKey).catch(() => undefined);
+  // Two requests with one Idempotency-Key share one job: the upload it names is the one kept.
+  const owner = await jobPayload(ctx, "image", accepted.jobId);
+  if (owner?.sourceKey !== sourceKey && (owner || accepted.replayed)) await ctx.storage.remove(sourceKey).catch(() => undefined);
   return imageAnswer(ctx, accepted);
 }
 
@@ -272,26 +283,33 @@ export async function startVideo(ctx: AppContext, input: VideoGenerateRequest, c
     await VideoModel.deleteOne({ _id: video._id });
     throw error;
   }
-  let doc: VideoDoc | null;
-  if (accepted.replayed) {
-    // A retried request: the first request's video is the one being made.
-    await VideoModel.deleteOne({ _id: video._id });
-    doc = await VideoModel.findOne({ jobId: accepted.jobId, userId: call.userId }).lean<VideoDoc>();
-    if (!doc) throw notFound("Video not found");
-  } else {
-    doc = await VideoModel.findOneAndUpdate(
-      { _id: video._id },
-      { $set: { jobId: accepted.jobId } },
-      { returnDocument: "after" },
-    ).lean<VideoDoc>();
-    ctx.pusher.toUser(call.userId, "video:status", { jobId: accepted.jobId, videoId, status: "processing", videoUrl: null });
+  // Requests sharing an Idempotency-Key share one job, whichever of them added it: the video
+  // its payload names is the one being made; any other record made for them is dropped.
+  const owner = await jobPayload(ctx, "video", accepted.jobId);
+  const ownerId = owner?.videoId ?? (accepted.replayed ? undefined : videoId);
+  if (ownerId !== videoId) await VideoModel.deleteOne({ _id: video._id });
+  const doc = ownerId
+    ? await VideoModel.findOneAndUpdate(
+        { _id: ownerId, userId: call.userId },
+        { $set: { jobId: accepted.jobId } },
+        { returnDocument: "after" },
+      ).lean<VideoDoc>()
+    : await VideoModel.findOne({ jobId: accepted.jobId, userId: call.userId }).lean<VideoDoc>();
+  if (!doc) throw notFound("Video not found");
+  if (!accepted.replayed) {
+    ctx.pusher.toUser(call.userId, "video:status", {
+      jobId: accepted.jobId,
+      videoId: doc._id.toHexString(),
+      status: "processing",
+      videoUrl: null,
+    });
   }
   return {
     success: true as const,
-    video_id: doc!._id.toHexString(),
+    video_id: doc._id.toHexString(),
     status: "processing" as const,
-    estimated_time: doc!.estimatedSeconds,
-    cost_deducted: doc!.coinsUsed,
+    estimated_time: doc.estimatedSeconds,
+    cost_deducted: doc.coinsUsed,
     remaining_coins: accepted.remainingCoins,
     jobId: accepted.jobId,
   };
