@@ -174,6 +174,53 @@ describe("subscriber web app", () => {
     expect(await page.getByRole("button", { name: "Send", exact: true }).isDisabled()).toBe(true);
   });
 
+  it("asks the Doctor once and lists the consultation", async () => {
+    await page.goto(`${baseUrl}/doctor`);
+    await page.getByRole("button", { name: "I have a headache" }).click();
+    await page.getByRole("button", { name: "Send", exact: true }).click();
+    await page.getByTestId("message-ai").first().waitFor({ timeout: 30_000 });
+    await page.getByRole("complementary").getByText("[Doctor] I have a headache").waitFor();
+    await screenshot(page, "doctor-chat-en");
+  });
+
+  it("generates an image, lists it and offers view and download", async () => {
+    await page.goto(`${baseUrl}/image-ai`);
+    await page.getByLabel("Prompt", { exact: true }).fill("a red bicycle by the sea");
+    await page.getByRole("button", { name: "Generate image" }).click();
+    await page.getByText("Image generated successfully!").waitFor({ timeout: 30_000 });
+    await page.getByRole("img", { name: "Generated image: a red bicycle by the sea" }).waitFor();
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Download" }).first().click();
+    expect((await download).suggestedFilename()).toMatch(/^ai-image-\d+\.png$/u);
+    await screenshot(page, "image-ai-result-en");
+  });
+
+  it("starts a video, shows its status and lists it under My Videos", async () => {
+    await page.goto(`${baseUrl}/video-test`);
+    expect(await page.getByTestId("video-cost").textContent()).toBe("Estimated cost: $1.000");
+    await page.getByRole("button", { name: "Generate", exact: true }).click();
+    expect(await page.getByTestId("video-status").textContent()).toBe("❌ Please enter a prompt");
+    await page.getByLabel("Prompt", { exact: true }).fill("waves rolling onto a beach at sunset");
+    await page.getByRole("button", { name: "Generate", exact: true }).click();
+    await page.getByText("Video generation started!").waitFor({ timeout: 15_000 });
+    await page.getByText("✅ Video generation completed!").waitFor({ timeout: 60_000 });
+    await screenshot(page, "video-completed-en");
+    await page.getByRole("tab", { name: "My Videos" }).click();
+    await page.getByText("1 video", { exact: true }).waitFor();
+  });
+
+  it("saves the profile's display name and country", async () => {
+    await page.goto(`${baseUrl}/profile`);
+    expect(await page.getByLabel("Phone number").getAttribute("readonly")).not.toBeNull();
+    await page.getByLabel("Display name").fill("Browser Tester");
+    await page.getByLabel("Country").selectOption("EG");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Profile updated successfully!").waitFor();
+    await page.reload();
+    await page.getByLabel("Display name").waitFor();
+    await expect.poll(() => page.getByLabel("Display name").inputValue()).toBe("Browser Tester");
+  });
+
   it("signs out to /login and forgets the attempted URL", async () => {
     await page.goto(`${baseUrl}/dashboard`);
     await page.evaluate(() => sessionStorage.setItem("redirectAfterLogin", "/profile"));
