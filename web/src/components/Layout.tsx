@@ -8,9 +8,9 @@ import { useSignOut } from "../hooks/useSignOut";
 import { LanguageToggle } from "./LanguageToggle";
 import { WalletBadge } from "./WalletBadge";
 
-/** The first character of the phone, shown in the round avatar (SPEC §2). */
+/** The first letter or digit of the phone (not its "+"), shown in the round avatar (SPEC §2). */
 export function initialOf(phone: string | undefined): string {
-  return (phone ?? "").trim().charAt(0).toUpperCase() || "?";
+  return /[\p{L}\p{N}]/u.exec(phone ?? "")?.[0]?.toUpperCase() ?? "?";
 }
 
 export function Avatar({ phone, to = "/profile" }: { phone: string; to?: string }) {

@@ -23,7 +23,7 @@ import { ApiError } from "../../api/client";
 import { deleteImage, editImage, generateImage, imageHistory, saveImage, type GeneratedImage } from "../../api/images";
 import { announceWalletUpdate } from "../../api/wallet";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
-import { Avatar, BackButton } from "../../components/Layout";
+import { Avatar, BackButton, initialOf } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { useToast } from "../../components/Toasts";
 import { WalletBadge } from "../../components/WalletBadge";
@@ -239,7 +239,7 @@ export default function ImageAI() {
         </ul>
         <div className="image-ai__user">
           <span className="avatar avatar--small" aria-hidden="true">
-            {user.phone.charAt(0)}
+            {initialOf(user.phone)}
           </span>
           <span dir="ltr">{user.phone}</span>
         </div>

@@ -21,7 +21,7 @@ import { deleteConversation, listConversations, loadConversation, saveConversati
 import { announceWalletUpdate } from "../../api/wallet";
 import { AppLink } from "../../components/AppLink";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
-import { Avatar, BackButton } from "../../components/Layout";
+import { Avatar, BackButton, initialOf } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { useToast } from "../../components/Toasts";
 import { WalletBadge } from "../../components/WalletBadge";
@@ -264,7 +264,7 @@ export default function TextAI() {
         </ul>
         <AppLink to="/profile" className="text-ai__profile">
           <span className="avatar avatar--small" aria-hidden="true">
-            {user.phone.charAt(0)}
+            {initialOf(user.phone)}
           </span>
           <span dir="ltr">{t("textAi.profileEntry", { tail: phoneTail })}</span>
         </AppLink>
