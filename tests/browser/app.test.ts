@@ -46,6 +46,7 @@ describe("subscriber web app", () => {
     await screenshot(p, "access-denied-en");
     await p.goto(`${baseUrl}/text-ai`);
     await p.waitForURL(/\/login$/u);
+    await p.getByText("Please log in to use Text AI").waitFor();
     await p.goto(`${baseUrl}/no-such-page`);
     await p.waitForURL(`${baseUrl}/`);
     await visitor.close();

@@ -12,8 +12,9 @@ export interface AppRoute {
   path: string;
   screen: LazyExoticComponent<ComponentType>;
   guard?: ComponentType<GuardProps>;
-  /** Passed to the guard: where logged-out visitors go instead of Access Denied. */
+  /** Passed to the guard: where logged-out visitors go instead of Access Denied, and the notice shown. */
   redirectTo?: string;
+  redirectNotice?: string;
 }
 
 /** A screen chunk plus the full text catalog it renders with (the public pages need only part of it). */
@@ -26,7 +27,13 @@ export const ROUTES: AppRoute[] = [
   { path: "/login", screen: lazy(() => import("./screens/Login/Login")) },
   { path: "/signup", screen: lazy(() => import("./screens/Signup/Signup")) },
   { path: "/dashboard", guard: RequireUser, screen: screen(() => import("./screens/Dashboard/Dashboard")) },
-  { path: "/text-ai", guard: RequireUser, redirectTo: "/login", screen: screen(() => import("./screens/TextAI/TextAI")) },
+  {
+    path: "/text-ai",
+    guard: RequireUser,
+    redirectTo: "/login",
+    redirectNotice: "errors.textLoginRequired",
+    screen: screen(() => import("./screens/TextAI/TextAI")),
+  },
   { path: "/doctor", guard: RequireUser, screen: screen(() => import("./screens/Doctor/Doctor")) },
   { path: "/image-ai", guard: RequireUser, screen: screen(() => import("./screens/ImageAI/ImageAI")) },
   { path: "/video-test", guard: RequireUser, screen: screen(() => import("./screens/Video/Video")) },
@@ -39,11 +46,11 @@ export const ROUTES: AppRoute[] = [
 /** The data cache is only needed behind a guard; loading it lazily keeps the home page light. */
 const QueryProvider = lazy(() => import("./components/QueryProvider"));
 
-function element({ screen: Screen, guard: Guard, redirectTo }: AppRoute): ReactNode {
+function element({ screen: Screen, guard: Guard, redirectTo, redirectNotice }: AppRoute): ReactNode {
   if (!Guard) return <Screen />;
   return (
     <QueryProvider>
-      <Guard {...(redirectTo ? { redirectTo } : {})}>
+      <Guard {...(redirectTo ? { redirectTo } : {})} {...(redirectNotice ? { redirectNotice } : {})}>
         <Screen />
       </Guard>
     </QueryProvider>
