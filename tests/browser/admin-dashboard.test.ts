@@ -2,7 +2,12 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { adminClient, newUser } from "../support/client";
+import { Admin } from "@storefront/shared/server";
+import { hashPassword } from "../../api/src/services/passwords";
+import { useDatabase } from "../integration/admin-helpers";
 import { launch, screenshot, seriousViolations } from "./browser";
+
+useDatabase();
 
 const baseUrl = inject("baseUrl");
 let browser: Browser;
@@ -264,6 +269,34 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     await page.getByTestId("queues-table").locator('tr[data-queue="maintenance"]').waitFor();
     await screenshot(page, "admin-queues-ar");
     await setLanguage("en");
+  });
+
+  it("shows a support administrator only the sections the role allows", async () => {
+    const username = `support-ui-${Date.now()}`;
+    await Admin.create({ username, passwordHash: await hashPassword("support-pass-123"), role: "support" });
+    const support = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    const p = await support.newPage();
+    await p.goto(`${baseUrl}/admin-login`);
+    await p.getByLabel("Username").fill(username);
+    await p.getByLabel("Password", { exact: true }).fill("support-pass-123");
+    await p.getByRole("button", { name: "Login", exact: true }).click();
+    await p.waitForURL(/\/admin-dashboard$/u);
+    await p.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
+    const menu = await p.getByRole("navigation").locator(".admin__menu-text").allInnerTexts();
+    expect(menu.map((m) => m.trim())).toEqual([
+      "Dashboard",
+      "User Management",
+      "Wallet Packages",
+      "SMS Config",
+      "SMS Integration",
+      "Analytics",
+      "Settings",
+    ]);
+    await p.getByRole("navigation").getByRole("button", { name: "User Management" }).click();
+    await p.getByTestId("users-table").locator("tbody tr").first().waitFor();
+    expect(await p.getByRole("button", { name: "Edit Tier" }).count()).toBe(0);
+    expect(await p.getByRole("button", { name: "Assign Package" }).count()).toBeGreaterThan(0);
+    await support.close();
   });
 
   it("logs out to /admin-login and clears the flag", async () => {
