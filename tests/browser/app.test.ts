@@ -80,10 +80,10 @@ describe("subscriber web app", () => {
       const res = await fetch("/api/session-check-simple.php", { credentials: "include" });
       return ((await res.json()) as { user: { id: string } }).user.id;
     });
-    await giveCoins(userId, 5000, 3);
-    await page.reload();
     await page.getByTestId("wallet-coins").waitFor();
-    expect(await page.getByTestId("wallet-coins").textContent()).toContain("5,000");
+    // No reload: the "wallet:updated" push refreshes the badge live.
+    await giveCoins(userId, 5000, 3);
+    await expect.poll(() => page.getByTestId("wallet-coins").textContent(), { timeout: 10_000 }).toContain("5,000");
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, "dashboard-en");
   });
