@@ -78,11 +78,21 @@ export async function newUser(password = "secret-pass"): Promise<{ client: Clien
   return { client, id: login.body.user.id, phone };
 }
 
-export async function adminClient(): Promise<Client> {
-  const client = new Client();
-  const res = await client.post("/admin/login.php", { username: inject("adminUsername"), password: inject("adminPassword") });
-  if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return client;
+let sharedAdmin: Promise<Client> | null = null;
+
+/**
+ * The test run's super admin, logged in once per test file: admin logins are rate limited per
+ * username, and every suite uses the same administrator.
+ */
+export function adminClient(): Promise<Client> {
+  sharedAdmin ??= (async () => {
+    const client = new Client();
+    const res = await client.post("/admin/login.php", { username: inject("adminUsername"), password: inject("adminPassword") });
+    if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return client;
+  })();
+  sharedAdmin.catch(() => (sharedAdmin = null));
+  return sharedAdmin;
 }
 
 /** Sets a user's balance through the documented admin call (a ledger entry). */
