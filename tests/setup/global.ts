@@ -12,7 +12,10 @@ let dataDir = "";
 
 export async function setup(project: TestProject): Promise<void> {
   // The API serves web/dist; the browser suites need a fresh build of the web app.
-  if (project.name === "browser") execFileSync("npm", ["run", "build", "-w", "web"], { stdio: "inherit" });
+  // NODE_ENV=production: vitest sets "test", which would bundle React's development runtime.
+  if (project.name === "browser") {
+    execFileSync("npm", ["run", "build", "-w", "web"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+  }
   dataDir = mkdtempSync(path.join(tmpdir(), "storefront-test-"));
   stack = await startStack({
     dataDir,
