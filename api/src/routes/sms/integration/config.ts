@@ -3,6 +3,7 @@ import { smsIntegrationActionSchema, smsIntegrationConfigRequestSchema } from "@
 import type { AppContext } from "../../../context";
 import { requireAdmin } from "../../../middleware/auth";
 import { handle } from "../../../middleware/validate";
+import { recordAudit } from "../../../services/audit";
 import { saveSmsConfig, smsConfigView, testSmsGateway } from "../../../services/sms-config";
 
 const PATHS = ["/sms/integration/config.php", "/sms/integration/config"];
@@ -18,10 +19,18 @@ export function smsConfigRoutes(ctx: AppContext): Router {
   router.post(
     PATHS,
     requireAdmin("sms:manage"),
-    handle(smsIntegrationConfigRequestSchema, "body", async (input, req) => ({
-      success: true,
-      config: await saveSmsConfig(input, baseUrl(req)),
-    })),
+    handle(smsIntegrationConfigRequestSchema, "body", async (input, req) => {
+      const before = await smsConfigView(baseUrl(req));
+      const config = await saveSmsConfig(input, baseUrl(req));
+      await recordAudit(req.admin!, {
+        action: "sms_integration.update",
+        targetType: "sms_integration",
+        targetId: null,
+        before,
+        after: config,
+      });
+      return { success: true, config };
+    }),
   );
 
   router.put(
