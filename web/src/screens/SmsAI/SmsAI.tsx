@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LIMITS, localReply } from "@storefront/shared";
 import { ApiError } from "../../api/client";
-import { smsAiResponse } from "../../api/sms";
+import { smsAiResponse, smsLearnedResponse, smsServerHistory } from "../../api/sms";
 import { announceWalletUpdate } from "../../api/wallet";
 import { BackButton, PageHeader } from "../../components/Layout";
 import { useToast } from "../../components/Toasts";
@@ -46,6 +46,21 @@ export default function SmsAI() {
   useEffect(() => {
     writeStored(historyKey(user.id), messages);
   }, [messages, user.id]);
+  // With the backend AI on and nothing stored in this browser, show the server's SMS history.
+  useEffect(() => {
+    if (!useBackend || messages.length > 0) return;
+    let cancelled = false;
+    smsServerHistory(user.id).then(
+      (history) => {
+        if (!cancelled && history.length > 0) setMessages((current) => (current.length > 0 ? current : history));
+      },
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+    // Only when the toggle or the user changes: later sends fill `messages` themselves.
+  }, [useBackend, user.id]);
   useEffect(() => {
     endRef.current?.scrollIntoView({ block: "end" });
   }, [messages]);
@@ -86,7 +101,8 @@ export default function SmsAI() {
             return;
           }
           if (!(err instanceof ApiError)) throw err;
-          reply = local();
+          // Another backend failure: an earlier learned answer if there is one, else the local engine.
+          reply = (await smsLearnedResponse(body, format.language).catch(() => null)) ?? local();
         }
       } else {
         reply = local();
