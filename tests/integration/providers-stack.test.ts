@@ -10,12 +10,13 @@ import path from "node:path";
 import mongoose from "mongoose";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { credit, LedgerEntry } from "@storefront/shared/server";
+import { LedgerEntry } from "@storefront/shared/server";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 import { isMp4 } from "../peers/media";
 import { OpenAiPeer } from "../peers/openai";
 import { RunwayPeer } from "../peers/runway";
-import { Client, uniquePhone } from "../support/client";
+import { Client } from "../support/client";
+import { userWithCoins } from "../support/realtime";
 
 const openai = new OpenAiPeer("sk-stack");
 const runway = new RunwayPeer("key_stack");
@@ -60,16 +61,6 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function userWith(coins: number): Promise<{ client: Client; id: string }> {
-  const client = new Client(baseUrl);
-  const phone = uniquePhone();
-  expect((await client.post("/signup.php", { phone, password: "secret-pass" })).status).toBe(201);
-  const login = await client.post("/login-session-fix.php", { phone, password: "secret-pass" });
-  const id: string = login.body.user.id;
-  await credit(id, coins, `test-credit:${id}`, "credit", "test");
-  return { client, id };
-}
-
 async function coins(client: Client): Promise<number> {
   return (await client.get("/wallet/get.php")).body.wallet.coins;
 }
@@ -96,7 +87,7 @@ async function download(client: Client, url: string): Promise<Buffer> {
 
 describe("image jobs on the OpenAI images API", () => {
   it("a picture from the API is stored at the exact SPEC size and charged once", async () => {
-    const { client } = await userWith(100);
+    const { client } = await userWithCoins(baseUrl, 100);
     const res = await client.post("/images/generate.php", { prompt: "a blue square", agent: "whatsapp-poster" });
     expect(res.status).toBe(200);
     const meta = await sharp(await download(client, res.body.imageUrl)).metadata();
@@ -112,7 +103,7 @@ describe("image jobs on the OpenAI images API", () => {
   });
 
   it("a content refusal fails at once (no retry), tells why, and refunds exactly once", async () => {
-    const { client, id } = await userWith(100);
+    const { client, id } = await userWithCoins(baseUrl, 100);
     const before = openai.requestsTo(/generations/u).length;
     const res = await client.post("/images/generate.php", { prompt: "something forbidden" });
     expect(res.status).toBeGreaterThanOrEqual(400);
@@ -125,7 +116,7 @@ describe("image jobs on the OpenAI images API", () => {
   });
 
   it("a 503 then a 429 with Retry-After are retried, and the picture is charged once", async () => {
-    const { client, id } = await userWith(100);
+    const { client, id } = await userWithCoins(baseUrl, 100);
     openai.failNext(/generations/u, { kind: "status", status: 503 });
     openai.failNext(/generations/u, { kind: "status", status: 429, headers: { "retry-after": "1" } });
     const before = openai.requestsTo(/generations/u).length;
@@ -139,7 +130,7 @@ describe("image jobs on the OpenAI images API", () => {
   });
 
   it("an edit goes to /images/edits as multipart and its upload is not kept", async () => {
-    const { client, id } = await userWith(100);
+    const { client, id } = await userWithCoins(baseUrl, 100);
     const form = new FormData();
     form.set("prompt", "invert");
     form.set("strength", "1");
@@ -160,7 +151,7 @@ describe("image jobs on the OpenAI images API", () => {
 
 describe("video jobs on the Runway-style API", () => {
   it("polls with delayed jobs until SUCCEEDED, stores the MP4 and settles the charge", async () => {
-    const { client, id } = await userWith(2000);
+    const { client, id } = await userWithCoins(baseUrl, 2000);
     const res = await client.post("/videos/ai-store-generator.php", { prompt: "clouds", duration: 5 });
     expect(res.status).toBe(200);
     expect(res.body.estimated_time).toBe(360);
@@ -175,7 +166,7 @@ describe("video jobs on the Runway-style API", () => {
   });
 
   it("a FAILED task marks the video failed with the reason and refunds exactly once", async () => {
-    const { client, id } = await userWith(2000);
+    const { client, id } = await userWithCoins(baseUrl, 2000);
     runway.outcomes.push("fail");
     const res = await client.post("/videos/ai-store-generator.php", { prompt: "flagged", duration: 5 });
     expect(res.body.remaining_coins).toBe(1000);
@@ -187,7 +178,7 @@ describe("video jobs on the Runway-style API", () => {
   });
 
   it("transient poll errors (500, 429) are waited out; a refused submit (400) fails at once with a refund", async () => {
-    const { client, id } = await userWith(5000);
+    const { client, id } = await userWithCoins(baseUrl, 5000);
     runway.failNext(/tasks/u, { kind: "status", status: 500 });
     runway.failNext(/tasks/u, { kind: "status", status: 429, headers: { "retry-after": "1" } });
     const ok = await client.post("/videos/ai-store-generator.php", { prompt: "bumpy", duration: 5 });

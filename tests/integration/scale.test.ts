@@ -10,12 +10,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import mongoose from "mongoose";
-import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXECUTOR_DEADLINE_MS, LedgerEntry, User, credit, ledgerSum, reconcileLedger } from "@storefront/shared/server";
+import { EXECUTOR_DEADLINE_MS, LedgerEntry, User, ledgerSum, reconcileLedger } from "@storefront/shared/server";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 import { startRoundRobinProxy, type RoundRobinProxy } from "../peers/round-robin-proxy";
-import { Client, uniquePhone } from "../support/client";
+import { Client } from "../support/client";
+import { connectSocket, until, userWithCoins } from "../support/realtime";
 
 const METRICS_TOKEN = "scale-test-metrics-token-0123456789";
 const logDir = path.resolve("test-artifacts/logs/scale");
@@ -59,39 +59,6 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function userWith(baseUrl: string, coins: number): Promise<{ client: Client; id: string }> {
-  const client = new Client(baseUrl);
-  const phone = uniquePhone();
-  const signup = await client.post("/signup.php", { phone, password: "secret-pass" });
-  expect(signup.status).toBe(201);
-  const login = await client.post("/login-session-fix.php", { phone, password: "secret-pass" });
-  expect(login.status).toBe(200);
-  const id: string = login.body.user.id;
-  await credit(id, coins, `scale-credit:${id}`, "credit", "scale test");
-  return { client, id };
-}
-
-async function connect(url: string, client: Client): Promise<{ socket: Socket; received: { event: string; payload: any }[] }> {
-  const socket = io(url, { transports: ["websocket"], extraHeaders: { cookie: client.cookieHeader() }, reconnection: false });
-  const received: { event: string; payload: any }[] = [];
-  socket.onAny((event: string, payload: unknown) => received.push({ event, payload }));
-  await new Promise<void>((resolve, reject) => {
-    socket.once("connect", () => resolve());
-    socket.once("connect_error", reject);
-  });
-  return { socket, received };
-}
-
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 const chatBody = (id: string, message: string) => ({
   message,
   userId: id,
@@ -103,10 +70,10 @@ const chatBody = (id: string, message: string) => ({
 
 describe("scale-out: two API processes, two workers per queue", () => {
   it("pushes to a socket on API process A the job accepted by API process B; metrics from either", async () => {
-    const { client, id } = await userWith(stack.apiUrls[0]!, 200);
+    const { client, id } = await userWithCoins(stack.apiUrls[0]!, 200);
     // The socket goes through the proxy; the log says which API process holds it.
     const before = proxy.log.length;
-    const { socket, received } = await connect(proxy.url, client);
+    const { socket, received } = await connectSocket(proxy.url, client);
     try {
       const upgrade = proxy.log.slice(before).find((e) => e.kind === "upgrade");
       expect(upgrade).toBeDefined();
@@ -123,6 +90,7 @@ describe("scale-out: two API processes, two workers per queue", () => {
         () => received.find((r) => r.event === "job:completed" && r.payload.queue === "chat"),
         10_000,
         "job:completed push on the other API process",
+        100,
       );
       expect(JSON.stringify(completed.payload.result)).toContain("42");
       expect(received.some((r) => r.event === "wallet:updated")).toBe(true);
@@ -138,6 +106,7 @@ describe("scale-out: two API processes, two workers per queue", () => {
         },
         5_000,
         "request id in a worker log",
+        100,
       );
       expect(workerLogs).toContain(`"requestId":"${requestId}"`);
     } finally {
@@ -157,7 +126,7 @@ describe("scale-out: two API processes, two workers per queue", () => {
     const USERS = 10;
     const CALLS = 100;
     const START = 200;
-    const users = await Promise.all(Array.from({ length: USERS }, () => userWith(proxy.url, START)));
+    const users = await Promise.all(Array.from({ length: USERS }, () => userWithCoins(proxy.url, START)));
     const statuses: number[] = [];
     let sent = 0;
     let killed = false;
@@ -209,6 +178,7 @@ describe("scale-out: two API processes, two workers per queue", () => {
         },
         50_000,
         "every hold settled or released",
+        100,
       );
     } catch (error) {
       throw new Error(`${(error as Error).message}: ${JSON.stringify(await open())}`);

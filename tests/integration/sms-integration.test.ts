@@ -18,6 +18,7 @@ import { offlineChatProvider } from "../../workers/src/providers/chat/offline";
 import { HttpGatewayPeer } from "../peers/sms-http-gateway";
 import { SmppServerPeer } from "../peers/sms-smpp-server";
 import { adminClient, Client, newUser } from "../support/client";
+import { until } from "../support/realtime";
 
 const SECRET = `test-webhook-secret-${randomUUID()}`;
 const baseUrl = inject("baseUrl");
@@ -80,22 +81,17 @@ async function postSigned(message: Inbound, options: { timestamp?: number; secre
   return { status: res.status, body: (await res.json()) as any };
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** The sms_processed entry the worker writes last for a message. */
 function processed(id: string) {
-  return waitFor(`message ${id} to be processed`, async () => {
-    const entry = await SmsLog.findOne({ key: `${id}:processed` }).lean();
-    return entry ? (JSON.parse(entry.details) as { result: string; [k: string]: unknown }) : null;
-  });
+  return until(
+    async () => {
+      const entry = await SmsLog.findOne({ key: `${id}:processed` }).lean();
+      return entry ? (JSON.parse(entry.details) as { result: string; [k: string]: unknown }) : undefined;
+    },
+    15_000,
+    `message ${id} processed`,
+    50,
+  );
 }
 
 async function setCoins(userId: string, coins: number) {
@@ -440,10 +436,15 @@ describe("outbound delivery", () => {
       expect(submit.dataCoding).toBe(8);
       expect(submit.from).toBe(SMPP_SHORTCODE);
       expect(submit.text).toMatch(/[\u0600-\u06FF]/u);
-      const out = await waitFor("the delivery receipt", async () => {
-        const doc = await SmsMessage.findOne({ key: `out:${id}` }).lean();
-        return doc?.delivery_status ? doc : null;
-      });
+      const out = await until(
+        async () => {
+          const doc = await SmsMessage.findOne({ key: `out:${id}` }).lean();
+          return doc?.delivery_status ? doc : undefined;
+        },
+        15_000,
+        "the delivery receipt",
+        50,
+      );
       expect(out).toMatchObject({ channel: "smpp", gateway_message_id: submit.messageId, delivery_status: "DELIVRD" });
       expect(out.message).toBe(submit.text);
       expect(out.encoding).toBe("UCS-2");
@@ -500,7 +501,7 @@ describe("outbound delivery", () => {
       await processed(first);
       const bindsBefore = smsc.binds;
       smsc.dropSessions();
-      await waitFor("the worker to bind again", async () => smsc.binds > bindsBefore, 10_000);
+      await until(async () => smsc.binds > bindsBefore, 10_000, "the worker bound again", 50);
       const second = randomUUID();
       await postSigned({ from: user.phone, to: SMPP_SHORTCODE, text: "second", id: second });
       expect(await processed(second)).toMatchObject({ result: "replied" });
@@ -654,10 +655,11 @@ describe("a burst of 1000 signed messages from 50 phones", () => {
       expect(statuses.filter((s) => s === 202)).toHaveLength(1000);
 
       const ids = messages.map((m) => m.id);
-      await waitFor(
-        "every burst message to be processed",
+      await until(
         async () => (await SmsLog.countDocuments({ message_id: { $in: ids }, action: "sms_processed" })) === 1000,
         180_000,
+        "every burst message processed",
+        50,
       );
       const processedSeconds = (performance.now() - started) / 1000;
       expect(await SmsLog.countDocuments({ message_id: { $in: ids }, action: "webhook_received" })).toBe(1000);

@@ -1,7 +1,7 @@
 /** SPEC §7 videos/*: over real HTTP against the whole stack (offline video provider, real MP4s). */
-import { io, type Socket } from "socket.io-client";
 import { describe, expect, inject, it } from "vitest";
 import { Client, giveCoins, newUser } from "../support/client";
+import { connectSocket } from "../support/realtime";
 import { isMp4, mp4Info } from "../peers/media";
 
 async function coins(client: Client): Promise<number> {
@@ -27,27 +27,11 @@ async function waitForVideo(client: Client, id: string, timeoutMs = 30_000): Pro
   }
 }
 
-async function connectSocket(client: Client): Promise<{ socket: Socket; events: { event: string; payload: any }[] }> {
-  const socket = io(inject("baseUrl"), {
-    path: "/socket.io",
-    transports: ["websocket"],
-    extraHeaders: { cookie: client.cookieHeader() },
-    reconnection: false,
-  });
-  const events: { event: string; payload: any }[] = [];
-  socket.onAny((event: string, payload: unknown) => events.push({ event, payload }));
-  await new Promise<void>((resolve, reject) => {
-    socket.once("connect", () => resolve());
-    socket.once("connect_error", reject);
-  });
-  return { socket, events };
-}
-
 describe("videos/generate.php and ai-store-generator.php", () => {
   it("answers at once, charges the model price, and the worker makes a real MP4 of the duration", async () => {
     const { client, id } = await newUser();
     await giveCoins(id, 5000);
-    const { socket, events } = await connectSocket(client);
+    const { socket, received: events } = await connectSocket(inject("baseUrl"), client);
     try {
       const started = Date.now();
       const res = await client.post("/videos/generate.php", { prompt: "waves on a beach", duration: 5, userId: id });

@@ -27,17 +27,22 @@ export async function connectSocket(baseUrl: string, client: Client): Promise<{ 
   return { socket, received };
 }
 
-/** Polls `probe` until it gives something other than undefined or false. */
+/**
+ * Polls `probe` every `everyMs` until it gives something other than undefined or false; `what` names
+ * the awaited condition in the timeout error. Slow probes (ledger reconciliation) poll less often.
+ */
 export async function until<T>(
   probe: () => Promise<T | undefined | false> | T | undefined | false,
   timeoutMs = 15_000,
+  what = "condition",
+  everyMs = 25,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
+    if (Date.now() > deadline) throw new Error(`${what}: not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
@@ -50,6 +55,7 @@ export async function userWithCoins(baseUrl: string, coins: number): Promise<{ c
   const phone = uniquePhone();
   expect((await client.post("/signup.php", { phone, password: "secret-pass" })).status).toBe(201);
   const login = await client.post("/login-session-fix.php", { phone, password: "secret-pass" });
+  expect(login.status).toBe(200);
   const id: string = login.body.user.id;
   if (coins > 0) await credit(id, coins, `test-credit:${id}`, "credit", "test");
   return { client, id };
