@@ -19,8 +19,10 @@ import {
   localReply,
   personaById,
   priceOf,
+  smsCharLimit,
   smsEncoding,
   smsReplyJobSchema,
+  smsSystemPrompt,
   type ChatTurn,
   type Language,
   type SmsIntegrationConfigValues,
@@ -132,7 +134,7 @@ function phoneVariants(canonical: string): string[] {
 
 /** Longest reply sent: the SMS screen's limits of SPEC §9 (400, or 210 in Arabic). */
 export function limitReply(text: string, language: Language): string {
-  const max = language === "ar" ? LIMITS.smsCharsArabic : LIMITS.smsCharsEnglish;
+  const max = smsCharLimit(language);
   const chars = Array.from(text.trim());
   if (chars.length <= max) return chars.join("");
   const cut = chars.slice(0, max - 3).join("");
@@ -256,9 +258,8 @@ async function history(ctx: Context): Promise<ChatTurn[]> {
 
 async function aiReply(ctx: Context, language: Language): Promise<string> {
   const persona = personaById("general");
-  const limit = language === "ar" ? LIMITS.smsCharsArabic : LIMITS.smsCharsEnglish;
   const request = {
-    system: `${persona.systemPrompt} You are answering by SMS: plain text, at most ${limit} characters.`,
+    system: smsSystemPrompt(persona.systemPrompt, language),
     history: await history(ctx),
     message: ctx.job.text,
     language,
