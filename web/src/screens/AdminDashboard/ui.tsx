@@ -1,8 +1,9 @@
-/** Small pieces the admin sections share: pager, stat card, section card, load state. */
+/** Small pieces the admin sections share: pager, table, section card, load state. */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { roleAllows, type AdminPermission } from "@storefront/shared";
 import { ApiError } from "../../api/client";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { useToast } from "../../components/Toasts";
 import { useAdmin } from "./context";
 
@@ -35,13 +36,47 @@ export function Pager({ page, pages, onPage }: { page: number; pages: number; on
   );
 }
 
-export function EmptyRow({ colSpan, text }: { colSpan: number; text: string }) {
+/**
+ * An admin data table: one header row, then a row per item drawn by `children` (which keys its
+ * rows). With `empty`, a loaded empty list shows that text in one row; nothing shows while loading.
+ */
+export function Table<T>({
+  testId,
+  headers,
+  rows,
+  empty,
+  children,
+}: {
+  testId?: string;
+  headers: ReactNode[];
+  rows: readonly T[] | null | undefined;
+  empty?: string;
+  children(row: T, index: number): ReactNode;
+}) {
   return (
-    <tr>
-      <td colSpan={colSpan} className="admin-table__empty">
-        {text}
-      </td>
-    </tr>
+    <div className="admin-table-wrap">
+      <table className="admin-table" data-testid={testId}>
+        <thead>
+          <tr>
+            {headers.map((header, i) => (
+              <th scope="col" key={i}>
+                {header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {empty !== undefined && rows?.length === 0 && (
+            <tr>
+              <td colSpan={headers.length} className="admin-table__empty">
+                {empty}
+              </td>
+            </tr>
+          )}
+          {rows?.map((row, i) => children(row, i))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -152,4 +187,76 @@ export function Modal({
       )}
     </dialog>
   );
+}
+
+/** An admin form's Cancel and submit buttons; the submit one shows `busyLabel` and is disabled while busy. */
+export function FormActions({
+  onCancel,
+  busy,
+  label,
+  busyLabel,
+}: {
+  onCancel(): void;
+  busy: boolean;
+  label: string;
+  busyLabel: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="dialog__actions">
+      <button type="button" className="btn btn--secondary" onClick={onCancel}>
+        {t("admin.common.cancel")}
+      </button>
+      <button type="submit" className="btn btn--primary" disabled={busy}>
+        {busy ? busyLabel : label}
+      </button>
+    </div>
+  );
+}
+
+/**
+ * Deleting a listed item after a confirmation: `ask(item)` opens `dialog`; confirming deletes the
+ * item, toasts `deleted` or `failed`, and calls `onDeleted` (the section reloads) on success.
+ */
+export function useConfirmedDelete<T>({
+  remove,
+  title,
+  message,
+  deleted,
+  failed,
+  onDeleted,
+}: {
+  remove(item: T): Promise<unknown>;
+  title: string;
+  /** The question; also rendered, with no item, while the dialog is closed. */
+  message(item: T | null): string;
+  deleted: string;
+  failed: string;
+  onDeleted(): void;
+}): { ask(item: T): void; dialog: ReactNode } {
+  const toast = useToast();
+  const [item, setItem] = useState<T | null>(null);
+
+  async function confirm(target: T) {
+    setItem(null);
+    try {
+      await remove(target);
+      toast.success(deleted);
+      onDeleted();
+    } catch {
+      toast.error(failed);
+    }
+  }
+
+  const dialog = (
+    <ConfirmDialog
+      open={item !== null}
+      title={title}
+      message={message(item)}
+      danger
+      onConfirm={() => item && void confirm(item)}
+      onCancel={() => setItem(null)}
+    />
+  );
+  return { ask: (target) => setItem(target), dialog };
 }

@@ -2,7 +2,7 @@
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { adminApi } from "../adminApi";
-import { EmptyRow, formatDate, Pager, Panel, useLoad } from "../ui";
+import { formatDate, Pager, Panel, Table, useLoad } from "../ui";
 
 const PAGE_SIZE = 20;
 
@@ -17,45 +17,42 @@ export default function AuditLog() {
   const { data } = useLoad(load, t("admin.audit.loadFailed"), String(page));
   return (
     <Panel title={t("admin.audit.title")}>
-      <div className="admin-table-wrap">
-        <table className="admin-table" data-testid="audit-table">
-          <thead>
-            <tr>
-              <th scope="col">{t("admin.audit.when")}</th>
-              <th scope="col">{t("admin.audit.admin")}</th>
-              <th scope="col">{t("admin.audit.action")}</th>
-              <th scope="col">{t("admin.audit.target")}</th>
-              <th scope="col">{t("admin.audit.before")}</th>
-              <th scope="col">{t("admin.audit.after")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data?.logs.length === 0 && <EmptyRow colSpan={6} text={t("admin.audit.empty")} />}
-            {data?.logs.map((entry) => (
-              <tr key={entry.id}>
-                <td>{formatDate(entry.created_at, i18n.language)}</td>
-                <td>
-                  {entry.admin.username} <small>({t(`admin.roles.${entry.admin.role}`)})</small>
-                </td>
-                <td className="admin-mono">{entry.action}</td>
-                <td className="admin-mono">
-                  {entry.target_type} {entry.target_id}
-                </td>
-                <td>
-                  <pre className="admin-pre" dir="ltr">
-                    {show(entry.before)}
-                  </pre>
-                </td>
-                <td>
-                  <pre className="admin-pre" dir="ltr">
-                    {show(entry.after)}
-                  </pre>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        testId="audit-table"
+        headers={[
+          t("admin.audit.when"),
+          t("admin.audit.admin"),
+          t("admin.audit.action"),
+          t("admin.audit.target"),
+          t("admin.audit.before"),
+          t("admin.audit.after"),
+        ]}
+        rows={data?.logs}
+        empty={t("admin.audit.empty")}
+      >
+        {(entry) => (
+          <tr key={entry.id}>
+            <td>{formatDate(entry.created_at, i18n.language)}</td>
+            <td>
+              {entry.admin.username} <small>({t(`admin.roles.${entry.admin.role}`)})</small>
+            </td>
+            <td className="admin-mono">{entry.action}</td>
+            <td className="admin-mono">
+              {entry.target_type} {entry.target_id}
+            </td>
+            <td>
+              <pre className="admin-pre" dir="ltr">
+                {show(entry.before)}
+              </pre>
+            </td>
+            <td>
+              <pre className="admin-pre" dir="ltr">
+                {show(entry.after)}
+              </pre>
+            </td>
+          </tr>
+        )}
+      </Table>
       {data && <Pager page={data.page} pages={data.total_pages} onPage={setPage} />}
     </Panel>
   );

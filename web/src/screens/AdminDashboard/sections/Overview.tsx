@@ -2,7 +2,7 @@
 import { useTranslation } from "react-i18next";
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { adminApi } from "../adminApi";
-import { EmptyRow, formatNumber, Panel, useLoad } from "../ui";
+import { formatNumber, Panel, Table, useLoad } from "../ui";
 
 const load = () => adminApi.dashboard().then((r) => r.stats);
 
@@ -84,53 +84,41 @@ export default function Overview() {
       )}
 
       <Panel title={t("admin.dashboard.usageTitle")}>
-        <div className="admin-table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">{t("admin.dashboard.feature")}</th>
-                <th scope="col">{t("admin.dashboard.count")}</th>
-                <th scope="col">{t("admin.dashboard.totalTokens")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {stats?.usage_by_feature.length === 0 && <EmptyRow colSpan={3} text={t("admin.dashboard.noUsage")} />}
-              {stats?.usage_by_feature.map((f) => (
-                <tr key={f.feature_type}>
-                  <td>{f.feature_type.toUpperCase()}</td>
-                  <td>{n(f.count)}</td>
-                  <td>{n(f.total_tokens)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          headers={[t("admin.dashboard.feature"), t("admin.dashboard.count"), t("admin.dashboard.totalTokens")]}
+          rows={stats?.usage_by_feature}
+          empty={t("admin.dashboard.noUsage")}
+        >
+          {(f) => (
+            <tr key={f.feature_type}>
+              <td>{f.feature_type.toUpperCase()}</td>
+              <td>{n(f.count)}</td>
+              <td>{n(f.total_tokens)}</td>
+            </tr>
+          )}
+        </Table>
       </Panel>
 
       <Panel title={t("admin.dashboard.topTitle")}>
-        <div className="admin-table-wrap">
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">{t("admin.dashboard.phone")}</th>
-                <th scope="col">{t("admin.dashboard.coins")}</th>
-                <th scope="col">{t("admin.dashboard.totalSpent")}</th>
-                <th scope="col">{t("admin.dashboard.tier")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {stats?.top_users.length === 0 && <EmptyRow colSpan={4} text={t("admin.dashboard.noUsers")} />}
-              {stats?.top_users.map((u) => (
-                <tr key={u.id}>
-                  <td dir="ltr">{u.phone}</td>
-                  <td>{n(u.coins)}</td>
-                  <td>{n(u.total_spent)}</td>
-                  <td>{u.tier}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          headers={[
+            t("admin.dashboard.phone"),
+            t("admin.dashboard.coins"),
+            t("admin.dashboard.totalSpent"),
+            t("admin.dashboard.tier"),
+          ]}
+          rows={stats?.top_users}
+          empty={t("admin.dashboard.noUsers")}
+        >
+          {(u) => (
+            <tr key={u.id}>
+              <td dir="ltr">{u.phone}</td>
+              <td>{n(u.coins)}</td>
+              <td>{n(u.total_spent)}</td>
+              <td>{u.tier}</td>
+            </tr>
+          )}
+        </Table>
       </Panel>
     </div>
   );

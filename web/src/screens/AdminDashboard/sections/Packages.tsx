@@ -5,10 +5,9 @@
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { FALLBACK_PACKAGES, SUBSCRIPTION_TYPES, type WalletPackage } from "@storefront/shared";
-import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { useToast } from "../../../components/Toasts";
 import { adminApi, type PackageForm } from "../adminApi";
-import { errorText, formatNumber, Panel, useCan, useLoad } from "../ui";
+import { errorText, FormActions, formatNumber, Panel, useCan, useConfirmedDelete, useLoad } from "../ui";
 
 const load = () => adminApi.packages().then((r) => r.packages);
 
@@ -30,11 +29,9 @@ function fallbackPackages(): Shown[] {
 
 export default function Packages() {
   const { t, i18n } = useTranslation();
-  const toast = useToast();
   const can = useCan();
   const { data, failed, loading, reload } = useLoad(load, t("admin.packages.loadFailed"));
   const [form, setForm] = useState<(PackageForm & { id?: string }) | null>(null);
-  const [deleting, setDeleting] = useState<Shown | null>(null);
   const n = (value: number) => formatNumber(value, i18n.language);
   const money = (value: number) => value.toFixed(2);
 
@@ -47,16 +44,14 @@ export default function Packages() {
     autoRenew: shown.filter((p) => p.auto_renew).length,
   };
 
-  async function remove(pkg: Shown) {
-    setDeleting(null);
-    try {
-      await adminApi.deletePackage(pkg.id);
-      toast.success(t("admin.packages.deleted"));
-      reload();
-    } catch {
-      toast.error(t("admin.packages.deleteFailed"));
-    }
-  }
+  const deletion = useConfirmedDelete<Shown>({
+    remove: (pkg) => adminApi.deletePackage(pkg.id),
+    title: t("admin.packages.deleteTitle"),
+    message: (pkg) => t("admin.packages.deleteConfirm", { name: pkg?.name ?? "" }),
+    deleted: t("admin.packages.deleted"),
+    failed: t("admin.packages.deleteFailed"),
+    onDeleted: reload,
+  });
 
   return (
     <div className="admin-stack">
@@ -122,7 +117,7 @@ export default function Packages() {
                   >
                     {t("admin.packages.edit")}
                   </button>
-                  <button type="button" className="btn btn--danger btn--small" onClick={() => setDeleting(p)}>
+                  <button type="button" className="btn btn--danger btn--small" onClick={() => deletion.ask(p)}>
                     {t("admin.packages.delete")}
                   </button>
                 </footer>
@@ -151,14 +146,7 @@ export default function Packages() {
           </div>
         </dl>
       </Panel>
-      <ConfirmDialog
-        open={deleting !== null}
-        title={t("admin.packages.deleteTitle")}
-        message={t("admin.packages.deleteConfirm", { name: deleting?.name ?? "" })}
-        danger
-        onConfirm={() => deleting && void remove(deleting)}
-        onCancel={() => setDeleting(null)}
-      />
+      {deletion.dialog}
     </div>
   );
 }
@@ -288,14 +276,7 @@ function PackageEditor({
         <input type="checkbox" checked={form.auto_renew} onChange={(e) => set("auto_renew", e.target.checked)} />
         {t("admin.packages.autoRenew")} — {t("admin.packages.autoRenewHint")}
       </label>
-      <div className="dialog__actions">
-        <button type="button" className="btn btn--secondary" onClick={onCancel}>
-          {t("admin.common.cancel")}
-        </button>
-        <button type="submit" className="btn btn--primary" disabled={saving}>
-          {saving ? t("admin.common.saving") : t("admin.packages.save")}
-        </button>
-      </div>
+      <FormActions onCancel={onCancel} busy={saving} label={t("admin.packages.save")} busyLabel={t("admin.common.saving")} />
     </form>
   );
 }

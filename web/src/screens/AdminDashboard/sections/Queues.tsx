@@ -10,7 +10,7 @@ import type { QueueStat, ServerEvents } from "@storefront/shared";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { useToast } from "../../../components/Toasts";
 import { adminApi } from "../adminApi";
-import { EmptyRow, errorText, formatDate, formatNumber, Panel, useCan, useLoad } from "../ui";
+import { errorText, formatDate, formatNumber, Panel, Table, useCan, useLoad } from "../ui";
 
 const POLL_MS = 10_000;
 /** Points of the throughput-over-time chart kept in the page (one per push or poll). */
@@ -115,38 +115,31 @@ export default function Queues() {
           </>
         }
       >
-        <div className="admin-table-wrap">
-          <table className="admin-table" data-testid="queues-table">
-            <thead>
-              <tr>
-                <th scope="col">{t("admin.queues.queue")}</th>
-                {STATES.map((s) => (
-                  <th scope="col" key={s}>
-                    {t(`admin.queues.${s}`)}
-                  </th>
-                ))}
-                <th scope="col">{t("admin.queues.perMinute")}</th>
-                <th scope="col">{t("admin.queues.p50")}</th>
-                <th scope="col">{t("admin.queues.p95")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((q) => (
-                <tr key={q.name} data-queue={q.name}>
-                  <th scope="row">{q.name}</th>
-                  {STATES.map((s) => (
-                    <td key={s} data-state={s}>
-                      {n(q.counts[s])}
-                    </td>
-                  ))}
-                  <td>{n(q.jobs_per_minute)}</td>
-                  <td>{ms(q.duration_p50_ms)}</td>
-                  <td>{ms(q.duration_p95_ms)}</td>
-                </tr>
+        <Table
+          testId="queues-table"
+          headers={[
+            t("admin.queues.queue"),
+            ...STATES.map((s) => t(`admin.queues.${s}`)),
+            t("admin.queues.perMinute"),
+            t("admin.queues.p50"),
+            t("admin.queues.p95"),
+          ]}
+          rows={rows}
+        >
+          {(q) => (
+            <tr key={q.name} data-queue={q.name}>
+              <th scope="row">{q.name}</th>
+              {STATES.map((s) => (
+                <td key={s} data-state={s}>
+                  {n(q.counts[s])}
+                </td>
               ))}
-            </tbody>
-          </table>
-        </div>
+              <td>{n(q.jobs_per_minute)}</td>
+              <td>{ms(q.duration_p50_ms)}</td>
+              <td>{ms(q.duration_p95_ms)}</td>
+            </tr>
+          )}
+        </Table>
         {rows.length > 0 && (
           <div className="admin-chart" role="img" aria-label={t("admin.queues.throughput")}>
             <ResponsiveContainer width="100%" height={220}>
@@ -186,54 +179,51 @@ export default function Queues() {
         </Panel>
       )}
       <Panel title={t("admin.queues.failedJobs")}>
-        <div className="admin-table-wrap">
-          <table className="admin-table" data-testid="failed-jobs-table">
-            <thead>
-              <tr>
-                <th scope="col">{t("admin.queues.queue")}</th>
-                <th scope="col">{t("admin.queues.job")}</th>
-                <th scope="col">{t("admin.queues.error")}</th>
-                <th scope="col">{t("admin.queues.attempts")}</th>
-                <th scope="col">{t("admin.queues.failedAt")}</th>
-                {can("queues:manage") && <th scope="col">{t("admin.users.actions")}</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {data?.failed.length === 0 && <EmptyRow colSpan={6} text={t("admin.queues.noFailed")} />}
-              {data?.failed.map((job) => (
-                <tr key={`${job.queue}:${job.id}`} data-job-id={job.id}>
-                  <td>{job.queue}</td>
-                  <td className="admin-mono">
-                    {job.name} #{job.id}
-                  </td>
-                  <td className="admin-break" dir="auto">
-                    {job.error}
-                  </td>
-                  <td>{job.attempts}</td>
-                  <td>{formatDate(job.failed_at, i18n.language)}</td>
-                  {can("queues:manage") && (
-                    <td className="admin-actions">
-                      <button
-                        type="button"
-                        className="btn btn--secondary btn--small"
-                        onClick={() => void act(job.queue, job.id, "retry")}
-                      >
-                        {t("admin.queues.retry")}
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn--danger btn--small"
-                        onClick={() => setRemoving({ queue: job.queue, id: job.id })}
-                      >
-                        {t("admin.queues.remove")}
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          testId="failed-jobs-table"
+          headers={[
+            t("admin.queues.queue"),
+            t("admin.queues.job"),
+            t("admin.queues.error"),
+            t("admin.queues.attempts"),
+            t("admin.queues.failedAt"),
+            ...(can("queues:manage") ? [t("admin.users.actions")] : []),
+          ]}
+          rows={data?.failed}
+          empty={t("admin.queues.noFailed")}
+        >
+          {(job) => (
+            <tr key={`${job.queue}:${job.id}`} data-job-id={job.id}>
+              <td>{job.queue}</td>
+              <td className="admin-mono">
+                {job.name} #{job.id}
+              </td>
+              <td className="admin-break" dir="auto">
+                {job.error}
+              </td>
+              <td>{job.attempts}</td>
+              <td>{formatDate(job.failed_at, i18n.language)}</td>
+              {can("queues:manage") && (
+                <td className="admin-actions">
+                  <button
+                    type="button"
+                    className="btn btn--secondary btn--small"
+                    onClick={() => void act(job.queue, job.id, "retry")}
+                  >
+                    {t("admin.queues.retry")}
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn--danger btn--small"
+                    onClick={() => setRemoving({ queue: job.queue, id: job.id })}
+                  >
+                    {t("admin.queues.remove")}
+                  </button>
+                </td>
+              )}
+            </tr>
+          )}
+        </Table>
       </Panel>
       <ConfirmDialog
         open={removing !== null}

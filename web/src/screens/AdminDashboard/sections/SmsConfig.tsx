@@ -1,10 +1,9 @@
 /** SPEC §2 SMS Config: the list of SMPP gateway settings; every field required, apiUrl a URL. */
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { useToast } from "../../../components/Toasts";
 import { adminApi, type SmsGateway, type SmsGatewayForm } from "../adminApi";
-import { EmptyRow, errorText, Panel, useCan, useLoad } from "../ui";
+import { errorText, FormActions, Panel, Table, useCan, useConfirmedDelete, useLoad } from "../ui";
 
 const load = () => adminApi.smsConfigs().then((r) => r.configs);
 const FIELDS = ["gatewayName", "shortcode", "port", "smsType", "apiUrl", "username", "password"] as const;
@@ -21,22 +20,18 @@ function isUrl(value: string): boolean {
 
 export default function SmsConfig() {
   const { t } = useTranslation();
-  const toast = useToast();
   const can = useCan();
   const { data, reload } = useLoad(load, t("admin.smsConfig.loadFailed"));
   const [form, setForm] = useState<(SmsGatewayForm & { id?: string }) | null>(null);
-  const [deleting, setDeleting] = useState<SmsGateway | null>(null);
 
-  async function remove(gateway: SmsGateway) {
-    setDeleting(null);
-    try {
-      await adminApi.deleteSmsConfig(gateway.id);
-      toast.success(t("admin.smsConfig.deleted"));
-      reload();
-    } catch {
-      toast.error(t("admin.smsConfig.deleteFailed"));
-    }
-  }
+  const deletion = useConfirmedDelete<SmsGateway>({
+    remove: (gateway) => adminApi.deleteSmsConfig(gateway.id),
+    title: t("admin.smsConfig.deleteTitle"),
+    message: (gateway) => t("admin.smsConfig.deleteConfirm", { name: gateway?.gatewayName ?? "" }),
+    deleted: t("admin.smsConfig.deleted"),
+    failed: t("admin.smsConfig.deleteFailed"),
+    onDeleted: reload,
+  });
 
   return (
     <Panel
@@ -59,55 +54,38 @@ export default function SmsConfig() {
           }}
         />
       )}
-      <div className="admin-table-wrap">
-        <table className="admin-table" data-testid="sms-config-table">
-          <thead>
-            <tr>
-              {FIELDS.filter((f) => f !== "password").map((f) => (
-                <th scope="col" key={f}>
-                  {t(`admin.smsConfig.${f}`)}
-                </th>
-              ))}
-              <th scope="col">{t("admin.users.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data?.length === 0 && <EmptyRow colSpan={7} text={t("admin.smsConfig.empty")} />}
-            {data?.map((g) => (
-              <tr key={g.id}>
-                <td>{g.gatewayName}</td>
-                <td dir="ltr">{g.shortcode}</td>
-                <td>{g.port}</td>
-                <td>{g.smsType}</td>
-                <td dir="ltr" className="admin-break">
-                  {g.apiUrl}
-                </td>
-                <td dir="ltr">{g.username}</td>
-                <td className="admin-actions">
-                  {can("sms:manage") && (
-                    <>
-                      <button type="button" className="btn btn--secondary btn--small" onClick={() => setForm({ ...g })}>
-                        {t("admin.packages.edit")}
-                      </button>
-                      <button type="button" className="btn btn--danger btn--small" onClick={() => setDeleting(g)}>
-                        {t("admin.packages.delete")}
-                      </button>
-                    </>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <ConfirmDialog
-        open={deleting !== null}
-        title={t("admin.smsConfig.deleteTitle")}
-        message={t("admin.smsConfig.deleteConfirm", { name: deleting?.gatewayName ?? "" })}
-        danger
-        onConfirm={() => deleting && void remove(deleting)}
-        onCancel={() => setDeleting(null)}
-      />
+      <Table
+        testId="sms-config-table"
+        headers={[...FIELDS.filter((f) => f !== "password").map((f) => t(`admin.smsConfig.${f}`)), t("admin.users.actions")]}
+        rows={data}
+        empty={t("admin.smsConfig.empty")}
+      >
+        {(g) => (
+          <tr key={g.id}>
+            <td>{g.gatewayName}</td>
+            <td dir="ltr">{g.shortcode}</td>
+            <td>{g.port}</td>
+            <td>{g.smsType}</td>
+            <td dir="ltr" className="admin-break">
+              {g.apiUrl}
+            </td>
+            <td dir="ltr">{g.username}</td>
+            <td className="admin-actions">
+              {can("sms:manage") && (
+                <>
+                  <button type="button" className="btn btn--secondary btn--small" onClick={() => setForm({ ...g })}>
+                    {t("admin.packages.edit")}
+                  </button>
+                  <button type="button" className="btn btn--danger btn--small" onClick={() => deletion.ask(g)}>
+                    {t("admin.packages.delete")}
+                  </button>
+                </>
+              )}
+            </td>
+          </tr>
+        )}
+      </Table>
+      {deletion.dialog}
     </Panel>
   );
 }
@@ -180,14 +158,7 @@ function GatewayForm({
           </div>
         ))}
       </div>
-      <div className="dialog__actions">
-        <button type="button" className="btn btn--secondary" onClick={onCancel}>
-          {t("admin.common.cancel")}
-        </button>
-        <button type="submit" className="btn btn--primary" disabled={saving}>
-          {saving ? t("admin.common.saving") : t("admin.smsConfig.save")}
-        </button>
-      </div>
+      <FormActions onCancel={onCancel} busy={saving} label={t("admin.smsConfig.save")} busyLabel={t("admin.common.saving")} />
     </form>
   );
 }

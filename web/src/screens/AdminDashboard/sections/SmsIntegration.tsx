@@ -12,7 +12,7 @@ import {
   type SmsStats,
 } from "../adminApi";
 import type { Paged } from "../adminApi";
-import { EmptyRow, errorText, formatDate, formatNumber, Pager, Panel, useCan, useLoad } from "../ui";
+import { errorText, formatDate, formatNumber, Pager, Panel, Table, useCan, useLoad } from "../ui";
 
 export default function SmsIntegration() {
   const { t } = useTranslation();
@@ -346,35 +346,32 @@ function LogsTable({ data, onPage }: { data: { logs: SmsLogRow[] } & Paged; onPa
   return (
     <>
       <p className="admin-muted">{t("admin.smsIntegration.total", { count: data.total })}</p>
-      <div className="admin-table-wrap">
-        <table className="admin-table" data-testid="sms-logs-table">
-          <thead>
-            <tr>
-              <th scope="col">{t("admin.smsIntegration.date")}</th>
-              <th scope="col">{t("admin.smsIntegration.filterAction")}</th>
-              <th scope="col">{t("admin.smsIntegration.user")}</th>
-              <th scope="col">{t("admin.users.phone")}</th>
-              <th scope="col">{t("admin.smsIntegration.details")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.logs.length === 0 && <EmptyRow colSpan={5} text={t("admin.smsIntegration.noLogs")} />}
-            {data.logs.map((log) => (
-              <tr key={log.id}>
-                <td>{formatDate(log.created_at, i18n.language)}</td>
-                <td>{log.action}</td>
-                <td>{log.user_name}</td>
-                <td dir="ltr">{log.phone}</td>
-                <td>
-                  <pre className="admin-pre" dir="ltr">
-                    {prettyDetails(log.details)}
-                  </pre>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        testId="sms-logs-table"
+        headers={[
+          t("admin.smsIntegration.date"),
+          t("admin.smsIntegration.filterAction"),
+          t("admin.smsIntegration.user"),
+          t("admin.users.phone"),
+          t("admin.smsIntegration.details"),
+        ]}
+        rows={data.logs}
+        empty={t("admin.smsIntegration.noLogs")}
+      >
+        {(log) => (
+          <tr key={log.id}>
+            <td>{formatDate(log.created_at, i18n.language)}</td>
+            <td>{log.action}</td>
+            <td>{log.user_name}</td>
+            <td dir="ltr">{log.phone}</td>
+            <td>
+              <pre className="admin-pre" dir="ltr">
+                {prettyDetails(log.details)}
+              </pre>
+            </td>
+          </tr>
+        )}
+      </Table>
       <Pager page={data.page} pages={data.total_pages} onPage={onPage} />
     </>
   );
@@ -385,33 +382,30 @@ function MessagesTable({ data, onPage }: { data: { messages: SmsMessageRow[] } &
   return (
     <>
       <p className="admin-muted">{t("admin.smsIntegration.total", { count: data.total })}</p>
-      <div className="admin-table-wrap">
-        <table className="admin-table" data-testid="sms-messages-table">
-          <thead>
-            <tr>
-              <th scope="col">{t("admin.smsIntegration.date")}</th>
-              <th scope="col">{t("admin.smsIntegration.direction")}</th>
-              <th scope="col">{t("admin.smsIntegration.user")}</th>
-              <th scope="col">{t("admin.users.phone")}</th>
-              <th scope="col">{t("admin.smsIntegration.message")}</th>
-              <th scope="col">{t("admin.smsIntegration.gatewayResponse")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.messages.length === 0 && <EmptyRow colSpan={6} text={t("admin.smsIntegration.noMessages")} />}
-            {data.messages.map((m) => (
-              <tr key={m.id}>
-                <td>{formatDate(m.created_at, i18n.language)}</td>
-                <td>{t(`admin.smsIntegration.${m.direction}`)}</td>
-                <td>{m.user_name}</td>
-                <td dir="ltr">{m.phone}</td>
-                <td dir="auto">{m.message}</td>
-                <td className="admin-break">{m.gateway_response}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        testId="sms-messages-table"
+        headers={[
+          t("admin.smsIntegration.date"),
+          t("admin.smsIntegration.direction"),
+          t("admin.smsIntegration.user"),
+          t("admin.users.phone"),
+          t("admin.smsIntegration.message"),
+          t("admin.smsIntegration.gatewayResponse"),
+        ]}
+        rows={data.messages}
+        empty={t("admin.smsIntegration.noMessages")}
+      >
+        {(m) => (
+          <tr key={m.id}>
+            <td>{formatDate(m.created_at, i18n.language)}</td>
+            <td>{t(`admin.smsIntegration.${m.direction}`)}</td>
+            <td>{m.user_name}</td>
+            <td dir="ltr">{m.phone}</td>
+            <td dir="auto">{m.message}</td>
+            <td className="admin-break">{m.gateway_response}</td>
+          </tr>
+        )}
+      </Table>
       <Pager page={data.page} pages={data.total_pages} onPage={onPage} />
     </>
   );
@@ -434,28 +428,24 @@ function StatsView({ stats, n }: { stats: SmsStats; n(value: number): string }) 
         ))}
       </div>
       <h3 className="admin-subtitle">{t("admin.smsIntegration.topUsers")}</h3>
-      <div className="admin-table-wrap">
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th scope="col">{t("admin.smsIntegration.name")}</th>
-              <th scope="col">{t("admin.users.phone")}</th>
-              <th scope="col">{t("admin.smsIntegration.totalSms")}</th>
-              <th scope="col">{t("admin.smsIntegration.repliesReceived")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {stats.top_users.map((u) => (
-              <tr key={u.phone}>
-                <td>{u.name}</td>
-                <td dir="ltr">{u.phone}</td>
-                <td>{n(u.total_sms)}</td>
-                <td>{n(u.replies_received)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        headers={[
+          t("admin.smsIntegration.name"),
+          t("admin.users.phone"),
+          t("admin.smsIntegration.totalSms"),
+          t("admin.smsIntegration.repliesReceived"),
+        ]}
+        rows={stats.top_users}
+      >
+        {(u) => (
+          <tr key={u.phone}>
+            <td>{u.name}</td>
+            <td dir="ltr">{u.phone}</td>
+            <td>{n(u.total_sms)}</td>
+            <td>{n(u.replies_received)}</td>
+          </tr>
+        )}
+      </Table>
     </>
   );
 }

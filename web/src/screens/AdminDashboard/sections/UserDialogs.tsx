@@ -7,7 +7,7 @@ import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { useToast } from "../../../components/Toasts";
 import { adminApi } from "../adminApi";
 import { useAdmin } from "../context";
-import { errorText, formatDate, formatNumber, Modal } from "../ui";
+import { errorText, FormActions, formatDate, formatNumber, Modal } from "../ui";
 
 export function EditTierDialog({ user, onClose, onSaved }: { user: AdminUserRow; onClose(): void; onSaved(): void }) {
   const { t } = useTranslation();
@@ -67,14 +67,7 @@ export function EditTierDialog({ user, onClose, onSaved }: { user: AdminUserRow;
             ))}
           </select>
         </div>
-        <div className="dialog__actions">
-          <button type="button" className="btn btn--secondary" onClick={onClose}>
-            {t("admin.common.cancel")}
-          </button>
-          <button type="submit" className="btn btn--primary" disabled={saving}>
-            {saving ? t("admin.tier.updating") : t("admin.tier.update")}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} busy={saving} label={t("admin.tier.update")} busyLabel={t("admin.tier.updating")} />
       </form>
     </Modal>
   );
@@ -229,14 +222,7 @@ export function AssignPackageDialog({ user, onClose, onChanged }: { user: AdminU
           <input type="checkbox" checked={autoRenew} onChange={(e) => setAutoRenew(e.target.checked)} />
           {t("admin.assign.autoRenew")}
         </label>
-        <div className="dialog__actions">
-          <button type="button" className="btn btn--secondary" onClick={onClose}>
-            {t("admin.common.cancel")}
-          </button>
-          <button type="submit" className="btn btn--primary" disabled={saving}>
-            {saving ? t("admin.assign.assigning") : t("admin.assign.submit")}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} busy={saving} label={t("admin.assign.submit")} busyLabel={t("admin.assign.assigning")} />
       </form>
       <ConfirmDialog
         open={removing !== null}

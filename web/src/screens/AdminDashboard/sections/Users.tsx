@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { AdminUserRow } from "@storefront/shared";
 import { useToast } from "../../../components/Toasts";
 import { adminApi } from "../adminApi";
-import { EmptyRow, formatNumber, Pager, Panel, useCan, useLoad } from "../ui";
+import { formatNumber, Pager, Panel, Table, useCan, useLoad } from "../ui";
 import { AssignPackageDialog, EditTierDialog } from "./UserDialogs";
 
 const PAGE_SIZE = 20;
@@ -49,66 +49,63 @@ export default function Users() {
         />
       }
     >
-      <div className="admin-table-wrap">
-        <table className="admin-table" data-testid="users-table">
-          <thead>
-            <tr>
-              <th scope="col">{t("admin.users.id")}</th>
-              <th scope="col">{t("admin.users.phone")}</th>
-              <th scope="col">{t("admin.users.tokens")}</th>
-              <th scope="col">{t("admin.users.tier")}</th>
-              <th scope="col">{t("admin.users.usage")}</th>
-              <th scope="col">{t("admin.users.active")}</th>
-              <th scope="col">{t("admin.users.actions")}</th>
-              <th scope="col">{t("admin.users.status")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data?.users.length === 0 && <EmptyRow colSpan={8} text={t("admin.users.empty")} />}
-            {data?.users.map((user) => (
-              <tr key={user.id} data-user-id={user.id}>
-                <td className="admin-mono" title={user.id}>
-                  {user.id.slice(-8)}
-                </td>
-                <td dir="ltr">{user.phone}</td>
-                <td>{n(user.coins)}</td>
-                <td>{user.tier}</td>
-                <td>{n(user.usage_stats.reduce((sum, s) => sum + s.total_tokens, 0))}</td>
-                <td>
-                  <label className="admin-switch">
-                    <input
-                      type="checkbox"
-                      role="switch"
-                      checked={user.is_active}
-                      disabled={!can("users:toggle")}
-                      onChange={() => void toggle(user)}
-                      aria-label={t("admin.users.toggleLabel", { phone: user.phone })}
-                    />
-                    <span aria-hidden="true" />
-                  </label>
-                </td>
-                <td className="admin-actions">
-                  {can("users:edit_wallet") && (
-                    <button type="button" className="btn btn--secondary btn--small" onClick={() => setEditing(user)}>
-                      {t("admin.users.editTier")}
-                    </button>
-                  )}
-                  {can("packages:assign") && (
-                    <button type="button" className="btn btn--primary btn--small" onClick={() => setAssigning(user)}>
-                      {t("admin.users.assignPackage")}
-                    </button>
-                  )}
-                </td>
-                <td>
-                  <span className={`admin-badge ${user.is_active ? "admin-badge--ok" : "admin-badge--off"}`}>
-                    {user.is_active ? t("admin.users.activeLabel") : t("admin.users.inactiveLabel")}
-                  </span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        testId="users-table"
+        headers={[
+          t("admin.users.id"),
+          t("admin.users.phone"),
+          t("admin.users.tokens"),
+          t("admin.users.tier"),
+          t("admin.users.usage"),
+          t("admin.users.active"),
+          t("admin.users.actions"),
+          t("admin.users.status"),
+        ]}
+        rows={data?.users}
+        empty={t("admin.users.empty")}
+      >
+        {(user) => (
+          <tr key={user.id} data-user-id={user.id}>
+            <td className="admin-mono" title={user.id}>
+              {user.id.slice(-8)}
+            </td>
+            <td dir="ltr">{user.phone}</td>
+            <td>{n(user.coins)}</td>
+            <td>{user.tier}</td>
+            <td>{n(user.usage_stats.reduce((sum, s) => sum + s.total_tokens, 0))}</td>
+            <td>
+              <label className="admin-switch">
+                <input
+                  type="checkbox"
+                  role="switch"
+                  checked={user.is_active}
+                  disabled={!can("users:toggle")}
+                  onChange={() => void toggle(user)}
+                  aria-label={t("admin.users.toggleLabel", { phone: user.phone })}
+                />
+                <span aria-hidden="true" />
+              </label>
+            </td>
+            <td className="admin-actions">
+              {can("users:edit_wallet") && (
+                <button type="button" className="btn btn--secondary btn--small" onClick={() => setEditing(user)}>
+                  {t("admin.users.editTier")}
+                </button>
+              )}
+              {can("packages:assign") && (
+                <button type="button" className="btn btn--primary btn--small" onClick={() => setAssigning(user)}>
+                  {t("admin.users.assignPackage")}
+                </button>
+              )}
+            </td>
+            <td>
+              <span className={`admin-badge ${user.is_active ? "admin-badge--ok" : "admin-badge--off"}`}>
+                {user.is_active ? t("admin.users.activeLabel") : t("admin.users.inactiveLabel")}
+              </span>
+            </td>
+          </tr>
+        )}
+      </Table>
       {data && <Pager page={data.page} pages={data.total_pages} onPage={setPage} />}
       {editing && (
         <EditTierDialog

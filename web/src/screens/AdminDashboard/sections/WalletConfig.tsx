@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { tierTableProblems, type PricingRow, type TierRow } from "@storefront/shared";
 import { useToast } from "../../../components/Toasts";
 import { adminApi } from "../adminApi";
-import { errorText, Panel, useCan, useLoad } from "../ui";
+import { errorText, Panel, Table, useCan, useLoad } from "../ui";
 
 const load = () => adminApi.walletConfig();
 
@@ -89,84 +89,71 @@ export default function WalletConfig() {
         )}
       </Panel>
       <Panel title={t("admin.walletConfig.pricingTitle")}>
-        <div className="admin-table-wrap">
-          <table className="admin-table" data-testid="pricing-table">
-            <thead>
-              <tr>
-                <th scope="col">{t("admin.walletConfig.feature")}</th>
-                <th scope="col">{t("admin.walletConfig.tokensPerUnit")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {pricing.map((row, i) => (
-                <tr key={row.feature_type}>
-                  <td>{row.feature_type.toUpperCase()}</td>
-                  <td>
-                    <input
-                      className="input admin-cell-input"
-                      type="number"
-                      min={1}
-                      step={1}
-                      value={row.tokens_per_unit}
-                      disabled={!editable}
-                      aria-label={`${row.feature_type.toUpperCase()} ${t("admin.walletConfig.tokensPerUnit")}`}
-                      onChange={(e) =>
-                        setPricing((rows) => rows.map((r, j) => (j === i ? { ...r, tokens_per_unit: e.target.value } : r)))
-                      }
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          testId="pricing-table"
+          headers={[t("admin.walletConfig.feature"), t("admin.walletConfig.tokensPerUnit")]}
+          rows={pricing}
+        >
+          {(row, i) => (
+            <tr key={row.feature_type}>
+              <td>{row.feature_type.toUpperCase()}</td>
+              <td>
+                <input
+                  className="input admin-cell-input"
+                  type="number"
+                  min={1}
+                  step={1}
+                  value={row.tokens_per_unit}
+                  disabled={!editable}
+                  aria-label={`${row.feature_type.toUpperCase()} ${t("admin.walletConfig.tokensPerUnit")}`}
+                  onChange={(e) =>
+                    setPricing((rows) => rows.map((r, j) => (j === i ? { ...r, tokens_per_unit: e.target.value } : r)))
+                  }
+                />
+              </td>
+            </tr>
+          )}
+        </Table>
       </Panel>
       <Panel title={t("admin.walletConfig.tiersTitle")}>
-        <div className="admin-table-wrap">
-          <table className="admin-table" data-testid="tiers-table">
-            <thead>
-              <tr>
-                <th scope="col">{t("admin.walletConfig.tierNumber")}</th>
-                <th scope="col">{t("admin.walletConfig.tierName")}</th>
-                {TIER_NUMBERS.map((key) => (
-                  <th scope="col" key={key}>
-                    {t(`admin.walletConfig.${key}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {tiers.map((row, i) => (
-                <tr key={row.tier_number}>
-                  <td>{row.tier_number}</td>
-                  <td>
-                    <input
-                      className="input admin-cell-input admin-cell-input--wide"
-                      value={row.tier_name}
-                      disabled={!editable}
-                      aria-label={`${t("admin.walletConfig.tierNumber")} ${row.tier_number} ${t("admin.walletConfig.tierName")}`}
-                      onChange={(e) => setTier(i, "tier_name", e.target.value)}
-                    />
-                  </td>
-                  {TIER_NUMBERS.map((key) => (
-                    <td key={key}>
-                      <input
-                        className="input admin-cell-input"
-                        type="number"
-                        min={key.endsWith("_coins") ? 0 : 1}
-                        step={1}
-                        value={row[key]}
-                        disabled={!editable}
-                        aria-label={`${t("admin.walletConfig.tierNumber")} ${row.tier_number} ${t(`admin.walletConfig.${key}`)}`}
-                        onChange={(e) => setTier(i, key, e.target.value)}
-                      />
-                    </td>
-                  ))}
-                </tr>
+        <Table
+          testId="tiers-table"
+          headers={[
+            t("admin.walletConfig.tierNumber"),
+            t("admin.walletConfig.tierName"),
+            ...TIER_NUMBERS.map((key) => t(`admin.walletConfig.${key}`)),
+          ]}
+          rows={tiers}
+        >
+          {(row, i) => (
+            <tr key={row.tier_number}>
+              <td>{row.tier_number}</td>
+              <td>
+                <input
+                  className="input admin-cell-input admin-cell-input--wide"
+                  value={row.tier_name}
+                  disabled={!editable}
+                  aria-label={`${t("admin.walletConfig.tierNumber")} ${row.tier_number} ${t("admin.walletConfig.tierName")}`}
+                  onChange={(e) => setTier(i, "tier_name", e.target.value)}
+                />
+              </td>
+              {TIER_NUMBERS.map((key) => (
+                <td key={key}>
+                  <input
+                    className="input admin-cell-input"
+                    type="number"
+                    min={key.endsWith("_coins") ? 0 : 1}
+                    step={1}
+                    value={row[key]}
+                    disabled={!editable}
+                    aria-label={`${t("admin.walletConfig.tierNumber")} ${row.tier_number} ${t(`admin.walletConfig.${key}`)}`}
+                    onChange={(e) => setTier(i, key, e.target.value)}
+                  />
+                </td>
               ))}
-            </tbody>
-          </table>
-        </div>
+            </tr>
+          )}
+        </Table>
       </Panel>
       {editable && (
         <div className="admin-toolbar">
