@@ -8,37 +8,23 @@ import { ApiError } from "../../api/client";
 import { AuthCard, PasswordField, PhoneField } from "../../components/AuthCard";
 import { useToast } from "../../components/Toasts";
 import { takeAttemptedUrl, useAuth } from "../../hooks/useAuth";
-import { fieldIssues } from "../../hooks/useFieldErrors";
-
-interface Errors {
-  phone?: string;
-  password?: string;
-}
+import { useCredentials } from "../../hooks/useFieldErrors";
 
 export default function Login() {
   const { t } = useTranslation();
   const { login } = useAuth();
   const toast = useToast();
   const navigate = useNavigate();
-  const [phone, setPhone] = useState("");
-  const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<Errors>({});
+  const { phone, setPhone, password, setPassword, errors, check } = useCredentials(loginRequestSchema, () =>
+    t("auth.passwordRequired"),
+  );
   const [formError, setFormError] = useState("");
   const [submitting, setSubmitting] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (submitting) return;
-    const parsed = loginRequestSchema.safeParse({ phone, password });
-    if (!parsed.success) {
-      const issues = fieldIssues(parsed.error);
-      setErrors({
-        ...(issues.phone ? { phone: phone.trim() ? t("auth.phoneInvalid") : t("auth.phoneRequired") } : {}),
-        ...(issues.password ? { password: t("auth.passwordRequired") } : {}),
-      });
-      return;
-    }
-    setErrors({});
+    if (!check()) return;
     setFormError("");
     setSubmitting(true);
     try {

@@ -11,21 +11,16 @@ import { ApiError } from "../../api/client";
 import { AuthCard, PasswordField, PhoneField } from "../../components/AuthCard";
 import { useToast } from "../../components/Toasts";
 import { useAuth } from "../../hooks/useAuth";
-import { fieldIssues } from "../../hooks/useFieldErrors";
-
-interface Errors {
-  phone?: string;
-  password?: string;
-}
+import { useCredentials } from "../../hooks/useFieldErrors";
 
 export default function Signup() {
   const { t } = useTranslation();
   const { signup } = useAuth();
   const toast = useToast();
   const navigate = useNavigate();
-  const [phone, setPhone] = useState("");
-  const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<Errors>({});
+  const { phone, setPhone, password, setPassword, errors, check } = useCredentials(signupRequestSchema, (value) =>
+    value ? t("auth.passwordMin") : t("auth.passwordRequired"),
+  );
   const [formError, setFormError] = useState("");
   const [offerSignIn, setOfferSignIn] = useState(false);
   const [state, setState] = useState<"idle" | "submitting" | "subscribed">("idle");
@@ -39,16 +34,7 @@ export default function Signup() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (state !== "idle") return;
-    const parsed = signupRequestSchema.safeParse({ phone, password });
-    if (!parsed.success) {
-      const issues = fieldIssues(parsed.error);
-      setErrors({
-        ...(issues.phone ? { phone: phone.trim() ? t("auth.phoneInvalid") : t("auth.phoneRequired") } : {}),
-        ...(issues.password ? { password: password ? t("auth.passwordMin") : t("auth.passwordRequired") } : {}),
-      });
-      return;
-    }
-    setErrors({});
+    if (!check()) return;
     setFormError("");
     setOfferSignIn(false);
     setState("submitting");
