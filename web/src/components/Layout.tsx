@@ -85,3 +85,12 @@ export function PageHeader({ title, start, end, className = "" }: PageHeaderProp
     </header>
   );
 }
+
+/** The ☰ button of the screens with a history sidebar (Text AI, Doctor, Image AI). */
+export function SidebarToggle({ open, onToggle, label }: { open: boolean; onToggle(): void; label: string }) {
+  return (
+    <button type="button" className="icon-button" onClick={onToggle} aria-expanded={open} aria-label={label}>
+      ☰
+    </button>
+  );
+}

@@ -10,7 +10,7 @@ import { cleanMarkdown, doctorConversationTitle, LIMITS, MEDICAL_DISCLAIMER } fr
 import { sendChat, type ChatMessage } from "../../api/chat";
 import { listConversations, loadConversation, saveConversation, type ConversationSummary } from "../../api/conversations";
 import { announceWalletUpdate } from "../../api/wallet";
-import { BackButton } from "../../components/Layout";
+import { BackButton, PageHeader, SidebarToggle } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { useToast } from "../../components/Toasts";
 import { WalletBadge } from "../../components/WalletBadge";
@@ -188,28 +188,26 @@ export default function Doctor() {
         </ul>
       </aside>
       <div className="text-ai__main">
-        <header className="page-header">
-          <div className="page-header__start">
-            <button
-              type="button"
-              className="icon-button"
-              onClick={() => setSidebarOpen((o) => !o)}
-              aria-expanded={sidebarOpen}
-              aria-label={t("doctor.sidebarToggle")}
-            >
-              ☰
-            </button>
-            <BackButton />
-            <h1 className="page-header__title">
+        <PageHeader
+          title={
+            <>
               <span aria-hidden="true">🩺 </span>
               {t("doctor.title")}
-            </h1>
-          </div>
-          <div className="page-header__end">
-            <LanguageToggle />
-            <WalletBadge />
-          </div>
-        </header>
+            </>
+          }
+          start={
+            <>
+              <SidebarToggle open={sidebarOpen} onToggle={() => setSidebarOpen((o) => !o)} label={t("doctor.sidebarToggle")} />
+              <BackButton />
+            </>
+          }
+          end={
+            <>
+              <LanguageToggle />
+              <WalletBadge />
+            </>
+          }
+        />
         {loading && (
           <div className="doctor__progress" role="progressbar" aria-label={t("doctor.waiting")}>
             <span />

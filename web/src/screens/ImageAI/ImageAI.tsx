@@ -23,10 +23,8 @@ import { ApiError } from "../../api/client";
 import { deleteImage, editImage, generateImage, imageHistory, saveImage, type GeneratedImage } from "../../api/images";
 import { announceWalletUpdate } from "../../api/wallet";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
-import { Avatar, BackButton, initialOf } from "../../components/Layout";
-import { LanguageToggle } from "../../components/LanguageToggle";
+import { BackButton, initialOf, PageHeader, SidebarToggle } from "../../components/Layout";
 import { useToast } from "../../components/Toasts";
-import { WalletBadge } from "../../components/WalletBadge";
 import { useUser } from "../../hooks/useAuth";
 import { useFormat } from "../../hooks/useFormat";
 import { useMediaQuery } from "../../hooks/useMediaQuery";
@@ -245,26 +243,15 @@ export default function ImageAI() {
         </div>
       </aside>
       <div className="image-ai__main">
-        <header className="page-header">
-          <div className="page-header__start">
-            <button
-              type="button"
-              className="icon-button"
-              onClick={() => setSidebarOpen((o) => !o)}
-              aria-expanded={sidebarOpen}
-              aria-label={t("image.toggleSidebar")}
-            >
-              ☰
-            </button>
-            <BackButton />
-            <h1 className="page-header__title">{t("image.title")}</h1>
-          </div>
-          <div className="page-header__end">
-            <LanguageToggle />
-            <WalletBadge />
-            <Avatar phone={user.phone} />
-          </div>
-        </header>
+        <PageHeader
+          title={t("image.title")}
+          start={
+            <>
+              <SidebarToggle open={sidebarOpen} onToggle={() => setSidebarOpen((o) => !o)} label={t("image.toggleSidebar")} />
+              <BackButton />
+            </>
+          }
+        />
         <main id="main" className="image-ai__content">
           <form
             className="card image-ai__form"

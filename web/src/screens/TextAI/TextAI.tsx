@@ -21,7 +21,7 @@ import { deleteConversation, listConversations, loadConversation, saveConversati
 import { announceWalletUpdate } from "../../api/wallet";
 import { AppLink } from "../../components/AppLink";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
-import { Avatar, BackButton, initialOf } from "../../components/Layout";
+import { Avatar, BackButton, initialOf, PageHeader, SidebarToggle } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { useToast } from "../../components/Toasts";
 import { WalletBadge } from "../../components/WalletBadge";
@@ -272,42 +272,42 @@ export default function TextAI() {
       {sidebarOpen && !wide && <div className="text-ai__overlay" onClick={() => setSidebarOpen(false)} aria-hidden="true" />}
 
       <div className="text-ai__main">
-        <header className="page-header">
-          <div className="page-header__start">
-            <button
-              type="button"
-              className="icon-button"
-              onClick={() => setSidebarOpen((o) => !o)}
-              aria-expanded={sidebarOpen}
-              aria-label={sidebarOpen ? t("textAi.closeSidebar") : t("textAi.openSidebar")}
-            >
-              ☰
-            </button>
-            <BackButton />
-            <h1 className="page-header__title">{t("textAi.title")}</h1>
-          </div>
-          <div className="page-header__end">
-            <LanguageToggle />
-            <WalletBadge />
-            <button
-              type="button"
-              className="persona-button"
-              style={{ ["--persona" as string]: persona.color }}
-              onClick={() => {
-                setPicked(null);
-                setPickerOpen(true);
-              }}
-              aria-label={t("textAi.choosePersona")}
-              data-testid="persona-button"
-            >
-              <span className="persona-dot" aria-hidden="true">
-                {personaName(persona.id).charAt(0)}
-              </span>
-              <span className="persona-button__name">{personaName(persona.id)}</span>
-            </button>
-            <Avatar phone={user.phone} />
-          </div>
-        </header>
+        <PageHeader
+          title={t("textAi.title")}
+          start={
+            <>
+              <SidebarToggle
+                open={sidebarOpen}
+                onToggle={() => setSidebarOpen((o) => !o)}
+                label={sidebarOpen ? t("textAi.closeSidebar") : t("textAi.openSidebar")}
+              />
+              <BackButton />
+            </>
+          }
+          end={
+            <>
+              <LanguageToggle />
+              <WalletBadge />
+              <button
+                type="button"
+                className="persona-button"
+                style={{ ["--persona" as string]: persona.color }}
+                onClick={() => {
+                  setPicked(null);
+                  setPickerOpen(true);
+                }}
+                aria-label={t("textAi.choosePersona")}
+                data-testid="persona-button"
+              >
+                <span className="persona-dot" aria-hidden="true">
+                  {personaName(persona.id).charAt(0)}
+                </span>
+                <span className="persona-button__name">{personaName(persona.id)}</span>
+              </button>
+              <Avatar phone={user.phone} />
+            </>
+          }
+        />
 
         <main id="main" className="text-ai__thread" aria-live="polite">
           {messages.length === 0 && !loading ? (
