@@ -5,7 +5,7 @@ import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { cleanMarkdown } from "@storefront/shared";
 import { LedgerEntry, jobIdForHold, ledgerSum } from "@storefront/shared/server";
-import { Client, adminClient, giveCoins, newUser } from "../support/client";
+import { Client, adminClient, giveCoins, newUser, walletCoins } from "../support/client";
 import { connectSocket as connectTo, until } from "../support/realtime";
 
 const connectSocket = (client: Client) => connectTo(inject("baseUrl"), client);
@@ -23,10 +23,6 @@ afterAll(async () => {
   redis.disconnect();
   await mongoose.disconnect();
 });
-
-async function coins(client: Client): Promise<number> {
-  return (await client.get("/wallet/get.php")).body.wallet.coins;
-}
 
 describe("textai/chat.php", () => {
   it("answers in the HTTP reply and pushes the same reply as deltas and job:completed", async () => {
@@ -63,7 +59,7 @@ describe("textai/chat.php", () => {
       expect(res.body.tokensUsed).toBe(cost);
       const wallet = await until(() => received.find((r) => r.event === "wallet:updated"));
       expect(wallet.payload.coins).toBe(100 - cost);
-      expect(await coins(client)).toBe(100 - cost);
+      expect(await walletCoins(client)).toBe(100 - cost);
       const held = await LedgerEntry.findOne({ jobId, kind: "hold" }).lean();
       expect(held).toMatchObject({ amount: -cost, holdState: "settled", feature: "text", state: "applied" });
     } finally {
@@ -81,10 +77,10 @@ describe("textai/chat.php", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.tokensUsed).toBe(7);
-    expect(await coins(client)).toBe(43);
+    expect(await walletCoins(client)).toBe(43);
     const one = await client.post("/textai/chat.php", { message: "headache", avatarType: "doctor" });
     expect(one.body.tokensUsed).toBe(1);
-    expect(await coins(client)).toBe(42);
+    expect(await walletCoins(client)).toBe(42);
     const held = await LedgerEntry.findOne({ jobId: one.body.jobId }).lean();
     expect(held?.feature).toBe("doctor");
   });
@@ -102,7 +98,7 @@ describe("textai/chat.php", () => {
       available: 2,
       needed: Math.ceil(message.length / 4),
     });
-    expect(await coins(client)).toBe(2);
+    expect(await walletCoins(client)).toBe(2);
     expect(await chatQueue.getJob(jobIdForHold("chat", `job:chat:${id}:${key}`))).toBeUndefined();
     expect(await LedgerEntry.countDocuments({ userId: id, kind: "hold", state: "applied" })).toBe(0);
   });
@@ -118,9 +114,9 @@ describe("textai/chat.php", () => {
     expect(again.status).toBe(200);
     expect(again.body.jobId).toBe(first.body.jobId);
     expect(again.body.message).toBe(first.body.message);
-    expect(await coins(client)).toBe(100 - Math.ceil(body.message.length / 4));
+    expect(await walletCoins(client)).toBe(100 - Math.ceil(body.message.length / 4));
     expect(await LedgerEntry.countDocuments({ userId: id, kind: "hold" })).toBe(1);
-    expect(await ledgerSum(id)).toBe(await coins(client));
+    expect(await ledgerSum(id)).toBe(await walletCoins(client));
   });
 
   it("rejects bad input naming the field, and other users' ids", async () => {
@@ -141,7 +137,7 @@ describe("textai/chat.php", () => {
     const other = await client.post("/textai/chat.php", { message: "hi", userId: "5f0000000000000000000000" });
     expect(other.status).toBe(403);
     expect((await new Client().post("/textai/chat.php", { message: "hi" })).status).toBe(401);
-    expect(await coins(client)).toBe(10);
+    expect(await walletCoins(client)).toBe(10);
   });
 });
 

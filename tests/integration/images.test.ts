@@ -1,13 +1,9 @@
 /** SPEC §7 images/*: over real HTTP against the whole stack (offline image provider). */
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { Client, giveCoins, newUser } from "../support/client";
+import { Client, giveCoins, newUser, walletCoins } from "../support/client";
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-async function coins(client: Client): Promise<number> {
-  return (await client.get("/wallet/get.php")).body.wallet.coins;
-}
 
 /** Downloads a media URL with the client's session (the URL is "/api/media/..."). */
 async function download(client: Client, url: string): Promise<{ status: number; type: string | null; bytes: Buffer }> {
@@ -58,7 +54,7 @@ describe("images/generate.php", () => {
       size: "1792x1024",
       mode: "generate",
     });
-    expect(await coins(client)).toBe(80);
+    expect(await walletCoins(client)).toBe(80);
     await expectPng(client, res.body.imageUrl, 1792, 1024);
 
     const stranger = await newUser();
@@ -75,7 +71,7 @@ describe("images/generate.php", () => {
     const plain = await client.post("/images/generate.php", { prompt: "a cat" });
     expect(plain.status).toBe(200);
     await expectPng(client, plain.body.imageUrl, 1024, 1024);
-    expect(await coins(client)).toBe(60);
+    expect(await walletCoins(client)).toBe(60);
   });
 
   it("refuses bad input with 400 naming the field, and charges nothing", async () => {
@@ -94,7 +90,7 @@ describe("images/generate.php", () => {
     const enhancer = await client.post("/images/generate.php", { prompt: "x", agent: "picture-enhancer" });
     expect(enhancer.status).toBe(400);
     expect(enhancer.body).toMatchObject({ error: "Please select an image to edit", field: "image" });
-    expect(await coins(client)).toBe(100);
+    expect(await walletCoins(client)).toBe(100);
     expect((await client.get("/images/history.php")).body.images).toEqual([]);
   });
 
@@ -103,7 +99,7 @@ describe("images/generate.php", () => {
     const res = await client.post("/images/generate.php", { prompt: "x" });
     expect(res.status).toBe(402);
     expect(res.body).toMatchObject({ success: false, error: "Insufficient coins", needed: 20, available: 19 });
-    expect(await coins(client)).toBe(19);
+    expect(await walletCoins(client)).toBe(19);
     expect((await client.get("/images/history.php")).body.images).toEqual([]);
   });
 
@@ -112,7 +108,7 @@ describe("images/generate.php", () => {
     const other = await newUser();
     expect((await client.post("/images/generate.php", { prompt: "x", userId: other.id })).status).toBe(403);
     expect((await new Client().post("/images/generate.php", { prompt: "x" })).status).toBe(401);
-    expect(await coins(client)).toBe(100);
+    expect(await walletCoins(client)).toBe(100);
   });
 
   it("a retried request with the same Idempotency-Key makes one picture and one charge", async () => {
@@ -124,7 +120,7 @@ describe("images/generate.php", () => {
     ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.body.imageUrl).toBe(b.body.imageUrl);
-    expect(await coins(client)).toBe(80);
+    expect(await walletCoins(client)).toBe(80);
     expect((await client.get("/images/history.php")).body.images).toHaveLength(1);
   });
 });
@@ -151,7 +147,7 @@ describe("images/edit.php", () => {
     const originalMeans = (await sharp(original).stats()).channels.slice(0, 3).map((c) => c.mean);
     const spread = (m: number[]) => Math.max(...m) - Math.min(...m);
     expect(spread(means)).toBeLessThan(spread(originalMeans) / 2);
-    expect(await coins(client)).toBe(80);
+    expect(await walletCoins(client)).toBe(80);
   });
 
   it("accepts JPG and WEBP and a strength at both ends", async () => {
@@ -172,7 +168,7 @@ describe("images/edit.php", () => {
     );
     expect([a.status, b.status]).toEqual([200, 200]);
     await expectPng(client, b.body.imageUrl, 1024, 1024);
-    expect(await coins(client)).toBe(60);
+    expect(await walletCoins(client)).toBe(60);
   });
 
   it("two edits sent at once with one Idempotency-Key make one picture and one charge", async () => {
@@ -186,7 +182,7 @@ describe("images/edit.php", () => {
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(b.body.imageUrl).toBe(a.body.imageUrl);
     await expectPng(client, a.body.imageUrl, 1024, 1024);
-    expect(await coins(client)).toBe(80);
+    expect(await walletCoins(client)).toBe(80);
   });
 
   it("refuses bad uploads and fields with SPEC's messages, charging nothing", async () => {
@@ -225,7 +221,7 @@ describe("images/edit.php", () => {
     expect(noPrompt.body.error).toContain("Please enter a prompt");
     const badSize = await client.post("/images/edit.php", editForm({ prompt: "x", size: "10x10" }, png));
     expect(badSize.body.field).toBe("size");
-    expect(await coins(client)).toBe(100);
+    expect(await walletCoins(client)).toBe(100);
   });
 });
 

@@ -15,7 +15,7 @@ import { startStack, type Stack } from "../../scripts/lib/stack";
 import { isMp4 } from "../peers/media";
 import { OpenAiPeer } from "../peers/openai";
 import { RunwayPeer } from "../peers/runway";
-import { Client } from "../support/client";
+import { Client, walletCoins } from "../support/client";
 import { userWithCoins } from "../support/realtime";
 
 const openai = new OpenAiPeer("sk-stack");
@@ -61,10 +61,6 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function coins(client: Client): Promise<number> {
-  return (await client.get("/wallet/get.php")).body.wallet.coins;
-}
-
 async function releases(userId: string): Promise<number> {
   return LedgerEntry.countDocuments({ userId, kind: "release" });
 }
@@ -99,7 +95,7 @@ describe("image jobs on the OpenAI images API", () => {
         .body.toString(),
     );
     expect(sent.prompt).toBe('Elegant vertical quote poster, 9:16, with the text "a blue square" in beautiful typography');
-    expect(await coins(client)).toBe(80);
+    expect(await walletCoins(client)).toBe(80);
   });
 
   it("a content refusal fails at once (no retry), tells why, and refunds exactly once", async () => {
@@ -110,7 +106,7 @@ describe("image jobs on the OpenAI images API", () => {
     expect(res.body.success).toBe(false);
     expect(res.body.error).toContain("safety system");
     expect(openai.requestsTo(/generations/u).length - before).toBe(1);
-    expect(await coins(client)).toBe(100);
+    expect(await walletCoins(client)).toBe(100);
     expect(await releases(id)).toBe(1);
     expect((await client.get("/images/history.php")).body.images).toEqual([]);
   });
@@ -125,7 +121,7 @@ describe("image jobs on the OpenAI images API", () => {
     expect(res.status).toBe(200);
     expect(openai.requestsTo(/generations/u).length - before).toBe(3);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
-    expect(await coins(client)).toBe(80);
+    expect(await walletCoins(client)).toBe(80);
     expect(await releases(id)).toBe(0);
   });
 
@@ -161,7 +157,7 @@ describe("video jobs on the Runway-style API", () => {
     const task = [...runway.tasks.values()].find((t) => t.body.promptText === "clouds")!;
     expect(task.polls).toBeGreaterThanOrEqual(3);
     expect(task.body).toMatchObject({ model: "gen3a_turbo", duration: 5, ratio: "1280:768" });
-    expect(await coins(client)).toBe(1000);
+    expect(await walletCoins(client)).toBe(1000);
     expect(await releases(id)).toBe(0);
   });
 
@@ -173,7 +169,7 @@ describe("video jobs on the Runway-style API", () => {
     const video = await waitForVideo(client, res.body.video_id);
     expect(video).toMatchObject({ status: "failed", error: "The prompt was flagged by moderation", video_url: null });
     await new Promise((r) => setTimeout(r, 500));
-    expect(await coins(client)).toBe(2000);
+    expect(await walletCoins(client)).toBe(2000);
     expect(await releases(id)).toBe(1);
   });
 
@@ -184,7 +180,7 @@ describe("video jobs on the Runway-style API", () => {
     const ok = await client.post("/videos/ai-store-generator.php", { prompt: "bumpy", duration: 5 });
     const video = await waitForVideo(client, ok.body.video_id);
     expect(video.status).toBe("completed");
-    expect(await coins(client)).toBe(4000);
+    expect(await walletCoins(client)).toBe(4000);
 
     runway.failNext(/text_to_video/u, { kind: "status", status: 400, body: { error: "promptText is too long" } });
     const refused = await client.post("/videos/ai-store-generator.php", { prompt: "refused", duration: 5 });
@@ -193,7 +189,7 @@ describe("video jobs on the Runway-style API", () => {
     expect(failed.status).toBe("failed");
     expect(failed.error).toContain("promptText is too long");
     await new Promise((r) => setTimeout(r, 500));
-    expect(await coins(client)).toBe(4000);
+    expect(await walletCoins(client)).toBe(4000);
     expect(await releases(id)).toBe(1);
   });
 });

@@ -4,7 +4,7 @@ import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { cleanMarkdown, smsEncoding } from "@storefront/shared";
 import { LedgerEntry, SmsAiMessage, jobIdForHold } from "@storefront/shared/server";
-import { Client, giveCoins, newUser } from "../support/client";
+import { Client, giveCoins, newUser, walletCoins } from "../support/client";
 
 let redis: Redis;
 let chatQueue: Queue;
@@ -19,10 +19,6 @@ afterAll(async () => {
   redis.disconnect();
   await mongoose.disconnect();
 });
-
-async function coins(client: Client): Promise<number> {
-  return (await client.get("/wallet/get.php")).body.wallet.coins;
-}
 
 /** A GSM-7 text of exactly `length` characters. */
 function gsmText(length: number): string {
@@ -44,7 +40,7 @@ describe("sms/ai-response.php", () => {
     expect(Array.from(res.body.response as string).length).toBeLessThanOrEqual(400);
     expect(cleanMarkdown(res.body.response)).toBe(res.body.response);
     expect(res.body.tokensUsed).toBe(2);
-    expect(await coins(client)).toBe(98);
+    expect(await walletCoins(client)).toBe(98);
 
     const hold = await LedgerEntry.findOne({ jobId: res.body.jobId, kind: "hold" }).lean();
     expect(hold).toMatchObject({ amount: -2, feature: "sms", holdState: "settled", state: "applied" });
@@ -65,7 +61,7 @@ describe("sms/ai-response.php", () => {
     expect(res.status).toBe(200);
     expect(res.body.tokensUsed).toBe(segments);
     expect(Array.from(res.body.response as string).length).toBeLessThanOrEqual(210);
-    expect(await coins(client)).toBe(20 - segments);
+    expect(await walletCoins(client)).toBe(20 - segments);
   });
 
   it("charges a retried request with the same Idempotency-Key once and stores the exchange once", async () => {
@@ -78,7 +74,7 @@ describe("sms/ai-response.php", () => {
     expect(again.status).toBe(200);
     expect(again.body.jobId).toBe(first.body.jobId);
     expect(again.body.response).toBe(first.body.response);
-    expect(await coins(client)).toBe(9);
+    expect(await walletCoins(client)).toBe(9);
     expect(await SmsAiMessage.countDocuments({ userId: id })).toBe(2);
   });
 
@@ -89,7 +85,7 @@ describe("sms/ai-response.php", () => {
     const res = await client.post("/sms/ai-response.php", { message: gsmText(170), language: "en" }, { "Idempotency-Key": key });
     expect(res.status).toBe(402);
     expect(res.body).toMatchObject({ success: false, error: "Insufficient coins", needed: 2, available: 1 });
-    expect(await coins(client)).toBe(1);
+    expect(await walletCoins(client)).toBe(1);
     expect(await chatQueue.getJob(jobIdForHold("chat", `job:chat:${id}:${key}`))).toBeUndefined();
     expect(await LedgerEntry.countDocuments({ userId: id, kind: "hold", state: "applied" })).toBe(0);
     expect(await SmsAiMessage.countDocuments({ userId: id })).toBe(0);
@@ -123,7 +119,7 @@ describe("sms/ai-response.php", () => {
       expect(res.body).toMatchObject({ success: false, field });
       expect(res.body.error).toContain(field);
     }
-    expect(await coins(client)).toBe(100);
+    expect(await walletCoins(client)).toBe(100);
   });
 });
 
@@ -186,12 +182,12 @@ describe("sms/learned-response.php", () => {
     await giveCoins(id, 10);
     const asked = await client.post("/sms/ai-response.php", { message: "What is 2 + 2?", language: "en" });
     expect(asked.status).toBe(200);
-    const before = await coins(client);
+    const before = await walletCoins(client);
 
     const hit = await client.post("/sms/learned-response.php", { message: "  what is 2+2 ", language: "en", userId: id });
     expect(hit.status).toBe(200);
     expect(hit.body).toEqual({ success: true, response: asked.body.response, found: true });
-    expect(await coins(client)).toBe(before);
+    expect(await walletCoins(client)).toBe(before);
 
     const otherLanguage = await client.post("/sms/learned-response.php", { message: "What is 2 + 2?", language: "ar" });
     expect(otherLanguage.body).toEqual({ success: true, response: null, found: false });

@@ -1,12 +1,8 @@
 /** SPEC §7 videos/*: over real HTTP against the whole stack (offline video provider, real MP4s). */
 import { describe, expect, inject, it } from "vitest";
-import { Client, giveCoins, newUser } from "../support/client";
+import { Client, giveCoins, newUser, walletCoins } from "../support/client";
 import { connectSocket } from "../support/realtime";
 import { isMp4, mp4Info } from "../peers/media";
-
-async function coins(client: Client): Promise<number> {
-  return (await client.get("/wallet/get.php")).body.wallet.coins;
-}
 
 async function download(client: Client, url: string): Promise<{ status: number; type: string | null; bytes: Buffer }> {
   const res = await fetch(`${client.baseUrl}${url}`, { headers: { cookie: client.cookieHeader() } });
@@ -45,7 +41,7 @@ describe("videos/generate.php and ai-store-generator.php", () => {
         cost_deducted: 1000,
         remaining_coins: 4000,
       });
-      expect(await coins(client)).toBe(4000);
+      expect(await walletCoins(client)).toBe(4000);
 
       const first = await client.get(`/videos/check-status.php?id=${res.body.video_id}`);
       expect(first.body.video).toMatchObject({
@@ -80,7 +76,7 @@ describe("videos/generate.php and ai-store-generator.php", () => {
       expect(part.headers.get("content-range")).toBe(`bytes 0-7/${file.bytes.length}`);
       expect(Buffer.from(await part.arrayBuffer()).equals(file.bytes.subarray(0, 8))).toBe(true);
       // Settled, not refunded.
-      expect(await coins(client)).toBe(4000);
+      expect(await walletCoins(client)).toBe(4000);
 
       // Pushed: processing at once, then completed with the URL.
       const deadline = Date.now() + 5000;
@@ -134,7 +130,7 @@ describe("videos/generate.php and ai-store-generator.php", () => {
     expect(badModel.body.field).toBe("model");
     expect((await client.post("/videos/generate.php", { prompt: "x", userId: "000000000000000000000000" })).status).toBe(403);
     expect((await new Client().post("/videos/ai-store-generator.php", { prompt: "x" })).status).toBe(401);
-    expect(await coins(client)).toBe(5000);
+    expect(await walletCoins(client)).toBe(5000);
     expect((await client.get("/videos/get-history.php")).body.videos).toEqual([]);
   });
 
@@ -144,7 +140,7 @@ describe("videos/generate.php and ai-store-generator.php", () => {
     const res = await client.post("/videos/generate.php", { prompt: "x", duration: 5, userId: id });
     expect(res.status).toBe(402);
     expect(res.body).toMatchObject({ error: "Insufficient coins", needed: 1000, available: 999 });
-    expect(await coins(client)).toBe(999);
+    expect(await walletCoins(client)).toBe(999);
     expect((await client.get(`/videos/history.php?userId=${id}`)).body.videos).toEqual([]);
   });
 
@@ -156,7 +152,7 @@ describe("videos/generate.php and ai-store-generator.php", () => {
     const b = await client.post("/videos/generate.php", { prompt: "once", duration: 5, userId: id }, headers);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(b.body.video_id).toBe(a.body.video_id);
-    expect(await coins(client)).toBe(4000);
+    expect(await walletCoins(client)).toBe(4000);
     expect((await client.get("/videos/get-history.php")).body.videos).toHaveLength(1);
     // Two at the same time (a double click, a proxy retry): still one video.
     const raced = { "Idempotency-Key": `video-race-${Date.now()}` };
@@ -166,7 +162,7 @@ describe("videos/generate.php and ai-store-generator.php", () => {
     ]);
     expect([c.status, d.status]).toEqual([200, 200]);
     expect(d.body.video_id).toBe(c.body.video_id);
-    expect(await coins(client)).toBe(3000);
+    expect(await walletCoins(client)).toBe(3000);
     expect((await client.get("/videos/get-history.php")).body.videos).toHaveLength(2);
   });
 });

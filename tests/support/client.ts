@@ -101,3 +101,8 @@ export async function giveCoins(userId: string, coins: number, tier = 1): Promis
   const res = await admin.post("/admin/update-user-tier.php", { userId, newCoins: coins, newTier: tier });
   if (res.status !== 200) throw new Error(`set coins failed: ${res.status} ${JSON.stringify(res.body)}`);
 }
+
+/** The client's coin balance as the wallet screen reads it. */
+export async function walletCoins(client: Client): Promise<number> {
+  return (await client.get("/wallet/get.php")).body.wallet.coins;
+}
