@@ -1,5 +1,5 @@
 /** A modal confirm built on <dialog>: focus is trapped by the browser and Escape cancels. */
-import { useEffect, useId, useRef } from "react";
+import { useEffect, useId, useRef, type RefObject } from "react";
 import { useTranslation } from "react-i18next";
 
 export interface ConfirmDialogProps {
@@ -13,6 +13,18 @@ export interface ConfirmDialogProps {
   onCancel(): void;
 }
 
+/** A ref for a <dialog> shown as a modal while `open` is true and closed otherwise. */
+export function useModalDialog(open: boolean): RefObject<HTMLDialogElement | null> {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return ref;
+}
+
 export function ConfirmDialog({
   open,
   title,
@@ -24,16 +36,9 @@ export function ConfirmDialog({
   onCancel,
 }: ConfirmDialogProps) {
   const { t } = useTranslation();
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(open);
   const titleId = useId();
   const messageId = useId();
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
 
   return (
     <dialog

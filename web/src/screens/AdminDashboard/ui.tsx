@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from "react"
 import { useTranslation } from "react-i18next";
 import { roleAllows, type AdminPermission } from "@storefront/shared";
 import { ApiError } from "../../api/client";
-import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { ConfirmDialog, useModalDialog } from "../../components/ConfirmDialog";
 import { useToast } from "../../components/Toasts";
 import { useAdmin } from "./context";
 
@@ -162,13 +162,7 @@ export function Modal({
   onClose(): void;
   children: ReactNode;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+  const ref = useModalDialog(open);
   return (
     <dialog
       ref={ref}
