@@ -19,7 +19,15 @@ import {
   type VideoGenerateRequest,
   type VideoRecord,
 } from "@storefront/shared";
-import { ImageModel, loadWalletTables, ownerOfKey, VideoModel, type ImageDoc, type VideoDoc } from "@storefront/shared/server";
+import {
+  ImageModel,
+  loadWalletTables,
+  ownerOfKey,
+  toImageRecord,
+  VideoModel,
+  type ImageDoc,
+  type VideoDoc,
+} from "@storefront/shared/server";
 import type { AppContext } from "../context";
 import { badRequest, notFound } from "../errors";
 import { acceptJob, waitForJob } from "./jobs";
@@ -51,17 +59,6 @@ export function agentPrompt(agentId: ImageAgentId, prompt: string): string {
   const trimmed = prompt.trim();
   if (before && trimmed.startsWith(before.trim()) && trimmed.endsWith(after.trim())) return trimmed;
   return applyAgentTemplate(agent, trimmed);
-}
-
-function imageRecord(doc: Pick<ImageDoc, "clientId" | "url" | "prompt" | "size" | "mode" | "timestamp">): ImageRecord {
-  return {
-    id: doc.clientId,
-    url: doc.url,
-    prompt: doc.prompt,
-    size: doc.size,
-    mode: doc.mode,
-    timestamp: doc.timestamp.toISOString(),
-  };
 }
 
 interface ImageWork {
@@ -179,7 +176,7 @@ export async function editImage(
 /** GET images/history.php: newest first. */
 export async function imageHistory(userId: string): Promise<{ success: true; images: ImageRecord[] }> {
   const docs = await ImageModel.find({ userId }).sort({ timestamp: -1, _id: -1 }).limit(200).lean<ImageDoc[]>();
-  return { success: true, images: docs.map(imageRecord) };
+  return { success: true, images: docs.map(toImageRecord) };
 }
 
 /**

@@ -3,8 +3,8 @@
  * PNG, record it in the user's history, and answer the waiting HTTP call with the record.
  */
 import { UnrecoverableError, type Job } from "bullmq";
-import { imageJobSchema, type ImageJobData, type ImageJobResult, type ImageRecord } from "@storefront/shared";
-import { ImageModel, type ImageDoc } from "@storefront/shared/server";
+import { imageJobSchema, type ImageJobData, type ImageJobResult } from "@storefront/shared";
+import { ImageModel, toImageRecord, type ImageDoc } from "@storefront/shared/server";
 import { createImageProvider, type ImageProvider } from "../providers/image/index";
 import { chargedProcessor, isFinalFailure, workerContext } from "./charged";
 import { mediaUrl, readStored, workerStorage } from "./media";
@@ -21,17 +21,6 @@ export function setImageProvider(next: ImageProvider): void {
   provider = next;
 }
 
-function record(doc: Pick<ImageDoc, "clientId" | "url" | "prompt" | "size" | "mode" | "timestamp">): ImageRecord {
-  return {
-    id: doc.clientId,
-    url: doc.url,
-    prompt: doc.prompt,
-    size: doc.size,
-    mode: doc.mode,
-    timestamp: doc.timestamp.toISOString(),
-  };
-}
-
 export async function runImage(raw: ImageJobData, job: Job): Promise<ImageJobResult> {
   const parsed = imageJobSchema.safeParse(raw);
   if (!parsed.success) throw new UnrecoverableError(`invalid image job: ${parsed.error.issues[0]?.message ?? "invalid"}`);
@@ -42,7 +31,7 @@ export async function runImage(raw: ImageJobData, job: Job): Promise<ImageJobRes
 
   // A retry after the picture was stored (e.g. the settle failed) answers with what is there.
   const done = await ImageModel.findOne({ userId: data.userId, clientId: data.imageId, key }).lean<ImageDoc>();
-  if (done) return { image: record(done) };
+  if (done) return { image: toImageRecord(done) };
 
   pusher.toUser(data.userId, "job:progress", { jobId, queue: "image", progress: 10, stage: data.mode });
   let png: Buffer;
@@ -65,7 +54,7 @@ export async function runImage(raw: ImageJobData, job: Job): Promise<ImageJobRes
     { upsert: true, returnDocument: "after" },
   ).lean<ImageDoc>();
   if (data.sourceKey) await workerStorage().remove(data.sourceKey);
-  return { image: record(doc!) };
+  return { image: toImageRecord(doc!) };
 }
 
 const charged = chargedProcessor<ImageJobData>("image", runImage);

@@ -1,5 +1,6 @@
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 import { IMAGE_AGENT_IDS } from "../../constants";
+import type { ImageRecord } from "../../schemas/images";
 
 /**
  * A picture in a user's image history (SPEC §3 "Generated image"): written by the image worker
@@ -29,3 +30,15 @@ imageSchema.index({ userId: 1, timestamp: -1 });
 export type ImageDoc = InferSchemaType<typeof imageSchema> & { _id: Types.ObjectId; createdAt: Date; updatedAt: Date };
 /** Collection "images" (the admin dashboard counts it). */
 export const ImageModel = mongoose.model("Image", imageSchema);
+
+/** How a stored picture is answered to clients (images/history.php, the image job's result). */
+export function toImageRecord(doc: Pick<ImageDoc, "clientId" | "url" | "prompt" | "size" | "mode" | "timestamp">): ImageRecord {
+  return {
+    id: doc.clientId,
+    url: doc.url,
+    prompt: doc.prompt,
+    size: doc.size,
+    mode: doc.mode,
+    timestamp: doc.timestamp.toISOString(),
+  };
+}
