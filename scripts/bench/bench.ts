@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import { io, type Socket } from "socket.io-client";
+import { stopProcess } from "../lib/infra";
 import { startStack, type Stack } from "../lib/stack";
 import { BenchClient, requestsPerSecond, runLoad, summarise, type LoadResult, type Summary } from "./load";
 
@@ -60,18 +61,6 @@ function startChild(
       }
     });
     child.once("exit", (code) => reject(new Error(`${script} exited (${code}) before starting`)));
-  });
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill("SIGTERM");
   });
 }
 
@@ -257,7 +246,7 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   let stack: Stack | undefined;
   const cleanup = async () => {
-    await Promise.all(children.map(stopChild));
+    await Promise.all(children.map((child) => stopProcess(child)));
     await stack?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };

@@ -85,17 +85,17 @@ export async function waitForPort(port: number, timeoutMs: number, child?: Child
   throw new Error(`port ${port} did not open within ${timeoutMs} ms`);
 }
 
-function stopper(child: ChildProcess): () => Promise<void> {
-  return () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-      child.once("exit", () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      child.kill("SIGTERM");
+/** SIGTERM, then SIGKILL if the process has not exited after `graceMs`; resolves once it exited. */
+export function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
     });
+    child.kill("SIGTERM");
+  });
 }
 
 export interface RedisOptions {
@@ -117,7 +117,7 @@ export async function startRedis(options: RedisOptions = {}): Promise<RunningSer
   const out = options.logFile ? openSync(options.logFile, "a") : "ignore";
   const child = spawn(binary, args, { stdio: ["ignore", out, out] });
   await waitForPort(port, 10_000, child);
-  return { url: `redis://127.0.0.1:${port}`, process: child, stop: stopper(child) };
+  return { url: `redis://127.0.0.1:${port}`, process: child, stop: () => stopProcess(child) };
 }
 
 /** Fetches mongo-java-server's jars with Maven and compiles the launcher, once per machine. */
@@ -165,7 +165,7 @@ export async function startMongo(options: MongoOptions = {}): Promise<RunningSer
   const out = options.logFile ? openSync(options.logFile, "a") : "ignore";
   const child = spawn(java, args, { stdio: ["ignore", out, out] });
   await waitForPort(port, 60_000, child);
-  return { url: `mongodb://127.0.0.1:${port}/storefront`, process: child, stop: stopper(child) };
+  return { url: `mongodb://127.0.0.1:${port}/storefront`, process: child, stop: () => stopProcess(child) };
 }
 
 /** Debian's chromium for browser tests (no Playwright browser download exists here). */

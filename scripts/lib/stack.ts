@@ -7,7 +7,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { openSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, startMongo, startRedis, waitForPort, type RunningService } from "./infra";
+import { freePort, startMongo, startRedis, stopProcess, waitForPort, type RunningService } from "./infra";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const tsxLoader = ["--import", "tsx"];
@@ -56,17 +56,8 @@ function output(logDir: string | undefined, name: string, inherit: boolean): "in
   return openSync(path.join(logDir, `${name}.log`), "a");
 }
 
-function stopChild(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill(signal);
-  });
-}
+/** API and worker processes get longer than the servers: workers finish active jobs first. */
+const stopChild = (child: ChildProcess) => stopProcess(child, 10_000);
 
 /** Waits for a worker process to say it is consuming its queues. */
 function waitForMessage(child: ChildProcess, type: string, timeoutMs: number): Promise<void> {
