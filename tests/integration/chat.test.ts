@@ -1,28 +1,14 @@
-import { Queue } from "bullmq";
-import { Redis } from "ioredis";
-import mongoose from "mongoose";
 import { io } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { cleanMarkdown } from "@storefront/shared";
 import { LedgerEntry, jobIdForHold, ledgerSum } from "@storefront/shared/server";
+import { useQueue } from "../support/queues";
 import { Client, adminClient, giveCoins, newUser, walletCoins } from "../support/client";
 import { connectSocket as connectTo, until } from "../support/realtime";
 
 const connectSocket = (client: Client) => connectTo(inject("baseUrl"), client);
 
-let redis: Redis;
-let chatQueue: Queue;
-
-beforeAll(async () => {
-  await mongoose.connect(inject("mongoUri"));
-  redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
-  chatQueue = new Queue("chat", { connection: redis });
-});
-afterAll(async () => {
-  await chatQueue.close();
-  redis.disconnect();
-  await mongoose.disconnect();
-});
+const chatQueue = useQueue("chat");
 
 describe("textai/chat.php", () => {
   it("answers in the HTTP reply and pushes the same reply as deltas and job:completed", async () => {
@@ -99,7 +85,7 @@ describe("textai/chat.php", () => {
       needed: Math.ceil(message.length / 4),
     });
     expect(await walletCoins(client)).toBe(2);
-    expect(await chatQueue.getJob(jobIdForHold("chat", `job:chat:${id}:${key}`))).toBeUndefined();
+    expect(await chatQueue().getJob(jobIdForHold("chat", `job:chat:${id}:${key}`))).toBeUndefined();
     expect(await LedgerEntry.countDocuments({ userId: id, kind: "hold", state: "applied" })).toBe(0);
   });
 

@@ -1,24 +1,10 @@
-import { Queue } from "bullmq";
-import { Redis } from "ioredis";
-import mongoose from "mongoose";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cleanMarkdown, smsEncoding } from "@storefront/shared";
 import { LedgerEntry, SmsAiMessage, jobIdForHold } from "@storefront/shared/server";
+import { useQueue } from "../support/queues";
 import { Client, giveCoins, newUser, walletCoins } from "../support/client";
 
-let redis: Redis;
-let chatQueue: Queue;
-
-beforeAll(async () => {
-  await mongoose.connect(inject("mongoUri"));
-  redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
-  chatQueue = new Queue("chat", { connection: redis });
-});
-afterAll(async () => {
-  await chatQueue.close();
-  redis.disconnect();
-  await mongoose.disconnect();
-});
+const chatQueue = useQueue("chat");
 
 /** A GSM-7 text of exactly `length` characters. */
 function gsmText(length: number): string {
@@ -44,7 +30,7 @@ describe("sms/ai-response.php", () => {
 
     const hold = await LedgerEntry.findOne({ jobId: res.body.jobId, kind: "hold" }).lean();
     expect(hold).toMatchObject({ amount: -2, feature: "sms", holdState: "settled", state: "applied" });
-    const job = await chatQueue.getJob(res.body.jobId);
+    const job = await chatQueue().getJob(res.body.jobId);
     expect(job?.name).toBe("sms");
     expect(job?.data).toMatchObject({ channel: "sms", persona: "general", language: "en", message });
     expect(job?.data.history).toHaveLength(10);
@@ -86,7 +72,7 @@ describe("sms/ai-response.php", () => {
     expect(res.status).toBe(402);
     expect(res.body).toMatchObject({ success: false, error: "Insufficient coins", needed: 2, available: 1 });
     expect(await walletCoins(client)).toBe(1);
-    expect(await chatQueue.getJob(jobIdForHold("chat", `job:chat:${id}:${key}`))).toBeUndefined();
+    expect(await chatQueue().getJob(jobIdForHold("chat", `job:chat:${id}:${key}`))).toBeUndefined();
     expect(await LedgerEntry.countDocuments({ userId: id, kind: "hold", state: "applied" })).toBe(0);
     expect(await SmsAiMessage.countDocuments({ userId: id })).toBe(0);
   });
