@@ -127,6 +127,8 @@ describe("scale-out: two API processes, two workers per queue", () => {
     const CALLS = 100;
     const START = 200;
     const users = await Promise.all(Array.from({ length: USERS }, () => userWithCoins(proxy.url, START)));
+    // A call answers within JOB_WAIT_TIMEOUT_MS (20 s) on a live API; past 25 s it counts as failed (status 0).
+    for (const { client } of users) client.timeoutMs = 25_000;
     const statuses: number[] = [];
     let sent = 0;
     let killed = false;

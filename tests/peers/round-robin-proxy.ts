@@ -70,6 +70,9 @@ export async function startRoundRobinProxy(backendUrls: string[]): Promise<Round
             (answer: IncomingMessage) => {
               entry.status = answer.statusCode;
               res.writeHead(answer.statusCode ?? 502, answer.headers);
+              // A backend killed mid-answer: cut the client's connection too, never leave it waiting.
+              answer.on("aborted", () => res.destroy());
+              answer.on("error", () => res.destroy());
               answer.pipe(res);
             },
           );

@@ -9,6 +9,8 @@ export interface Reply<T = any> {
 
 export class Client {
   private readonly cookies = new Map<string, string>();
+  /** A request still unanswered after this fails (status 0 in callers that catch) instead of hanging a test. */
+  timeoutMs = 90_000;
 
   constructor(readonly baseUrl: string = inject("baseUrl")) {}
 
@@ -21,7 +23,7 @@ export class Client {
   }
 
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
-    const init: RequestInit = { method, headers: { ...headers } };
+    const init: RequestInit = { method, headers: { ...headers }, signal: AbortSignal.timeout(this.timeoutMs) };
     const h = init.headers as Record<string, string>;
     if (this.cookies.size) h.cookie = this.cookieHeader();
     if (body instanceof FormData) init.body = body;
