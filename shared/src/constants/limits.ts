@@ -1,0 +1,36 @@
+/** Input limits and toast durations of SPEC §2, §8 and §9. */
+
+export const LIMITS = {
+  doctorMessageChars: 2000,
+  doctorCounterThreshold: 0.8,
+  smsCharsEnglish: 400,
+  smsCharsArabic: 210,
+  avatarBytes: 5 * 1024 * 1024,
+  imageEditBytes: 10 * 1024 * 1024,
+  conversationTitleChars: 50,
+  textareaMaxHeightPx: 120,
+  chatMessageChars: 8000,
+  promptChars: 4000,
+  videoMinSeconds: 5,
+  videoMaxSeconds: 12,
+  videoDefaultSeconds: 5,
+  recentImages: 10,
+  smsLocalContext: 5,
+  smsBackendContext: 10,
+  adminPageSize: 20,
+  displayNameChars: 60,
+} as const;
+
+export const TOAST_MS = {
+  default: 4000,
+  slideOut: 300,
+  loginSuccess: 3000,
+  error: 5000,
+  imageSuccess: 3000,
+  imageError: 5000,
+  personaSwitch: 3000,
+  signup: 5000,
+  signupRedirect: 3000,
+  logoutRedirect: 1000,
+  adminLoginRedirect: 1000,
+} as const;

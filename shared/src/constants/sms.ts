@@ -1,0 +1,19 @@
+/** SMS integration defaults and log actions of SPEC §6. */
+
+export const SMS_INTEGRATION_DEFAULTS = {
+  enabled: false,
+  auto_reply_enabled: true,
+  rate_limit_per_minute: 10,
+  welcome_message: "Welcome! Sign up on our website to chat with our AI assistant by SMS.",
+  insufficient_funds_message: "You do not have enough coins for an AI reply. Please top up your wallet.",
+} as const;
+
+export const SMS_LOG_ACTIONS = [
+  "webhook_received",
+  "sms_reply_sent",
+  "unknown_user_sms",
+  "sms_processed",
+  "webhook_error",
+] as const;
+
+export type SmsLogAction = (typeof SMS_LOG_ACTIONS)[number];
