@@ -309,6 +309,8 @@ export function checkSupportFiles(): string[] {
   if (!/location \/socket\.io\/[\s\S]*?Upgrade \$http_upgrade/u.test(nginx))
     problems.push("docker/nginx.conf: /socket.io/ must pass the websocket upgrade");
   if (!/location \/api\/[\s\S]*?proxy_pass/u.test(nginx)) problems.push("docker/nginx.conf: /api/ must be proxied to the API");
+  if (!/^\s*gzip_static on;/mu.test(nginx))
+    problems.push("docker/nginx.conf: gzip_static must send the build's precompressed copies");
   return problems;
 }
 

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import path from "node:path";
 import express, { type Express } from "express";
 import { pinoHttp } from "pino-http";
 import type { AppContext } from "./context";
 import { errorHandler, notFoundHandler } from "./middleware/errors";
 import { httpMetrics } from "./middleware/metrics";
 import { sessionMiddleware } from "./middleware/session";
+import { webApp } from "./middleware/web-app";
 import { apiRoutes } from "./routes/index";
 import { smsWebhookRoutes } from "./routes/sms/integration/webhook";
 
@@ -50,11 +50,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
   api.use(errorHandler);
   app.use("/api", api);
 
-  if (options.webDist && existsSync(options.webDist)) {
-    const index = path.join(options.webDist, "index.html");
-    app.use(express.static(options.webDist, { index: false, maxAge: "1h" }));
-    app.get(/^(?!\/api\/).*/u, (_req, res) => res.sendFile(index));
-  }
+  if (options.webDist && existsSync(options.webDist)) app.use(webApp(options.webDist));
   app.use(errorHandler);
   return app;
 }
