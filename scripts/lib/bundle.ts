@@ -1,0 +1,127 @@
+/**
+ * Bundle budget (issue 4): the JavaScript the home page needs before first paint (the entry, its
+ * static imports, the Home chunk and the public English texts) must stay under 100 KB gzipped.
+ *
+ * Sizes are the bytes users download: the precompressed `.gz` and `.br` files the build writes
+ * beside each asset and the API and nginx send as they are, or the file itself where the build wrote
+ * no smaller copy. Each copy is checked to decompress to its asset, so a stale or broken copy fails
+ * the check instead of being measured.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+
+export const BUDGET_BYTES = 100 * 1024;
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+}
+
+export interface FileSize {
+  file: string;
+  raw: number;
+  gzip: number;
+  brotli: number;
+}
+
+export interface RouteSize {
+  screen: string;
+  /** The route's own chunk, gzipped. */
+  own: number;
+  /** Everything the route loads beyond the home page's initial files, gzipped. */
+  extra: number;
+}
+
+export interface BundleReport {
+  initial: FileSize[];
+  initialGzip: number;
+  initialBrotli: number;
+  initialRaw: number;
+  routes: RouteSize[];
+  /** Precompressed copies that do not decompress to their asset. */
+  problems: string[];
+}
+
+export function measureBundle(dist: string): BundleReport {
+  const manifestFile = path.join(dist, ".vite/manifest.json");
+  if (!existsSync(manifestFile)) throw new Error(`${manifestFile} is missing: run \`npm run build -w web\` first`);
+  const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, ManifestChunk>;
+  const problems: string[] = [];
+  const sizes = new Map<string, FileSize>();
+
+  const sizeOf = (file: string): FileSize => {
+    let size = sizes.get(file);
+    if (size) return size;
+    const full = path.join(dist, file);
+    const raw = readFileSync(full);
+    const copy = (suffix: string, decode: (data: Buffer) => Buffer): number => {
+      if (!existsSync(full + suffix)) return raw.length;
+      const data = readFileSync(full + suffix);
+      if (!decode(data).equals(raw)) problems.push(`${file}${suffix} does not decompress to ${file}`);
+      return data.length;
+    };
+    size = { file, raw: raw.length, gzip: copy(".gz", gunzipSync), brotli: copy(".br", brotliDecompressSync) };
+    sizes.set(file, size);
+    return size;
+  };
+
+  /** A chunk's file plus every chunk it statically imports, transitively. */
+  const closure = (key: string, into = new Set<string>()): Set<string> => {
+    const chunk = manifest[key];
+    if (!chunk || into.has(chunk.file)) return into;
+    into.add(chunk.file);
+    for (const dep of chunk.imports ?? []) closure(dep, into);
+    return into;
+  };
+  const keyOf = (test: (key: string) => boolean, what: string): string => {
+    const key = Object.keys(manifest).find(test);
+    if (!key) throw new Error(`no chunk for ${what} in the manifest`);
+    return key;
+  };
+
+  const initialFiles = closure(keyOf((k) => manifest[k]!.isEntry === true, "the entry"));
+  closure(
+    keyOf((k) => k.endsWith("screens/Home/Home.tsx"), "the Home screen"),
+    initialFiles,
+  );
+  closure(
+    keyOf((k) => k.includes("i18n-public/en"), "the public English catalog"),
+    initialFiles,
+  );
+  const initial = [...initialFiles].map(sizeOf);
+  const sum = (files: FileSize[], field: "raw" | "gzip" | "brotli") => files.reduce((total, f) => total + f[field], 0);
+
+  const routes = Object.keys(manifest)
+    .filter((k) => /screens\/[^/]+\/[^/]+\.tsx$/u.test(k) && path.basename(k, ".tsx") === path.basename(path.dirname(k)))
+    .sort()
+    .map((k) => ({
+      screen: path.basename(path.dirname(k)),
+      own: sizeOf(manifest[k]!.file).gzip,
+      extra: sum([...closure(k)].filter((f) => !initialFiles.has(f)).map(sizeOf), "gzip"),
+    }));
+
+  return {
+    initial,
+    initialGzip: sum(initial, "gzip"),
+    initialBrotli: sum(initial, "brotli"),
+    initialRaw: sum(initial, "raw"),
+    routes,
+    problems,
+  };
+}
+
+export const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** The report as the lines docs/performance.md and the console show. */
+export function describeBundle(report: BundleReport): string[] {
+  return [
+    `Home page initial JavaScript: **${kb(report.initialGzip)} gzipped** (budget ${kb(BUDGET_BYTES)}), ${kb(report.initialBrotli)} brotli, ${kb(report.initialRaw)} uncompressed;`,
+    `${report.initial.length} files: ${report.initial.map((f) => `${path.basename(f.file)} (${kb(f.gzip)})`).join(", ")}.`,
+    "",
+    "| Route chunk | Own chunk (gzip) | Loaded on top of the initial JS (gzip) |",
+    "|---|---|---|",
+    ...report.routes.map((r) => `| ${r.screen} | ${kb(r.own)} | ${kb(r.extra)} |`),
+  ];
+}

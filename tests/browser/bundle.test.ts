@@ -1,0 +1,105 @@
+/**
+ * The web bundle the browser suites run: the home page's initial JavaScript within the budget
+ * (issue 4), and the API sending the build's precompressed copies as they are.
+ */
+import { readFileSync } from "node:fs";
+import { request } from "node:http";
+import path from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { describe, expect, inject, it } from "vitest";
+import { BUDGET_BYTES, describeBundle, measureBundle } from "../../scripts/lib/bundle";
+
+const baseUrl = inject("baseUrl");
+const dist = path.resolve("web/dist");
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** One GET without any decoding, so the bytes on the wire can be checked. */
+function get(pathname: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(pathname, baseUrl), { headers, timeout: 10_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`GET ${pathname} timed out`)));
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function entryScript(): Promise<string> {
+  const page = await get("/");
+  const src = /<script type="module" crossorigin src="([^"]+)"/u.exec(page.body.toString("utf8"))?.[1];
+  expect(src, "index.html names its entry script").toMatch(/^\/assets\/index-[\w-]+\.js$/u);
+  return src!;
+}
+
+describe("web bundle", () => {
+  it("keeps the home page's initial JavaScript under 100 KB gzipped, every copy intact", () => {
+    const report = measureBundle(dist);
+    console.log(describeBundle(report).join("\n"));
+    expect(report.problems).toEqual([]);
+    expect(report.initial.length).toBeGreaterThan(0);
+    expect(report.initialGzip).toBeGreaterThan(0);
+    expect(report.initialGzip).toBeLessThan(BUDGET_BYTES);
+    // The copies really are compressed: far smaller than the files.
+    expect(report.initialGzip).toBeLessThan(report.initialRaw / 2);
+    expect(report.routes.map((r) => r.screen)).toEqual(expect.arrayContaining(["Home", "Dashboard", "TextAI", "SmsAI"]));
+  });
+
+  it("sends the brotli or gzip copy to clients that accept it, and the file to those that do not", async () => {
+    const script = await entryScript();
+    const original = readFileSync(path.join(dist, script));
+
+    const br = await get(script, { "Accept-Encoding": "gzip, deflate, br" });
+    expect(br.status).toBe(200);
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers["content-type"]).toMatch(/^(?:application|text)\/javascript/u);
+    expect(br.headers.vary).toMatch(/Accept-Encoding/iu);
+    expect(br.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(br.body.length).toBeLessThan(original.length / 2);
+    expect(brotliDecompressSync(br.body).equals(original)).toBe(true);
+
+    const gzip = await get(script, { "Accept-Encoding": "gzip" });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gzip.body).equals(original)).toBe(true);
+
+    const plain = await get(script, { "Accept-Encoding": "identity" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/iu);
+    expect(plain.body.equals(original)).toBe(true);
+
+    // A client that refuses brotli gets gzip even when it lists brotli.
+    const noBr = await get(script, { "Accept-Encoding": "br;q=0, gzip" });
+    expect(noBr.headers["content-encoding"]).toBe("gzip");
+
+    const again = await get(script, { "Accept-Encoding": "gzip", "If-None-Match": String(gzip.headers.etag) });
+    expect(again.status).toBe(304);
+  });
+
+  it("answers a missing asset with 404, and every client-side route with index.html to revalidate", async () => {
+    const missing = await get("/assets/index-gone.js", { "Accept-Encoding": "gzip, br" });
+    expect(missing.status).toBe(404);
+    expect(missing.headers["content-type"]).toMatch(/^text\/plain/u);
+    expect(missing.headers["content-encoding"]).toBeUndefined();
+
+    for (const route of ["/", "/dashboard", "/sms-ai", "/no-such-page"]) {
+      const page = await get(route, { "Accept-Encoding": "gzip, br" });
+      expect(page.status, route).toBe(200);
+      expect(page.headers["content-type"], route).toMatch(/^text\/html/u);
+      expect(page.headers["cache-control"], route).toBe("no-cache");
+      expect(page.headers["content-encoding"], route).toBeUndefined();
+      expect(page.body.toString("utf8"), route).toContain('<div id="root"></div>');
+    }
+
+    const api = await get("/api/no-such-call");
+    expect(api.status).toBe(404);
+    expect(api.headers["content-type"]).toMatch(/^application\/json/u);
+  });
+});
