@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { AuditLog, LedgerEntry } from "@storefront/shared/server";
 import { Client, newUser } from "../support/client";
+import { connectSocket } from "../support/realtime";
 import { adminWithRole, put, setCoins, superAdmin, useDatabase } from "./admin-helpers";
 
 useDatabase();
@@ -46,15 +47,20 @@ describe("admin/users.php", () => {
     expect(bad.body.error).toMatch(/limit/u);
   });
 
-  it("deactivates a user: live sessions stop working, login and spending are refused; reactivation restores them", async () => {
+  it("deactivates a user: live sessions and sockets stop working, login and spending are refused; reactivation restores them", async () => {
     const admin = await superAdmin();
     const { client, id, phone } = await newUser("pass-word-1");
     await setCoins(id, 100);
     expect((await client.get("/wallet/get.php")).status).toBe(200);
+    const { socket } = await connectSocket(inject("baseUrl"), client);
+    const closed = new Promise<string>((resolve) => socket.once("disconnect", resolve));
 
     const off = await put(admin, "/admin/users.php", { userId: id, isActive: false });
     expect(off.status).toBe(200);
     expect(off.body).toMatchObject({ success: true, isActive: false });
+    // The server closed it (not the client, not the transport), and a new one is refused.
+    expect(await closed).toBe("io server disconnect");
+    await expect(connectSocket(inject("baseUrl"), client)).rejects.toThrow(/unauthorized/u);
 
     expect((await client.get("/wallet/get.php")).status).toBe(401);
     expect((await client.post("/wallet/use.php", { featureType: "text", tokens: 1 })).status).toBe(401);

@@ -1,7 +1,7 @@
 /** Customer Support: the user list with usage, and the active toggle (SPEC §2, §4). */
 import { Types } from "mongoose";
 import type { AdminUserRow, AdminUsersQuery, AdminUsersResponse } from "@storefront/shared";
-import { LedgerEntry, User } from "@storefront/shared/server";
+import { LedgerEntry, User, type Pusher } from "@storefront/shared/server";
 import { notFound } from "../errors";
 import type { AuthedAdmin } from "../middleware/auth";
 import { usageByUserPipeline } from "./admin-usage";
@@ -63,7 +63,8 @@ export async function listUsers(query: AdminUsersQuery): Promise<AdminUsersRespo
  * Turns a user on or off. requireUser re-reads isActive on every call, so an inactive user's
  * live sessions stop working at their next request and login answers 403.
  */
-export async function setUserActive(admin: AuthedAdmin, userId: string, isActive: boolean) {
+/** Turns an account on or off; off also closes the user's open sockets (HTTP calls are refused by the session check). */
+export async function setUserActive(pusher: Pusher, admin: AuthedAdmin, userId: string, isActive: boolean) {
   const before = await User.findOneAndUpdate(
     { _id: userId },
     { isActive },
@@ -77,5 +78,6 @@ export async function setUserActive(admin: AuthedAdmin, userId: string, isActive
     before: { is_active: before.isActive, phone: before.phone },
     after: { is_active: isActive, phone: before.phone },
   });
+  if (!isActive) pusher.disconnectUser(userId);
   return { success: true as const, userId, isActive };
 }

@@ -20,4 +20,9 @@ export class Pusher {
   toAdmins<E extends keyof ServerEvents>(event: E, payload: ServerEvents[E]): void {
     this.emitter.to(adminsRoom()).emit(event, payload);
   }
+
+  /** Closes every socket the user holds, on whichever API process (a deactivated account). */
+  disconnectUser(userId: string): void {
+    this.emitter.in(userRoom(userId)).disconnectSockets(true);
+  }
 }

@@ -5,14 +5,14 @@ import { requireAdmin } from "../../middleware/auth";
 import { handle } from "../../middleware/validate";
 import { listUsers, setUserActive } from "../../services/admin-users";
 
-export function adminUsersRoutes(_ctx: AppContext): Router {
+export function adminUsersRoutes(ctx: AppContext): Router {
   const router = Router();
   const paths = ["/admin/users.php", "/admin/users"];
   router.get(paths, requireAdmin("users:view"), handle(adminUsersQuerySchema, "query", listUsers));
   router.put(
     paths,
     requireAdmin("users:toggle"),
-    handle(toggleUserRequestSchema, "body", (input, req) => setUserActive(req.admin!, input.userId, input.isActive)),
+    handle(toggleUserRequestSchema, "body", (input, req) => setUserActive(ctx.pusher, req.admin!, input.userId, input.isActive)),
   );
   return router;
 }
