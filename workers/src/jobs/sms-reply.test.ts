@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { smsEncoding } from "@storefront/shared";
-import { canonicalPhone, keywordOf, limitReply } from "./sms-reply";
+import { limitSmsReply, smsEncoding } from "@storefront/shared";
+import { canonicalPhone, keywordOf } from "./sms-reply";
 
 describe("keywordOf", () => {
   it("knows STOP and START in English and Arabic, whatever the case and trailing punctuation", () => {
@@ -22,15 +22,15 @@ describe("canonicalPhone", () => {
   });
 });
 
-describe("limitReply", () => {
+describe("limitSmsReply (gateway replies)", () => {
   it("keeps replies within 400 characters, or 210 in Arabic", () => {
     const long = "word ".repeat(200);
-    expect(limitReply(long, "en").length).toBeLessThanOrEqual(400);
-    expect(limitReply("كلمة ".repeat(100), "ar").length).toBeLessThanOrEqual(210);
-    expect(limitReply("short answer", "en")).toBe("short answer");
+    expect(limitSmsReply(long, "en").length).toBeLessThanOrEqual(400);
+    expect(limitSmsReply("كلمة ".repeat(100), "ar").length).toBeLessThanOrEqual(210);
+    expect(limitSmsReply("short answer", "en")).toBe("short answer");
   });
 
   it("cuts an English reply without leaving GSM-7 (no ellipsis character)", () => {
-    expect(smsEncoding(limitReply("word ".repeat(200), "en")).encoding).toBe("GSM-7");
+    expect(smsEncoding(limitSmsReply("word ".repeat(200), "en")).encoding).toBe("GSM-7");
   });
 });

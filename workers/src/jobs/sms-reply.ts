@@ -19,7 +19,7 @@ import {
   localReply,
   personaById,
   priceOf,
-  smsCharLimit,
+  limitSmsReply,
   smsEncoding,
   smsReplyJobSchema,
   smsSystemPrompt,
@@ -130,16 +130,6 @@ export function canonicalPhone(phone: string): string {
 function phoneVariants(canonical: string): string[] {
   const digits = canonical.slice(1);
   return [canonical, digits, `00${digits}`];
-}
-
-/** Longest reply sent: the SMS screen's limits of SPEC §9 (400, or 210 in Arabic). */
-export function limitReply(text: string, language: Language): string {
-  const max = smsCharLimit(language);
-  const chars = Array.from(text.trim());
-  if (chars.length <= max) return chars.join("");
-  const cut = chars.slice(0, max - 3).join("");
-  const atSpace = cut.replace(/\s+\S*$/u, "");
-  return `${atSpace.length > max / 2 ? atSpace : cut}...`;
 }
 
 const RATE_WINDOW_MS = 60_000;
@@ -274,7 +264,7 @@ async function aiReply(ctx: Context, language: Language): Promise<string> {
     text = "";
   }
   const cleaned = cleanMarkdown(text);
-  return limitReply(cleaned || localReply({ message: ctx.job.text, language, history: request.history }), language);
+  return limitSmsReply(cleaned || localReply({ message: ctx.job.text, language, history: request.history }), language);
 }
 
 type ReplyKind = "ai" | "welcome" | "insufficient_funds" | "opt_out" | "opt_in";
