@@ -488,9 +488,30 @@ describe("outbound delivery", () => {
         expect(await LedgerEntry.countDocuments({ key: `sms-reply:${job.messageId}` })).toBe(1);
         expect(await SmsLog.countDocuments({ message_id: job.messageId, action: "sms_reply_sent" })).toBe(1);
       } finally {
-        links.closeAll();
+        await links.closeAll();
         redis.disconnect();
       }
+    });
+
+    it("unbinds its links when the worker shuts down", async () => {
+      const links = new SmppLinks({ onReceipt: () => undefined });
+      const target = {
+        host: "127.0.0.1",
+        port: smsc.port,
+        systemId: smsc.systemId,
+        password: smsc.password,
+        source: SMPP_SHORTCODE,
+      };
+      const sent = await links.link(target).submit({ to: "15550009999", text: "before shutdown", reference: randomUUID() });
+      expect(sent.gatewayMessageId).toMatch(/^smsc-/u);
+      const unbindsBefore = smsc.unbinds;
+      await links.closeAll();
+      expect(smsc.unbinds).toBe(unbindsBefore + 1);
+      // A closed set of links binds afresh on the next use.
+      const again = await links.link(target).submit({ to: "15550009999", text: "after", reference: randomUUID() });
+      expect(again.gatewayMessageId).toMatch(/^smsc-/u);
+      await links.closeAll();
+      expect(smsc.unbinds).toBe(unbindsBefore + 2);
     });
 
     it("binds again after the link is lost and keeps delivering", async () => {

@@ -20,6 +20,7 @@ export interface SmppSubmit {
 export class SmppServerPeer {
   readonly submits: SmppSubmit[] = [];
   binds = 0;
+  unbinds = 0;
   receiptsSent = 0;
   private readonly sessions = new Set<Session>();
   private server: Server | null = null;
@@ -48,6 +49,7 @@ export class SmppServerPeer {
       });
       session.on("enquire_link", (pdu: PDU) => session.send(pdu.response()));
       session.on("unbind", (pdu: PDU) => {
+        this.unbinds += 1;
         session.send(pdu.response());
         session.close();
       });

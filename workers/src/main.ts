@@ -5,6 +5,7 @@ import { QUEUE_NAMES, type QueueName } from "@storefront/shared";
 import { attachJobMetrics, connectMongo, providerBackoff, type Config } from "@storefront/shared/server";
 import { workerContext } from "./jobs/charged";
 import { processors } from "./jobs/index";
+import { closeSmsGateways } from "./jobs/sms-reply";
 import { intervalOf, schedules } from "./schedules/index";
 
 const ctx = workerContext();
@@ -95,6 +96,7 @@ async function main(): Promise<void> {
       log.warn("active jobs outlived the grace period; handing them back");
       process.exit(0);
     }
+    await closeSmsGateways();
     await ctx.redis.quit().catch(() => undefined);
     await mongoose.disconnect();
     process.exit(0);

@@ -210,7 +210,8 @@ export class SmppLink {
     return withRetries(() => this.submitOnce(sms), this.options.retry ?? DEFAULT_RETRY);
   }
 
-  close(): void {
+  /** Unbinds (the SMSC sees a clean goodbye) and resolves once the socket is closed, at most ~1 s. */
+  close(): Promise<void> {
     this.closed = true;
     if (this.rebindTimer) clearTimeout(this.rebindTimer);
     for (const waiter of this.waiters.splice(0)) {
@@ -220,10 +221,20 @@ export class SmppLink {
     const session = this.session;
     this.session = null;
     this.bound = false;
-    if (session) {
+    if (!session) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        session.destroy();
+        resolve();
+      }, 1000);
+      timer.unref();
+      session.once("close", () => {
+        clearTimeout(timer);
+        resolve();
+      });
       if (session.socket.writable) session.unbind(() => session.close());
-      setTimeout(() => session.destroy(), 1000).unref();
-    }
+      else session.destroy();
+    });
   }
 }
 
@@ -243,9 +254,11 @@ export class SmppLinks {
     return link;
   }
 
-  closeAll(): void {
-    for (const link of this.links.values()) link.close();
+  /** Every link unbound and closed: the worker's shutdown awaits this. */
+  async closeAll(): Promise<void> {
+    const links = [...this.links.values()];
     this.links.clear();
+    await Promise.all(links.map((link) => link.close()));
   }
 }
 

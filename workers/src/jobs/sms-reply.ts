@@ -89,6 +89,11 @@ function smsDeps(): SmsReplyDeps {
   return deps;
 }
 
+/** Unbinds this process's SMPP links (worker shutdown, after the last job has finished). */
+export async function closeSmsGateways(): Promise<void> {
+  await deps?.smpp.closeAll();
+}
+
 /** Lets tests run the processor with their own connections, provider and gateway settings. */
 export function setSmsReplyDeps(next: SmsReplyDeps): void {
   deps = next;
