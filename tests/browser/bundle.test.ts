@@ -8,6 +8,7 @@ import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, inject, it } from "vitest";
 import { BUDGET_BYTES, describeBundle, measureBundle } from "../../scripts/lib/bundle";
+import { launch } from "./browser";
 
 const baseUrl = inject("baseUrl");
 const dist = path.resolve("web/dist");
@@ -101,5 +102,30 @@ describe("web bundle", () => {
     const api = await get("/api/no-such-call");
     expect(api.status).toBe(404);
     expect(api.headers["content-type"]).toMatch(/^application\/json/u);
+  });
+
+  it("asks for the page's screen chunk before its texts, not after them", async () => {
+    const browser = await launch();
+    try {
+      for (const [route, chunk] of [
+        ["/", /\/assets\/Home-[\w-]+\.js$/u],
+        ["/login", /\/assets\/Login-[\w-]+\.js$/u],
+      ] as const) {
+        const page = await browser.newPage();
+        const requested: string[] = [];
+        page.on("request", (r) => requested.push(new URL(r.url()).pathname));
+        await page.goto(`${baseUrl}${route}`);
+        await page.locator("h1").first().waitFor();
+        const screen = requested.findIndex((p) => chunk.test(p));
+        // The public English texts: the smallest of the catalog chunks, named after the language.
+        const texts = requested.findIndex((p) => /\/assets\/en-[\w-]+\.js$/u.test(p));
+        expect(screen, `${route}: ${requested.join(" ")}`).toBeGreaterThan(-1);
+        expect(texts, `${route}: ${requested.join(" ")}`).toBeGreaterThan(-1);
+        expect(screen, `${route}: ${requested.join(" ")}`).toBeLessThan(texts);
+        await page.close();
+      }
+    } finally {
+      await browser.close();
+    }
   });
 });

@@ -8,8 +8,12 @@ import { RequireUser, type GuardProps } from "./components/Guards";
 import { PageLoading } from "./components/Spinner";
 import { ensureFullCatalog } from "./i18n";
 
+type ScreenModule = { default: ComponentType };
+
 export interface AppRoute {
   path: string;
+  /** Downloads the screen's chunk alone (the lazy screen also waits for the texts it needs). */
+  chunk: () => Promise<ScreenModule>;
   screen: LazyExoticComponent<ComponentType>;
   guard?: ComponentType<GuardProps>;
   /** Passed to the guard: where logged-out visitors go instead of Access Denied, and the notice shown. */
@@ -17,31 +21,48 @@ export interface AppRoute {
   redirectNotice?: string;
 }
 
-/** A screen chunk plus the full text catalog it renders with (the public pages need only part of it). */
-function screen(load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> {
-  return lazy(() => Promise.all([load(), ensureFullCatalog()]).then(([module]) => module));
+type RouteSpec = Omit<AppRoute, "screen"> & { fullCatalog?: boolean };
+
+/**
+ * A route whose screen is its own chunk. `fullCatalog` screens also wait for every screen's texts
+ * (the public pages need only the part loaded at start).
+ */
+function route({ fullCatalog = true, ...spec }: RouteSpec): AppRoute {
+  const load = fullCatalog ? () => Promise.all([spec.chunk(), ensureFullCatalog()]).then(([module]) => module) : spec.chunk;
+  return { ...spec, screen: lazy(load) };
 }
 
 export const ROUTES: AppRoute[] = [
-  { path: "/", screen: lazy(() => import("./screens/Home/Home")) },
-  { path: "/login", screen: lazy(() => import("./screens/Login/Login")) },
-  { path: "/signup", screen: lazy(() => import("./screens/Signup/Signup")) },
-  { path: "/dashboard", guard: RequireUser, screen: screen(() => import("./screens/Dashboard/Dashboard")) },
-  {
+  route({ path: "/", chunk: () => import("./screens/Home/Home"), fullCatalog: false }),
+  route({ path: "/login", chunk: () => import("./screens/Login/Login"), fullCatalog: false }),
+  route({ path: "/signup", chunk: () => import("./screens/Signup/Signup"), fullCatalog: false }),
+  route({ path: "/dashboard", guard: RequireUser, chunk: () => import("./screens/Dashboard/Dashboard") }),
+  route({
     path: "/text-ai",
     guard: RequireUser,
     redirectTo: "/login",
     redirectNotice: "errors.textLoginRequired",
-    screen: screen(() => import("./screens/TextAI/TextAI")),
-  },
-  { path: "/doctor", guard: RequireUser, screen: screen(() => import("./screens/Doctor/Doctor")) },
-  { path: "/image-ai", guard: RequireUser, screen: screen(() => import("./screens/ImageAI/ImageAI")) },
-  { path: "/video-test", guard: RequireUser, screen: screen(() => import("./screens/Video/Video")) },
-  { path: "/sms-ai", guard: RequireUser, screen: screen(() => import("./screens/SmsAI/SmsAI")) },
-  { path: "/profile", guard: RequireUser, screen: screen(() => import("./screens/Profile/Profile")) },
-  { path: "/admin-login", screen: screen(() => import("./screens/AdminLogin/AdminLogin")) },
-  { path: "/admin-dashboard", screen: screen(() => import("./screens/AdminDashboard/AdminDashboard")) },
+    chunk: () => import("./screens/TextAI/TextAI"),
+  }),
+  route({ path: "/doctor", guard: RequireUser, chunk: () => import("./screens/Doctor/Doctor") }),
+  route({ path: "/image-ai", guard: RequireUser, chunk: () => import("./screens/ImageAI/ImageAI") }),
+  route({ path: "/video-test", guard: RequireUser, chunk: () => import("./screens/Video/Video") }),
+  route({ path: "/sms-ai", guard: RequireUser, chunk: () => import("./screens/SmsAI/SmsAI") }),
+  route({ path: "/profile", guard: RequireUser, chunk: () => import("./screens/Profile/Profile") }),
+  route({ path: "/admin-login", chunk: () => import("./screens/AdminLogin/AdminLogin") }),
+  route({ path: "/admin-dashboard", chunk: () => import("./screens/AdminDashboard/AdminDashboard") }),
 ];
+
+/**
+ * Starts downloading the chunk of the screen at `pathname` (unknown paths show the home page) while
+ * the texts load, so the first render does not wait for one more round trip. The browser keeps the
+ * module; the lazy screen finds it there.
+ */
+export function preloadRoute(pathname: string): void {
+  const match = ROUTES.find((r) => r.path === pathname) ?? ROUTES[0]!;
+  // A failed download surfaces where it would anyway: in the lazy screen.
+  match.chunk().catch(() => undefined);
+}
 
 /** The data cache is only needed behind a guard; loading it lazily keeps the home page light. */
 const QueryProvider = lazy(() => import("./components/QueryProvider"));
