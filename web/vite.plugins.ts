@@ -2,7 +2,7 @@
  * Build plugins of the web app: the public text catalogs, tree-shaking help for react-router and
  * precompressed copies of every asset. docs/performance.md ("Web bundle") has the figures.
  */
-import { readFile, readdir, writeFile } from "node:fs/promises";
+import { readFile, readdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlibConstants } from "node:zlib";
@@ -96,8 +96,11 @@ export function precompress(): Plugin {
             [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length,
           },
         });
-        if (gzip.length < raw.length) await writeFile(`${file}.gz`, gzip);
-        if (br.length < raw.length) await writeFile(`${file}.br`, br);
+        // A copy no smaller than the file is not worth sending; one left from an earlier build goes.
+        for (const [suffix, copy] of [[".gz", gzip] as const, [".br", br] as const]) {
+          if (copy.length < raw.length) await writeFile(file + suffix, copy);
+          else await rm(file + suffix, { force: true });
+        }
       }
     },
   };

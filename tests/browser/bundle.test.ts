@@ -19,16 +19,16 @@ interface RawResponse {
   body: Buffer;
 }
 
-/** One GET without any decoding, so the bytes on the wire can be checked. */
-function get(pathname: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+/** One request without any decoding, so the bytes on the wire can be checked. */
+function get(pathname: string, headers: Record<string, string> = {}, method = "GET"): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = request(new URL(pathname, baseUrl), { headers, timeout: 10_000 }, (res) => {
+    const req = request(new URL(pathname, baseUrl), { method, headers, timeout: 10_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
       res.on("error", reject);
     });
-    req.on("timeout", () => req.destroy(new Error(`GET ${pathname} timed out`)));
+    req.on("timeout", () => req.destroy(new Error(`${method} ${pathname} timed out`)));
     req.on("error", reject);
     req.end();
   });
@@ -82,6 +82,32 @@ describe("web bundle", () => {
 
     const again = await get(script, { "Accept-Encoding": "gzip", "If-None-Match": String(gzip.headers.etag) });
     expect(again.status).toBe(304);
+
+    const head = await get(script, { "Accept-Encoding": "br" }, "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.headers["content-encoding"]).toBe("br");
+    expect(Number(head.headers["content-length"])).toBe(br.body.length);
+    expect(head.body.length).toBe(0);
+
+    const part = await get(script, { "Accept-Encoding": "br", Range: "bytes=0-99" });
+    expect(part.status).toBe(206);
+    expect(part.headers["content-encoding"]).toBe("br");
+    expect(part.body.equals(br.body.subarray(0, 100))).toBe(true);
+  });
+
+  it("answers a failed precondition or range with a plain error, not the file's encoding", async () => {
+    const script = await entryScript();
+    for (const [headers, status] of [
+      [{ "Accept-Encoding": "br", Range: "bytes=99999999-" }, 416],
+      [{ "Accept-Encoding": "gzip", "If-Match": '"not-the-etag"' }, 412],
+    ] as const) {
+      const res = await get(script, headers);
+      expect(res.status).toBe(status);
+      expect(res.headers["content-encoding"]).toBeUndefined();
+      expect(res.headers["cache-control"]).toBeUndefined();
+      expect(res.headers["content-type"]).toMatch(/^application\/json/u);
+      expect(JSON.parse(res.body.toString("utf8"))).toMatchObject({ success: false });
+    }
   });
 
   it("answers a missing asset with 404, and every client-side route with index.html to revalidate", async () => {
@@ -90,14 +116,19 @@ describe("web bundle", () => {
     expect(missing.headers["content-type"]).toMatch(/^text\/plain/u);
     expect(missing.headers["content-encoding"]).toBeUndefined();
 
+    const html = readFileSync(path.join(dist, "index.html"));
     for (const route of ["/", "/dashboard", "/sms-ai", "/no-such-page"]) {
       const page = await get(route, { "Accept-Encoding": "gzip, br" });
       expect(page.status, route).toBe(200);
       expect(page.headers["content-type"], route).toMatch(/^text\/html/u);
       expect(page.headers["cache-control"], route).toBe("no-cache");
-      expect(page.headers["content-encoding"], route).toBeUndefined();
-      expect(page.body.toString("utf8"), route).toContain('<div id="root"></div>');
+      expect(page.headers.vary, route).toMatch(/Accept-Encoding/iu);
+      expect(page.headers["content-encoding"], route).toBe("br");
+      expect(brotliDecompressSync(page.body).equals(html), route).toBe(true);
     }
+    const plainPage = await get("/dashboard");
+    expect(plainPage.headers["content-encoding"]).toBeUndefined();
+    expect(plainPage.body.equals(html)).toBe(true);
 
     const api = await get("/api/no-such-call");
     expect(api.status).toBe(404);

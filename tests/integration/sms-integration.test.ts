@@ -512,6 +512,20 @@ describe("outbound delivery", () => {
       expect(again.gatewayMessageId).toMatch(/^smsc-/u);
       await links.closeAll();
       expect(smsc.unbinds).toBe(unbindsBefore + 2);
+
+      // Closed while still connecting: the submit fails at once and the SMSC never sees a bind.
+      const bindsBefore = smsc.binds;
+      const pending = links
+        .link(target)
+        .submit({ to: "15550009999", text: "never", reference: randomUUID() })
+        .then(
+          () => "sent",
+          (error: Error) => error.message,
+        );
+      await links.closeAll();
+      expect(await pending).toMatch(/closed/u);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(smsc.binds).toBe(bindsBefore);
     });
 
     it("binds again after the link is lost and keeps delivering", async () => {

@@ -3,7 +3,7 @@
  * route is one line. `guard` wraps the screen (RequireUser, or an administrator guard).
  */
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from "react";
-import { Navigate, Route, Routes } from "react-router-dom";
+import { matchPath, Navigate, Route, Routes } from "react-router-dom";
 import { RequireUser, type GuardProps } from "./components/Guards";
 import { PageLoading } from "./components/Spinner";
 import { ensureFullCatalog } from "./i18n";
@@ -59,7 +59,8 @@ export const ROUTES: AppRoute[] = [
  * module; the lazy screen finds it there.
  */
 export function preloadRoute(pathname: string): void {
-  const match = ROUTES.find((r) => r.path === pathname) ?? ROUTES[0]!;
+  // Matched as <Routes> does (any case, a trailing slash allowed).
+  const match = ROUTES.find((r) => matchPath(r.path, pathname)) ?? ROUTES[0]!;
   // A failed download surfaces where it would anyway: in the lazy screen.
   match.chunk().catch(() => undefined);
 }

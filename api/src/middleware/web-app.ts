@@ -52,8 +52,22 @@ function appendVary(res: Response, field: string): void {
   if (!values.some((v) => v.toLowerCase() === field.toLowerCase())) res.setHeader("Vary", [...values, field].join(", "));
 }
 
+/** Headers the negotiation or the file set, wrong on any other answer (an error, a fallback page). */
+const FILE_HEADERS = ["Content-Encoding", "Content-Type", "Cache-Control", "ETag", "Last-Modified", "Content-Range"];
+
+function clearFileHeaders(res: Response): void {
+  for (const header of FILE_HEADERS) res.removeHeader(header);
+}
+
+/** The precompressed copy of `file` this request should get, if the client takes one and it exists. */
+async function compressedCopy(req: Request, file: string): Promise<keyof typeof ENCODINGS | undefined> {
+  const encoding = chooseEncoding(req.headers["accept-encoding"]);
+  return encoding && (await isFile(file + ENCODINGS[encoding])) ? encoding : undefined;
+}
+
 export function webApp(dist: string): Router {
   const root = path.resolve(dist);
+  const assets = path.join(root, "assets") + path.sep;
   const index = path.join(root, "index.html");
   const router = express.Router();
 
@@ -62,16 +76,15 @@ export function webApp(dist: string): Router {
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     if ((req.method !== "GET" && req.method !== "HEAD") || !COMPRESSIBLE.test(req.path)) return next();
     appendVary(res, "Accept-Encoding");
-    const encoding = chooseEncoding(req.headers["accept-encoding"]);
-    if (!encoding) return next();
-    let relative: string;
+    let file: string;
     try {
-      relative = decodeURIComponent(req.path);
+      file = path.join(root, decodeURIComponent(req.path));
     } catch {
       return next();
     }
-    const file = path.join(root, relative);
-    if (!file.startsWith(root + path.sep) || !(await isFile(file + ENCODINGS[encoding]))) return next();
+    if (!file.startsWith(root + path.sep)) return next();
+    const encoding = await compressedCopy(req, file);
+    if (!encoding) return next();
     res.type(path.extname(file));
     res.setHeader("Content-Encoding", encoding);
     req.url = req.url.replace(/^[^?]*/u, (pathname) => pathname + ENCODINGS[encoding]);
@@ -83,19 +96,31 @@ export function webApp(dist: string): Router {
       index: false,
       cacheControl: false,
       setHeaders(res, file) {
-        res.setHeader("Cache-Control", file.startsWith(path.join(root, "assets") + path.sep) ? IMMUTABLE : REVALIDATE);
+        res.setHeader("Cache-Control", file.startsWith(assets) ? IMMUTABLE : REVALIDATE);
       },
     }),
   );
-  // Reached only when no file answered (a precompressed copy removed since the check included).
+  // A failed precondition (412), an unsatisfiable range (416) or a read error: the error answer
+  // must not claim the file's encoding, type or validators.
+  router.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    clearFileHeaders(res);
+    next(error);
+  });
+  // Reached only when no file answered (a precompressed copy removed since it was looked up).
   router.use("/assets", (_req, res) => {
-    res.removeHeader("Content-Encoding");
+    clearFileHeaders(res);
     res.status(404).type("text/plain").send("Not found");
   });
-  router.get(/^(?!\/api(?:\/|$)).*/u, (_req, res) => {
-    res.removeHeader("Content-Encoding");
+  // Every client-side route loads the app, revalidated on each visit so a deploy is seen at once.
+  router.get(/^(?!\/api(?:\/|$)).*/u, async (req, res) => {
+    clearFileHeaders(res);
+    appendVary(res, "Accept-Encoding");
     res.setHeader("Cache-Control", REVALIDATE);
-    res.type("html").sendFile(index);
+    res.type("html");
+    const encoding = await compressedCopy(req, index);
+    if (!encoding) return res.sendFile(index);
+    res.setHeader("Content-Encoding", encoding);
+    res.sendFile(index + ENCODINGS[encoding]);
   });
   return router;
 }

@@ -66,7 +66,18 @@ export function attachSocketServer(httpServer: HttpServer, ctx: AppContext): { i
   });
 
   io.on("connection", (socket: Socket<ClientEvents, EmitEvents, Record<string, never>, SocketData>) => {
-    if (socket.data.userId) void socket.join(userRoom(socket.data.userId));
+    const { userId } = socket.data;
+    if (userId) {
+      void socket.join(userRoom(userId));
+      // A deactivation between the handshake check and the join closed the room without this
+      // socket in it: look once more now that it is in.
+      activeUser(userId).then(
+        (active) => {
+          if (!active) socket.disconnect(true);
+        },
+        () => undefined,
+      );
+    }
     if (socket.data.adminId) void socket.join(adminsRoom());
   });
 

@@ -61,9 +61,9 @@ export async function listUsers(query: AdminUsersQuery): Promise<AdminUsersRespo
 
 /**
  * Turns a user on or off. requireUser re-reads isActive on every call, so an inactive user's
- * live sessions stop working at their next request and login answers 403.
+ * live sessions stop working at their next request and login answers 403; turning off also
+ * closes the user's open sockets.
  */
-/** Turns an account on or off; off also closes the user's open sockets (HTTP calls are refused by the session check). */
 export async function setUserActive(pusher: Pusher, admin: AuthedAdmin, userId: string, isActive: boolean) {
   const before = await User.findOneAndUpdate(
     { _id: userId },
@@ -71,6 +71,7 @@ export async function setUserActive(pusher: Pusher, admin: AuthedAdmin, userId: 
     { returnDocument: "before", projection: { isActive: 1, phone: 1 } },
   ).lean<{ isActive: boolean; phone: string }>();
   if (!before) throw notFound("User not found");
+  if (!isActive) pusher.disconnectUser(userId);
   await recordAudit(admin, {
     action: "user.toggle",
     targetType: "user",
@@ -78,6 +79,5 @@ export async function setUserActive(pusher: Pusher, admin: AuthedAdmin, userId: 
     before: { is_active: before.isActive, phone: before.phone },
     after: { is_active: isActive, phone: before.phone },
   });
-  if (!isActive) pusher.disconnectUser(userId);
   return { success: true as const, userId, isActive };
 }

@@ -103,7 +103,10 @@ export class SmppLink {
     });
     this.session = session;
     session.on("connect", () => {
+      // Closed while connecting: no bind, just go.
+      if (this.closed) return session.destroy();
       session.bind_transceiver({ system_id: this.target.systemId, password: this.target.password }, (pdu) => {
+        if (this.closed) return session.destroy();
         if (pdu.command_status !== 0) {
           this.emit("bind_failed", { status: pdu.command_status });
           session.destroy();
@@ -232,7 +235,8 @@ export class SmppLink {
         clearTimeout(timer);
         resolve();
       });
-      if (session.socket.writable) session.unbind(() => session.close());
+      // Still connecting: there is no bind to undo.
+      if (session.socket.writable && !session.socket.connecting) session.unbind(() => session.close());
       else session.destroy();
     });
   }
