@@ -5,6 +5,7 @@ import {
   DEFAULT_TIERS,
   priceOf,
   smsEncoding,
+  smsParts,
   tierForCoins,
   tierInfo,
   tierTableProblems,
@@ -79,6 +80,40 @@ describe("SMS segments", () => {
   it("counts GSM-7 extension characters as two septets", () => {
     expect(smsEncoding("€".repeat(80)).length).toBe(160);
     expect(smsEncoding("€".repeat(81)).segments).toBe(2);
+  });
+
+  it("splits long texts into the parts it charges for, never inside a character", () => {
+    expect(smsParts("short")).toEqual(["short"]);
+    const english = "a".repeat(307);
+    expect(smsParts(english).map((p) => p.length)).toEqual([153, 153, 1]);
+    expect(smsParts(english).join("")).toBe(english);
+    // 152 septets of "a" then "€" (2 septets) would straddle 153: the euro opens part two.
+    const euro = `${"a".repeat(152)}€${"b".repeat(20)}`;
+    expect(smsParts(euro)).toEqual(["a".repeat(152), `€${"b".repeat(20)}`]);
+    expect(smsEncoding(euro).segments).toBe(2);
+    // A surrogate pair (emoji) at the 67-unit boundary of a UCS-2 part moves whole to the next part.
+    const arabic = `${"م".repeat(66)}😀${"م".repeat(10)}`;
+    expect(smsParts(arabic)).toEqual(["م".repeat(66), `😀${"م".repeat(10)}`]);
+    // 161 euros are 322 septets: 76 to a part (152 septets), as the 77th would need 154.
+    const euros = "€".repeat(161);
+    expect(smsParts(euros).map((p) => Array.from(p).length)).toEqual([76, 76, 9]);
+    expect(smsEncoding(euros).segments).toBe(3);
+  });
+
+  it("agrees with itself on random texts: parts rejoin to the text and each fits", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom("a", "€", "م", "😀", " ", "{"), maxLength: 400 }), (text) => {
+        const parts = smsParts(text);
+        expect(parts.join("")).toBe(text);
+        expect(smsEncoding(text).segments).toBe(parts.length);
+        const { encoding } = smsEncoding(text);
+        const limit = parts.length === 1 ? (encoding === "GSM-7" ? 160 : 70) : encoding === "GSM-7" ? 153 : 67;
+        for (const part of parts) {
+          const size = encoding === "GSM-7" ? smsEncoding(part).length : part.length;
+          expect(size).toBeLessThanOrEqual(limit);
+        }
+      }),
+    );
   });
 });
 

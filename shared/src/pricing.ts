@@ -85,26 +85,58 @@ export interface SmsEncoding {
   encoding: "GSM-7" | "UCS-2";
   /** Septets (GSM-7) or UTF-16 code units (UCS-2) the text occupies. */
   length: number;
+  /** SMS the text is sent as (smsParts), and charged for. */
   segments: number;
 }
 
-/** How many SMS segments a text needs: GSM-7 160 single / 153 per part, UCS-2 70 / 67. */
-export function smsEncoding(text: string): SmsEncoding {
-  let septets = 0;
-  let gsm = true;
+const SMS_LIMITS = {
+  "GSM-7": { single: 160, part: 153 },
+  "UCS-2": { single: 70, part: 67 },
+} as const;
+
+/** GSM-7 when every character is in the GSM 03.38 sets, with the septets each one takes; else UCS-2. */
+function encodingOf(text: string): { encoding: SmsEncoding["encoding"]; sizes: number[] } {
+  const sizes: number[] = [];
   for (const ch of text) {
-    if (GSM7_BASIC.includes(ch)) septets += 1;
-    else if (GSM7_EXTENDED.includes(ch)) septets += 2;
-    else {
-      gsm = false;
-      break;
+    if (GSM7_BASIC.includes(ch)) sizes.push(1);
+    else if (GSM7_EXTENDED.includes(ch)) sizes.push(2);
+    else return { encoding: "UCS-2", sizes: Array.from(text, (c) => c.length) };
+  }
+  return { encoding: "GSM-7", sizes };
+}
+
+/**
+ * The SMS a text is sent as: one up to 160 septets (GSM-7) or 70 UTF-16 units (UCS-2), otherwise
+ * concatenated parts of at most 153 / 67 (the rest of each part is the concatenation header). A
+ * part never splits a character: an extension character's escape pair or a surrogate pair stays whole.
+ */
+export function smsParts(text: string): string[] {
+  const { encoding, sizes } = encodingOf(text);
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  const limits = SMS_LIMITS[encoding];
+  if (total <= limits.single) return [text];
+  const parts: string[] = [];
+  let current = "";
+  let used = 0;
+  Array.from(text).forEach((ch, i) => {
+    const size = sizes[i]!;
+    if (used + size > limits.part) {
+      parts.push(current);
+      current = "";
+      used = 0;
     }
-  }
-  if (gsm) {
-    return { encoding: "GSM-7", length: septets, segments: septets <= 160 ? 1 : Math.ceil(septets / 153) };
-  }
-  const units = text.length;
-  return { encoding: "UCS-2", length: units, segments: units <= 70 ? 1 : Math.ceil(units / 67) };
+    current += ch;
+    used += size;
+  });
+  parts.push(current);
+  return parts;
+}
+
+/** How a text is encoded and how many SMS it takes (GSM-7 160 single / 153 per part, UCS-2 70 / 67). */
+export function smsEncoding(text: string): SmsEncoding {
+  const { encoding, sizes } = encodingOf(text);
+  const length = sizes.reduce((sum, size) => sum + size, 0);
+  return { encoding, length, segments: smsParts(text).length };
 }
 
 /** Video cost in units of $0.001 of provider price per second (docs/decisions.md). */

@@ -9,7 +9,7 @@ import { loadavg } from "node:os";
 import path from "node:path";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { SMS_INTEGRATION_DEFAULTS } from "@storefront/shared";
+import { SMS_INTEGRATION_DEFAULTS, smsEncoding } from "@storefront/shared";
 import { createLogger, LedgerEntry, SmsLog, SmsMessage, User } from "@storefront/shared/server";
 import { Redis } from "ioredis";
 import { SmppLinks } from "../../workers/src/gateways/smpp";
@@ -406,6 +406,14 @@ describe("outbound delivery", () => {
 
   describe("over SMPP", () => {
     let gatewayId = "";
+    /** The local SMSC as the worker's links address it, for tests that drive SmppLinks directly. */
+    const smscTarget = () => ({
+      host: "127.0.0.1",
+      port: smsc.port,
+      systemId: smsc.systemId,
+      password: smsc.password,
+      source: SMPP_SHORTCODE,
+    });
 
     beforeAll(async () => {
       const res = await admin.post("/admin/sms-config.php", {
@@ -431,11 +439,11 @@ describe("outbound delivery", () => {
       const id = randomUUID();
       await postSigned({ from: user.phone, to: SMPP_SHORTCODE, text: "مرحبا كيف حالك", id });
       expect(await processed(id)).toMatchObject({ result: "replied", kind: "ai" });
-      const submit = smsc.submits.find((s) => s.to === user.phone.slice(1))!;
-      expect(submit).toBeDefined();
-      expect(submit.dataCoding).toBe(8);
-      expect(submit.from).toBe(SMPP_SHORTCODE);
-      expect(submit.text).toMatch(/[\u0600-\u06FF]/u);
+      const parts = smsc.submits.filter((s) => s.to === user.phone.slice(1));
+      const [text] = smsc.messagesTo(user.phone.slice(1));
+      expect(parts.length).toBeGreaterThan(0);
+      expect(parts.every((p) => p.dataCoding === 8 && p.from === SMPP_SHORTCODE)).toBe(true);
+      expect(text).toMatch(/[\u0600-\u06FF]/u);
       const out = await until(
         async () => {
           const doc = await SmsMessage.findOne({ key: `out:${id}` }).lean();
@@ -445,9 +453,11 @@ describe("outbound delivery", () => {
         "the delivery receipt",
         50,
       );
-      expect(out).toMatchObject({ channel: "smpp", gateway_message_id: submit.messageId, delivery_status: "DELIVRD" });
-      expect(out.message).toBe(submit.text);
+      expect(out).toMatchObject({ channel: "smpp", gateway_message_id: parts[0]!.messageId, delivery_status: "DELIVRD" });
+      expect(out.message).toBe(text);
       expect(out.encoding).toBe("UCS-2");
+      // As many SMS went out as were charged for.
+      expect(parts).toHaveLength(smsEncoding(text!).segments);
       expect(http.deliveredTo(user.phone)).toHaveLength(0);
     });
 
@@ -480,10 +490,10 @@ describe("outbound delivery", () => {
         expect(charged).toMatchObject({ state: "sending", kind: "ai" });
         expect(await coinsOf(user.id)).toBe(100 - charged!.coins);
 
-        const submitsBefore = smsc.submits.length;
+        const sentBefore = smsc.messagesTo(user.phone.slice(1)).length;
         expect(await handleInbound(job, deps(links))).toEqual({ outcome: "replied" });
         expect(await handleInbound(job, deps(links))).toEqual({ outcome: "replied" });
-        expect(smsc.submits.length - submitsBefore).toBe(1);
+        expect(smsc.messagesTo(user.phone.slice(1)).length - sentBefore).toBe(1);
         expect(await coinsOf(user.id)).toBe(100 - charged!.coins);
         expect(await LedgerEntry.countDocuments({ key: `sms-reply:${job.messageId}` })).toBe(1);
         expect(await SmsLog.countDocuments({ message_id: job.messageId, action: "sms_reply_sent" })).toBe(1);
@@ -493,15 +503,40 @@ describe("outbound delivery", () => {
       }
     });
 
+    it("sends a long reply as concatenated parts the handset puts back together", async () => {
+      const links = new SmppLinks({ onReceipt: () => undefined });
+      const target = smscTarget();
+      const to = `1555${Math.floor(Math.random() * 9_000_000 + 1_000_000)}`;
+      try {
+        const english = `${"Drink water, rest and see a doctor if the fever lasts. ".repeat(7)}Cost: 5€`.slice(0, 400);
+        const arabic = "اشرب الماء واسترح وراجع الطبيب إذا استمرت الحمى. ".repeat(5).slice(0, 210);
+        const reference = randomUUID();
+        const sent = await links.link(target).submit({ to, text: english, reference });
+        await links.link(target).submit({ to, text: arabic, reference: randomUUID() });
+
+        expect(smsc.messagesTo(to)).toEqual([english, arabic]);
+        const parts = smsc.submits.filter((s) => s.to === to);
+        const englishParts = parts.filter((p) => p.dataCoding === 0);
+        const arabicParts = parts.filter((p) => p.dataCoding === 8);
+        expect(englishParts).toHaveLength(smsEncoding(english).segments);
+        expect(arabicParts).toHaveLength(smsEncoding(arabic).segments);
+        expect(englishParts.map((p) => p.part?.seq)).toEqual(englishParts.map((_, i) => i + 1));
+        expect(new Set(englishParts.map((p) => p.part?.ref)).size).toBe(1);
+        expect(englishParts.every((p) => p.part?.total === englishParts.length)).toBe(true);
+        expect(sent.gatewayMessageId).toBe(englishParts[0]!.messageId);
+
+        // A retried send repeats the same parts with the same reference byte.
+        await links.link(target).submit({ to, text: english, reference });
+        const again = smsc.submits.filter((s) => s.to === to).slice(parts.length);
+        expect(again.map((p) => p.part)).toEqual(englishParts.map((p) => p.part));
+      } finally {
+        await links.closeAll();
+      }
+    });
+
     it("unbinds its links when the worker shuts down", async () => {
       const links = new SmppLinks({ onReceipt: () => undefined });
-      const target = {
-        host: "127.0.0.1",
-        port: smsc.port,
-        systemId: smsc.systemId,
-        password: smsc.password,
-        source: SMPP_SHORTCODE,
-      };
+      const target = smscTarget();
       const sent = await links.link(target).submit({ to: "15550009999", text: "before shutdown", reference: randomUUID() });
       expect(sent.gatewayMessageId).toMatch(/^smsc-/u);
       const unbindsBefore = smsc.unbinds;
@@ -540,7 +575,7 @@ describe("outbound delivery", () => {
       const second = randomUUID();
       await postSigned({ from: user.phone, to: SMPP_SHORTCODE, text: "second", id: second });
       expect(await processed(second)).toMatchObject({ result: "replied" });
-      expect(smsc.submits.filter((s) => s.to === user.phone.slice(1))).toHaveLength(2);
+      expect(smsc.messagesTo(user.phone.slice(1))).toHaveLength(2);
     });
   });
 });

@@ -15,6 +15,8 @@ export interface SmppSubmit {
   text: string;
   messageId: string;
   at: number;
+  /** The concatenation header of a part of a long message (UDH information element 0x00). */
+  part?: { ref: number; total: number; seq: number };
 }
 
 export class SmppServerPeer {
@@ -31,6 +33,30 @@ export class SmppServerPeer {
     readonly password: string,
     private readonly receiptState = "DELIVRD",
   ) {}
+
+  /** The texts a number was sent, long messages put back together from their parts. */
+  messagesTo(to: string): string[] {
+    const texts: string[] = [];
+    const pending = new Map<number, SmppSubmit[]>();
+    for (const submit of this.submits.filter((s) => s.to === to)) {
+      if (!submit.part) {
+        texts.push(submit.text);
+        continue;
+      }
+      const parts = [...(pending.get(submit.part.ref) ?? []), submit];
+      pending.set(submit.part.ref, parts);
+      if (parts.length === submit.part.total) {
+        texts.push(
+          parts
+            .sort((a, b) => a.part!.seq - b.part!.seq)
+            .map((p) => p.text)
+            .join(""),
+        );
+        pending.delete(submit.part.ref);
+      }
+    }
+    return texts;
+  }
 
   async start(): Promise<number> {
     let counter = 0;
@@ -56,7 +82,9 @@ export class SmppServerPeer {
       session.on("submit_sm", (pdu: PDU) => {
         counter += 1;
         const messageId = `smsc-${counter}`;
-        const short = (pdu.short_message as { message?: unknown } | undefined)?.message;
+        const sm = pdu.short_message as { message?: unknown; udh?: Buffer[] } | undefined;
+        const short = sm?.message;
+        const concat = sm?.udh?.find((ie) => ie[0] === 0x00 && ie[1] === 3);
         const long = (pdu.message_payload as { message?: unknown } | undefined)?.message;
         const text = typeof short === "string" && short ? short : typeof long === "string" ? long : "";
         this.submits.push({
@@ -66,6 +94,7 @@ export class SmppServerPeer {
           text,
           messageId,
           at: Date.now(),
+          ...(concat ? { part: { ref: concat[2]!, total: concat[3]!, seq: concat[4]! } } : {}),
         });
         session.send(pdu.response({ message_id: messageId }));
         setTimeout(() => {

@@ -3,8 +3,9 @@
  * kept bound with enquire_link, re-bound with backoff when lost, delivering receipts
  * (deliver_sm) to a callback.
  */
+import { createHash } from "node:crypto";
 import smpp, { type PDU, type Session } from "smpp";
-import { smsEncoding } from "@storefront/shared";
+import { smsEncoding, smsParts } from "@storefront/shared";
 import { DEFAULT_RETRY, GatewayError, withRetries, type OutboundSms, type RetryPolicy, type SendResult } from "./types";
 
 export interface SmppTarget {
@@ -43,7 +44,8 @@ const ESM_DELIVERY_RECEIPT = 0x04;
 const TON = { international: 1, networkSpecific: 3, alphanumeric: 5 } as const;
 const NPI_ISDN = 1;
 const UCS2 = 0x08;
-const SINGLE_PART_BYTES = 140;
+/** 8-bit concatenation information element (3GPP TS 23.040 9.2.3.24.1): id 0x00, length 3. */
+const CONCAT_IE = [0x05, 0x00, 0x03] as const;
 
 /** SMSCs route a reply by its sender's kind: a short code, a full number or a name. */
 export function sourceTon(source: string): number {
@@ -169,11 +171,30 @@ export class SmppLink {
     });
   }
 
+  /**
+   * One message: a single submit_sm, or one per part with a concatenation header (UDH) when it
+   * is longer than one SMS, the parts the charge counted (smsParts). The reference byte comes from
+   * the message's own reference, so a retried send repeats the same parts and the handset drops
+   * any it already has. The first part's id is the message's id; its receipt is the message's.
+   */
   private async submitOnce(sms: OutboundSms): Promise<SendResult> {
     const session = await this.ready();
     const ucs2 = smsEncoding(sms.text).encoding === "UCS-2";
-    const bytes = ucs2 ? sms.text.length * 2 : sms.text.length;
-    const body = bytes <= SINGLE_PART_BYTES ? { short_message: sms.text } : { message_payload: sms.text };
+    const parts = smsParts(sms.text);
+    if (parts.length === 1) return this.submitPdu(session, ucs2, sms.to, sms.text);
+    const ref = createHash("sha256").update(sms.reference).digest()[0]!;
+    const results: SendResult[] = [];
+    for (const [i, text] of parts.entries()) {
+      const udh = Buffer.from([...CONCAT_IE, ref, parts.length, i + 1]);
+      results.push(await this.submitPdu(session, ucs2, sms.to, { udh, message: text }));
+    }
+    return {
+      gatewayMessageId: results[0]!.gatewayMessageId,
+      response: JSON.stringify({ parts: results.map((r) => JSON.parse(r.response) as unknown) }),
+    };
+  }
+
+  private submitPdu(session: Session, ucs2: boolean, to: string, message: string | { udh: Buffer; message: string }) {
     const timeoutMs = this.options.submitTimeoutMs ?? 10_000;
     return new Promise<SendResult>((resolve, reject) => {
       const onClose = () => finish(new GatewayError("SMPP link lost before submit_sm_resp", true));
@@ -190,12 +211,13 @@ export class SmppLink {
           source_addr: this.target.source,
           source_addr_ton: sourceTon(this.target.source),
           source_addr_npi: /^\d+$/u.test(this.target.source) ? NPI_ISDN : 0,
-          destination_addr: sms.to.replace(/^\+/u, ""),
+          destination_addr: to.replace(/^\+/u, ""),
           dest_addr_ton: TON.international,
           dest_addr_npi: NPI_ISDN,
           registered_delivery: 1,
+          esm_class: 0,
           data_coding: ucs2 ? UCS2 : 0,
-          ...body,
+          short_message: message,
         },
         (pdu) => {
           const messageId = typeof pdu.message_id === "string" ? pdu.message_id : null;
