@@ -7,6 +7,7 @@ import type {
   PackageAssignment,
   PricingRow,
   QueuesResponse,
+  SmsIntegrationConfigValues,
   TierRow,
   WalletPackage,
 } from "@storefront/shared";
@@ -95,18 +96,10 @@ export interface SmsGateway {
 }
 export type SmsGatewayForm = Omit<SmsGateway, "id" | "port"> & { port: string | number };
 
-export interface SmsIntegrationForm {
-  enabled: boolean;
-  gateway_url: string;
-  gateway_username: string;
-  gateway_password: string;
-  sender_id: string;
-  webhook_secret: string;
+/** The stored configuration as the form edits it (the rate limit is typed text until saved). */
+export type SmsIntegrationForm = Omit<SmsIntegrationConfigValues, "rate_limit_per_minute"> & {
   rate_limit_per_minute: number | string;
-  auto_reply_enabled: boolean;
-  welcome_message: string;
-  insufficient_funds_message: string;
-}
+};
 export type SmsIntegrationConfig = SmsIntegrationForm & { webhook_url: string };
 
 export interface SmsLogRow {
