@@ -94,15 +94,41 @@ const SMS_LIMITS = {
   "UCS-2": { single: 70, part: 67 },
 } as const;
 
+interface Measured {
+  encoding: SmsEncoding["encoding"];
+  /** Each character of the text (code point) with the septets or UTF-16 units it takes. */
+  chars: { ch: string; size: number }[];
+  total: number;
+}
+
 /** GSM-7 when every character is in the GSM 03.38 sets, with the septets each one takes; else UCS-2. */
-function encodingOf(text: string): { encoding: SmsEncoding["encoding"]; sizes: number[] } {
-  const sizes: number[] = [];
-  for (const ch of text) {
-    if (GSM7_BASIC.includes(ch)) sizes.push(1);
-    else if (GSM7_EXTENDED.includes(ch)) sizes.push(2);
-    else return { encoding: "UCS-2", sizes: Array.from(text, (c) => c.length) };
+function measure(text: string): Measured {
+  const chars = Array.from(text, (ch) => ({
+    ch,
+    size: GSM7_BASIC.includes(ch) ? 1 : GSM7_EXTENDED.includes(ch) ? 2 : 0,
+  }));
+  const gsm = chars.every((c) => c.size > 0);
+  if (!gsm) for (const c of chars) c.size = c.ch.length;
+  return { encoding: gsm ? "GSM-7" : "UCS-2", chars, total: chars.reduce((sum, c) => sum + c.size, 0) };
+}
+
+function split(text: string, { encoding, chars, total }: Measured): string[] {
+  const limits = SMS_LIMITS[encoding];
+  if (total <= limits.single) return [text];
+  const parts: string[] = [];
+  let current = "";
+  let used = 0;
+  for (const { ch, size } of chars) {
+    if (used + size > limits.part) {
+      parts.push(current);
+      current = "";
+      used = 0;
+    }
+    current += ch;
+    used += size;
   }
-  return { encoding: "GSM-7", sizes };
+  parts.push(current);
+  return parts;
 }
 
 /**
@@ -111,32 +137,13 @@ function encodingOf(text: string): { encoding: SmsEncoding["encoding"]; sizes: n
  * part never splits a character: an extension character's escape pair or a surrogate pair stays whole.
  */
 export function smsParts(text: string): string[] {
-  const { encoding, sizes } = encodingOf(text);
-  const total = sizes.reduce((sum, size) => sum + size, 0);
-  const limits = SMS_LIMITS[encoding];
-  if (total <= limits.single) return [text];
-  const parts: string[] = [];
-  let current = "";
-  let used = 0;
-  Array.from(text).forEach((ch, i) => {
-    const size = sizes[i]!;
-    if (used + size > limits.part) {
-      parts.push(current);
-      current = "";
-      used = 0;
-    }
-    current += ch;
-    used += size;
-  });
-  parts.push(current);
-  return parts;
+  return split(text, measure(text));
 }
 
 /** How a text is encoded and how many SMS it takes (GSM-7 160 single / 153 per part, UCS-2 70 / 67). */
 export function smsEncoding(text: string): SmsEncoding {
-  const { encoding, sizes } = encodingOf(text);
-  const length = sizes.reduce((sum, size) => sum + size, 0);
-  return { encoding, length, segments: smsParts(text).length };
+  const measured = measure(text);
+  return { encoding: measured.encoding, length: measured.total, segments: split(text, measured).length };
 }
 
 /** Video cost in units of $0.001 of provider price per second (docs/decisions.md). */
