@@ -8,6 +8,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants as zlibConstants } from "node:zlib";
 import { gzipAsync } from "@gfx/zopfli";
 import type { Plugin } from "vite";
+import { COMPRESSIBLE_ASSET, PRECOMPRESSED } from "../shared/src/web-assets";
 
 /**
  * Catalog sections the public pages (home, login, signup, access denied) need before first paint.
@@ -58,9 +59,6 @@ export function treeShakeReactRouter(): Plugin {
   };
 }
 
-/** Text assets; a copy is written only when it is smaller than the file itself. */
-const COMPRESSIBLE = /\.(?:js|css|html|svg|json|txt|xml|webmanifest)$/u;
-
 async function* filesUnder(dir: string): AsyncGenerator<string> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const file = path.join(dir, entry.name);
@@ -87,7 +85,7 @@ export function precompress(): Plugin {
       const brotli = promisify(brotliCompress);
       // One file at a time: the zopfli WebAssembly module is not re-entrant.
       for await (const file of filesUnder(outDir)) {
-        if (!COMPRESSIBLE.test(file)) continue;
+        if (!COMPRESSIBLE_ASSET.test(file)) continue;
         const raw = await readFile(file);
         const gzip = await gzipAsync(raw, { numiterations: 15 });
         const br = await brotli(raw, {
@@ -97,7 +95,7 @@ export function precompress(): Plugin {
           },
         });
         // A copy no smaller than the file is not worth sending; one left from an earlier build goes.
-        for (const [suffix, copy] of [[".gz", gzip] as const, [".br", br] as const]) {
+        for (const [suffix, copy] of [[PRECOMPRESSED.gzip, gzip] as const, [PRECOMPRESSED.br, br] as const]) {
           if (copy.length < raw.length) await writeFile(file + suffix, copy);
           else await rm(file + suffix, { force: true });
         }

@@ -10,6 +10,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { PRECOMPRESSED } from "@storefront/shared";
 
 export const BUDGET_BYTES = 100 * 1024;
 
@@ -62,7 +63,12 @@ export function measureBundle(dist: string): BundleReport {
       if (!decode(data).equals(raw)) problems.push(`${file}${suffix} does not decompress to ${file}`);
       return data.length;
     };
-    size = { file, raw: raw.length, gzip: copy(".gz", gunzipSync), brotli: copy(".br", brotliDecompressSync) };
+    size = {
+      file,
+      raw: raw.length,
+      gzip: copy(PRECOMPRESSED.gzip, gunzipSync),
+      brotli: copy(PRECOMPRESSED.br, brotliDecompressSync),
+    };
     sizes.set(file, size);
     return size;
   };

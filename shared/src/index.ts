@@ -18,3 +18,4 @@ export * from "./permissions";
 export * from "./queues";
 export * from "./events";
 export * from "./reply-engine/index";
+export * from "./web-assets";

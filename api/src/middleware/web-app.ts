@@ -10,9 +10,8 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import express, { type Request, type Response, type NextFunction, type Router } from "express";
+import { COMPRESSIBLE_ASSET, PRECOMPRESSED, type AssetEncoding } from "@storefront/shared";
 
-const COMPRESSIBLE = /\.(?:js|css|html|svg|json|txt|xml|webmanifest)$/u;
-const ENCODINGS = { br: ".br", gzip: ".gz" } as const;
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const REVALIDATE = "no-cache";
 
@@ -38,7 +37,7 @@ function weight(acceptEncoding: string, coding: string): number {
 }
 
 /** Brotli when the client takes it at least as gladly as gzip (it is smaller), else gzip, else none. */
-export function chooseEncoding(acceptEncoding: string | undefined): keyof typeof ENCODINGS | undefined {
+export function chooseEncoding(acceptEncoding: string | undefined): AssetEncoding | undefined {
   if (!acceptEncoding) return undefined;
   const br = weight(acceptEncoding, "br");
   const gzip = weight(acceptEncoding, "gzip");
@@ -60,9 +59,9 @@ function clearFileHeaders(res: Response): void {
 }
 
 /** The precompressed copy of `file` this request should get, if the client takes one and it exists. */
-async function compressedCopy(req: Request, file: string): Promise<keyof typeof ENCODINGS | undefined> {
+async function compressedCopy(req: Request, file: string): Promise<AssetEncoding | undefined> {
   const encoding = chooseEncoding(req.headers["accept-encoding"]);
-  return encoding && (await isFile(file + ENCODINGS[encoding])) ? encoding : undefined;
+  return encoding && (await isFile(file + PRECOMPRESSED[encoding])) ? encoding : undefined;
 }
 
 export function webApp(dist: string): Router {
@@ -74,7 +73,7 @@ export function webApp(dist: string): Router {
   // Picks the precompressed copy and rewrites the URL to it; express.static then serves it with
   // ETag, Last-Modified, conditional requests and ranges as for any file.
   router.use(async (req: Request, res: Response, next: NextFunction) => {
-    if ((req.method !== "GET" && req.method !== "HEAD") || !COMPRESSIBLE.test(req.path)) return next();
+    if ((req.method !== "GET" && req.method !== "HEAD") || !COMPRESSIBLE_ASSET.test(req.path)) return next();
     appendVary(res, "Accept-Encoding");
     let file: string;
     try {
@@ -87,7 +86,7 @@ export function webApp(dist: string): Router {
     if (!encoding) return next();
     res.type(path.extname(file));
     res.setHeader("Content-Encoding", encoding);
-    req.url = req.url.replace(/^[^?]*/u, (pathname) => pathname + ENCODINGS[encoding]);
+    req.url = req.url.replace(/^[^?]*/u, (pathname) => pathname + PRECOMPRESSED[encoding]);
     next();
   });
 
@@ -120,7 +119,7 @@ export function webApp(dist: string): Router {
     const encoding = await compressedCopy(req, index);
     if (!encoding) return res.sendFile(index);
     res.setHeader("Content-Encoding", encoding);
-    res.sendFile(index + ENCODINGS[encoding]);
+    res.sendFile(index + PRECOMPRESSED[encoding]);
   });
   return router;
 }
