@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAiChatProvider, ProviderError, type ChatRequest } from "../../workers/src/providers/index";
 import { OpenAiPeer, peerReply } from "../peers/openai";
+import { providerRejection } from "../support/providers";
 
 const peer = new OpenAiPeer("sk-test-key");
 const request: ChatRequest = {
@@ -21,14 +22,8 @@ async function collect(stream: AsyncIterable<string>): Promise<string[]> {
   return out;
 }
 
-async function failure(stream: AsyncIterable<string>): Promise<ProviderError> {
-  try {
-    await collect(stream);
-  } catch (error) {
-    if (error instanceof ProviderError) return error;
-    throw error;
-  }
-  throw new Error("expected the stream to fail");
+function failure(stream: AsyncIterable<string>): Promise<ProviderError> {
+  return providerRejection(collect(stream));
 }
 
 describe("OpenAI-compatible chat provider", () => {

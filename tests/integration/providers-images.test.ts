@@ -1,8 +1,9 @@
 /** Image providers: the OpenAI images client against a local peer, and the offline renderer. */
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { offlineImageProvider, openAiImageProvider, ProviderError } from "../../workers/src/providers/index";
+import { offlineImageProvider, openAiImageProvider } from "../../workers/src/providers/index";
 import { OpenAiPeer } from "../peers/openai";
+import { providerRejection } from "../support/providers";
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -11,16 +12,6 @@ async function expectPng(bytes: Buffer, width: number, height: number): Promise<
   const meta = await sharp(bytes).metadata();
   expect(meta.format).toBe("png");
   expect([meta.width, meta.height]).toEqual([width, height]);
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProviderError) return error;
-    throw error;
-  }
-  throw new Error("expected a ProviderError");
 }
 
 async function photo(width = 300, height = 200): Promise<Buffer> {
@@ -93,7 +84,7 @@ describe("OpenAI images provider", () => {
   });
 
   it("a content refusal (400) is permanent and says why", async () => {
-    const error = await rejection(provider.generate({ prompt: "something forbidden", size: "1024x1024" }));
+    const error = await providerRejection(provider.generate({ prompt: "something forbidden", size: "1024x1024" }));
     expect(error).toMatchObject({ retryable: false, status: 400 });
     expect(error.message).toContain("safety system");
   });
@@ -101,7 +92,7 @@ describe("OpenAI images provider", () => {
   it("429 with an HTTP-date Retry-After is retryable with the wait", async () => {
     const at = new Date(Date.now() + 30_000).toUTCString();
     peer.failNext(/generations/u, { kind: "status", status: 429, headers: { "retry-after": at } });
-    const error = await rejection(provider.generate({ prompt: "x", size: "1024x1024" }));
+    const error = await providerRejection(provider.generate({ prompt: "x", size: "1024x1024" }));
     expect(error.retryable).toBe(true);
     expect(error.retryAfterMs).toBeGreaterThan(25_000);
     expect(error.retryAfterMs).toBeLessThanOrEqual(30_000);
@@ -109,28 +100,28 @@ describe("OpenAI images provider", () => {
 
   it("5xx and timeouts are retryable", async () => {
     peer.failNext(/edits/u, { kind: "status", status: 502 });
-    expect(await rejection(provider.edit({ image: await photo(), prompt: "x", strength: 0.5, size: "1024x1024" }))).toMatchObject(
-      {
-        retryable: true,
-        status: 502,
-      },
-    );
+    expect(
+      await providerRejection(provider.edit({ image: await photo(), prompt: "x", strength: 0.5, size: "1024x1024" })),
+    ).toMatchObject({
+      retryable: true,
+      status: 502,
+    });
     peer.failNext(/generations/u, { kind: "hang" });
-    const error = await rejection(provider.generate({ prompt: "x", size: "1024x1024" }));
+    const error = await providerRejection(provider.generate({ prompt: "x", size: "1024x1024" }));
     expect(error.retryable).toBe(true);
     expect(error.message).toMatch(/did not answer/u);
   });
 
   it("malformed replies are permanent: not JSON, no data, or bytes that are not an image", async () => {
     peer.failNext(/generations/u, { kind: "malformed", body: "{oops" });
-    expect((await rejection(provider.generate({ prompt: "x", size: "1024x1024" }))).retryable).toBe(false);
+    expect((await providerRejection(provider.generate({ prompt: "x", size: "1024x1024" }))).retryable).toBe(false);
     peer.failNext(/generations/u, { kind: "malformed", body: JSON.stringify({ data: [] }) });
-    expect((await rejection(provider.generate({ prompt: "x", size: "1024x1024" }))).retryable).toBe(false);
+    expect((await providerRejection(provider.generate({ prompt: "x", size: "1024x1024" }))).retryable).toBe(false);
     peer.failNext(/generations/u, {
       kind: "malformed",
       body: JSON.stringify({ data: [{ b64_json: Buffer.from("not a png").toString("base64") }] }),
     });
-    const error = await rejection(provider.generate({ prompt: "x", size: "1024x1024" }));
+    const error = await providerRejection(provider.generate({ prompt: "x", size: "1024x1024" }));
     expect(error.retryable).toBe(false);
     expect(error.message).toMatch(/not a readable image/u);
   });
@@ -172,7 +163,9 @@ describe("offline image provider", () => {
   });
 
   it("edit refuses bytes that are not an image as a permanent fault", async () => {
-    const error = await rejection(provider.edit({ image: Buffer.from("hello"), prompt: "x", strength: 0.5, size: "1024x1024" }));
+    const error = await providerRejection(
+      provider.edit({ image: Buffer.from("hello"), prompt: "x", strength: 0.5, size: "1024x1024" }),
+    );
     expect(error.retryable).toBe(false);
   });
 });

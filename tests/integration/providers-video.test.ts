@@ -5,23 +5,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   offlineVideoProvider,
-  ProviderError,
   runwayVideoProvider,
   type VideoProvider,
   type VideoStatus,
 } from "../../workers/src/providers/index";
 import { isMp4, mp4Info } from "../peers/media";
 import { RunwayPeer } from "../peers/runway";
-
-async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ProviderError) return error;
-    throw error;
-  }
-  throw new Error("expected a ProviderError");
-}
+import { providerRejection } from "../support/providers";
 
 /** Polls like the worker does (the worker uses delayed jobs; a test may simply wait). */
 async function pollUntilDone(
@@ -92,33 +82,35 @@ describe("Runway-style video provider", () => {
       headers: { "retry-after": "2" },
       body: { error: "Too many requests" },
     });
-    expect(await rejection(provider.submit({ prompt: "p", seconds: 5, model: "gen2", ratio: "16:9" }))).toMatchObject({
+    expect(await providerRejection(provider.submit({ prompt: "p", seconds: 5, model: "gen2", ratio: "16:9" }))).toMatchObject({
       retryable: true,
       status: 429,
       retryAfterMs: 2000,
     });
     peer.failNext(/tasks/u, { kind: "status", status: 500 });
-    expect(await rejection(provider.status("any"))).toMatchObject({ retryable: true, status: 500 });
+    expect(await providerRejection(provider.status("any"))).toMatchObject({ retryable: true, status: 500 });
     const oldVersion = runwayVideoProvider({ baseUrl: peer.url, apiKey: "key_runway", version: "2020-01-01", timeoutMs: 1500 });
-    const error = await rejection(oldVersion.submit({ prompt: "p", seconds: 5, model: "gen2", ratio: "16:9" }));
+    const error = await providerRejection(oldVersion.submit({ prompt: "p", seconds: 5, model: "gen2", ratio: "16:9" }));
     expect(error).toMatchObject({ retryable: false, status: 400 });
     expect(error.message).toContain("X-Runway-Version");
   });
 
   it("a task poll that hangs times out as retryable", async () => {
     peer.failNext(/tasks/u, { kind: "hang" });
-    expect((await rejection(provider.status("any"))).retryable).toBe(true);
+    expect((await providerRejection(provider.status("any"))).retryable).toBe(true);
   });
 
   it("malformed replies are permanent: no id, an unknown status, or output that is not a video", async () => {
     peer.failNext(/text_to_video/u, { kind: "malformed", body: JSON.stringify({ uuid: "x" }) });
-    expect((await rejection(provider.submit({ prompt: "p", seconds: 5, model: "gen2", ratio: "16:9" }))).retryable).toBe(false);
+    expect((await providerRejection(provider.submit({ prompt: "p", seconds: 5, model: "gen2", ratio: "16:9" }))).retryable).toBe(
+      false,
+    );
     peer.failNext(/tasks/u, { kind: "malformed", body: JSON.stringify({ status: "DANCING" }) });
-    expect((await rejection(provider.status("any"))).retryable).toBe(false);
+    expect((await providerRejection(provider.status("any"))).retryable).toBe(false);
     peer.pollsBeforeDone = 0;
     const { taskId } = await provider.submit({ prompt: "p", seconds: 5, model: "gen2", ratio: "16:9" });
     peer.failNext(/files/u, { kind: "malformed", body: "<html>expired</html>", contentType: "text/html" });
-    const error = await rejection(provider.status(taskId));
+    const error = await providerRejection(provider.status(taskId));
     expect(error.retryable).toBe(false);
     expect(error.message).toMatch(/not an MP4/u);
     peer.pollsBeforeDone = 2;
@@ -176,6 +168,6 @@ describe("offline video provider", () => {
     const { final } = await pollUntilDone(broken, taskId);
     expect(final.state).toBe("failed");
     expect(final.error).toMatch(/Video generation failed/u);
-    expect((await rejection(broken.status("not-a-task"))).retryable).toBe(false);
+    expect((await providerRejection(broken.status("not-a-task"))).retryable).toBe(false);
   });
 });
