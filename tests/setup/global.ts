@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,11 +10,6 @@ let stack: Stack | undefined;
 let dataDir = "";
 
 export async function setup(project: TestProject): Promise<void> {
-  // The API serves web/dist; the browser suites need a fresh build of the web app.
-  // NODE_ENV=production: vitest sets "test", which would bundle React's development runtime.
-  if (project.name === "browser") {
-    execFileSync("npm", ["run", "build", "-w", "web"], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
-  }
   dataDir = mkdtempSync(path.join(tmpdir(), "storefront-test-"));
   stack = await startStack({
     dataDir,
