@@ -200,12 +200,13 @@ describe("admin/user-packages.php", () => {
     expect(await ledgerSum(id)).toBe(0);
   });
 
-  it("lets support assign and remove, and answers 401 without a session", async () => {
+  it("lets support remove but not assign (a coin grant), and answers 401 without a session", async () => {
     const admin = await superAdmin();
     const support = await adminWithRole("support");
     const { id } = await newUser();
     const pkg = await createPackage(admin, { coins: 5 });
-    const res = await support.post(ASSIGN, { userId: id, packageId: pkg.id });
+    expect((await support.post(ASSIGN, { userId: id, packageId: pkg.id })).status).toBe(403);
+    const res = await admin.post(ASSIGN, { userId: id, packageId: pkg.id });
     expect(res.status).toBe(200);
     expect((await del(support, `${ASSIGN}?id=${res.body.assignment.id}`)).status).toBe(200);
     expect((await new Client().get(`${ASSIGN}?userId=${id}`)).status).toBe(401);
