@@ -63,8 +63,8 @@ export default function Admins() {
           const self = account.id === me.id;
           return (
             <tr key={account.id} data-admin-id={account.id}>
-              <td dir="ltr" className="admin-mono">
-                {account.username}
+              <td className="admin-mono">
+                <bdi>{account.username}</bdi>
                 {self && <span className="admin-muted"> ({t("admin.admins.you")})</span>}
               </td>
               <td>
@@ -87,8 +87,10 @@ export default function Admins() {
                   {account.is_active ? t("admin.admins.activeLabel") : t("admin.admins.inactiveLabel")}
                 </span>
               </td>
-              <td>{account.last_login_at ? formatDate(account.last_login_at, i18n.language) : t("admin.admins.never")}</td>
-              <td>{formatDate(account.created_at, i18n.language)}</td>
+              <td className="admin-nowrap">
+                {account.last_login_at ? formatDate(account.last_login_at, i18n.language) : t("admin.admins.never")}
+              </td>
+              <td className="admin-nowrap">{formatDate(account.created_at, i18n.language)}</td>
               <td className="admin-actions">
                 {!self &&
                   (account.is_active ? (
