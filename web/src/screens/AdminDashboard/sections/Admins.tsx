@@ -46,80 +46,86 @@ export default function Admins() {
         </button>
       }
     >
-      <Table
-        testId="admins-table"
-        headers={[
-          t("admin.admins.username"),
-          t("admin.admins.role"),
-          t("admin.admins.status"),
-          t("admin.admins.lastLogin"),
-          t("admin.admins.created"),
-          t("admin.admins.actions"),
-        ]}
-        rows={data}
-        empty={t("admin.admins.empty")}
-      >
-        {(account) => {
-          const self = account.id === me.id;
-          return (
-            <tr key={account.id} data-admin-id={account.id}>
-              <td className="admin-mono">
-                <bdi>{account.username}</bdi>
-                {self && <span className="admin-muted"> ({t("admin.admins.you")})</span>}
-              </td>
-              <td>
-                <select
-                  className="select admin-role-select"
-                  value={account.role}
-                  disabled={self || busy === account.id}
-                  aria-label={t("admin.admins.roleOf", { username: account.username })}
-                  onChange={(e) => void change(account, { role: e.target.value as AdminRole })}
-                >
-                  {ADMIN_ROLES.map((role) => (
-                    <option key={role} value={role}>
-                      {t(`admin.roles.${role}`)}
-                    </option>
-                  ))}
-                </select>
-              </td>
-              <td>
-                <span className={`admin-badge ${account.is_active ? "admin-badge--ok" : "admin-badge--off"}`}>
-                  {account.is_active ? t("admin.admins.activeLabel") : t("admin.admins.inactiveLabel")}
-                </span>
-              </td>
-              <td className="admin-nowrap">
-                {account.last_login_at ? formatDate(account.last_login_at, i18n.language) : t("admin.admins.never")}
-              </td>
-              <td className="admin-nowrap">{formatDate(account.created_at, i18n.language)}</td>
-              <td className="admin-actions">
-                {!self &&
-                  (account.is_active ? (
-                    <button
-                      type="button"
-                      className="btn btn--danger btn--small"
-                      disabled={busy === account.id}
-                      onClick={() => setDeactivating(account)}
-                    >
-                      {t("admin.admins.deactivate")}
+      <div className="admin-admins">
+        <Table
+          testId="admins-table"
+          headers={[
+            t("admin.admins.username"),
+            t("admin.admins.role"),
+            t("admin.admins.status"),
+            t("admin.admins.lastLogin"),
+            t("admin.admins.created"),
+            t("admin.admins.actions"),
+          ]}
+          rows={data}
+          empty={t("admin.admins.empty")}
+        >
+          {(account) => {
+            const self = account.id === me.id;
+            return (
+              <tr key={account.id} data-admin-id={account.id}>
+                <td className="admin-mono" data-label={t("admin.admins.username")}>
+                  <bdi>{account.username}</bdi>
+                  {self && <span className="admin-muted"> ({t("admin.admins.you")})</span>}
+                </td>
+                <td data-label={t("admin.admins.role")}>
+                  <select
+                    className="select admin-role-select"
+                    value={account.role}
+                    disabled={self || busy === account.id}
+                    aria-label={t("admin.admins.roleOf", { username: account.username })}
+                    onChange={(e) => void change(account, { role: e.target.value as AdminRole })}
+                  >
+                    {ADMIN_ROLES.map((role) => (
+                      <option key={role} value={role}>
+                        {t(`admin.roles.${role}`)}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td data-label={t("admin.admins.status")}>
+                  <span className={`admin-badge ${account.is_active ? "admin-badge--ok" : "admin-badge--off"}`}>
+                    {account.is_active ? t("admin.admins.activeLabel") : t("admin.admins.inactiveLabel")}
+                  </span>
+                </td>
+                <td className="admin-nowrap" data-label={t("admin.admins.lastLogin")}>
+                  {account.last_login_at ? formatDate(account.last_login_at, i18n.language) : t("admin.admins.never")}
+                </td>
+                <td className="admin-nowrap" data-label={t("admin.admins.created")}>
+                  {formatDate(account.created_at, i18n.language)}
+                </td>
+                <td>
+                  <div className="admin-actions">
+                    {!self &&
+                      (account.is_active ? (
+                        <button
+                          type="button"
+                          className="btn btn--danger btn--small"
+                          disabled={busy === account.id}
+                          onClick={() => setDeactivating(account)}
+                        >
+                          {t("admin.admins.deactivate")}
+                        </button>
+                      ) : (
+                        <button
+                          type="button"
+                          className="btn btn--secondary btn--small"
+                          disabled={busy === account.id}
+                          onClick={() => void change(account, { isActive: true })}
+                        >
+                          {t("admin.admins.reactivate")}
+                        </button>
+                      ))}
+                    <button type="button" className="btn btn--secondary btn--small" onClick={() => setResetting(account)}>
+                      {t("admin.admins.resetPassword")}
                     </button>
-                  ) : (
-                    <button
-                      type="button"
-                      className="btn btn--secondary btn--small"
-                      disabled={busy === account.id}
-                      onClick={() => void change(account, { isActive: true })}
-                    >
-                      {t("admin.admins.reactivate")}
-                    </button>
-                  ))}
-                <button type="button" className="btn btn--secondary btn--small" onClick={() => setResetting(account)}>
-                  {t("admin.admins.resetPassword")}
-                </button>
-              </td>
-            </tr>
-          );
-        }}
-      </Table>
+                  </div>
+                </td>
+              </tr>
+            );
+          }}
+        </Table>
+      </div>
       {adding && (
         <AddAdminDialog
           onClose={() => setAdding(false)}
