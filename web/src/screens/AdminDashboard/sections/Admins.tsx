@@ -64,8 +64,8 @@ export default function Admins() {
             const self = account.id === me.id;
             return (
               <tr key={account.id} data-admin-id={account.id}>
-                <td className="admin-mono" data-label={t("admin.admins.username")}>
-                  <bdi>{account.username}</bdi>
+                <td data-label={t("admin.admins.username")}>
+                  <bdi className="admin-mono">{account.username}</bdi>
                   {self && <span className="admin-muted"> ({t("admin.admins.you")})</span>}
                 </td>
                 <td data-label={t("admin.admins.role")}>
