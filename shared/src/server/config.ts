@@ -70,6 +70,11 @@ const envSchema = z.object({
   /** Login attempts allowed per client address per minute. */
   LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE: positiveInt.default(60),
   PUBLIC_BASE_URL: optionalUrl,
+  /** Lets the HTTP SMS gateway live on loopback, link-local or private addresses (a gateway on the same host or LAN). */
+  SMS_GATEWAY_ALLOW_PRIVATE: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
 });
 
 export type Config = z.infer<typeof envSchema> & { SESSION_SECRET: string; dataDir: string };
