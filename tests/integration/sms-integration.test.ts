@@ -350,30 +350,34 @@ describe("webhook authenticity", () => {
     }
   });
 
-  it("takes Jasmin's MO form: UCS-2 content decoded, acknowledged with ACK/Jasmin", async () => {
+  it("takes Jasmin's MO form as Jasmin 0.11 posts it (query token + allowlist): UCS-2 decoded, answered ACK/Jasmin", async () => {
     const user = await newUser();
     await setCoins(user.id, 100);
     const arabic = "مرحبا، كم رصيدي؟";
     const ucs2 = Buffer.from(arabic, "utf16le").swap16();
-    const percent = [...ucs2].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("");
+    const percent = [...ucs2].map((b) => `%${b.toString(16).padStart(2, "0").toUpperCase()}`).join("");
     const id = randomUUID();
-    const body = `id=${id}&from=${encodeURIComponent(user.phone)}&to=5555&origin-connector=smsc-1&priority=1&coding=8&content=${percent}`;
-    await configure({ webhook_auth: "basic", webhook_username: "jasmin" });
-    try {
-      const res = await fetch(`${baseUrl}/api/sms/integration/webhook.php`, {
+    // Jasmin's connector has only a URL: the secret rides in it, limited to Jasmin's address.
+    const body =
+      `id=${id}&from=${encodeURIComponent(user.phone)}&to=5555&origin-connector=smsc-1&content=${percent}` +
+      `&binary=${ucs2.toString("hex")}&priority=0&coding=8`;
+    const post = () =>
+      fetch(`${baseUrl}/api/sms/integration/webhook.php?token=${encodeURIComponent(SECRET)}`, {
         method: "POST",
-        headers: {
-          "content-type": "application/x-www-form-urlencoded",
-          authorization: `Basic ${Buffer.from(`jasmin:${SECRET}`).toString("base64")}`,
-        },
+        headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": "Jasmin gateway/1.0 deliverSmHttpThrower" },
         body,
       });
+    await configure({ webhook_query_token: true, webhook_allowed_ips: ["192.0.2.10"] });
+    try {
+      expect((await post()).status).toBe(401);
+      await configure({ webhook_query_token: true, webhook_allowed_ips: ["127.0.0.1", "::1"] });
+      const res = await post();
       expect(res.status).toBe(200);
       expect(await res.text()).toBe("ACK/Jasmin");
       expect(await processed(id)).toMatchObject({ result: "replied" });
       expect((await SmsMessage.findOne({ key: `in:${id}` }).lean())!.message).toBe(arabic);
     } finally {
-      await configure({ webhook_auth: "hmac" });
+      await configure({ webhook_query_token: false, webhook_allowed_ips: [] });
     }
   });
 

@@ -52,6 +52,8 @@ const typed = (password: string | undefined): password is string => Boolean(pass
  */
 function passwordFor(current: SmsIntegrationConfigValues, url: string, given: string | undefined): string {
   if (typed(given)) return given;
+  // No URL, nothing to send a password to: it is dropped rather than asked for.
+  if (!url) return "";
   if (url !== current.gateway_url && current.gateway_password)
     throw badRequest("gateway_password is required when gateway_url changes", "gateway_password");
   return url === current.gateway_url ? current.gateway_password : "";
