@@ -8,7 +8,7 @@ import { httpMetrics } from "./middleware/metrics";
 import { sessionMiddleware } from "./middleware/session";
 import { webApp } from "./middleware/web-app";
 import { apiRoutes } from "./routes/index";
-import { smsWebhookRoutes } from "./routes/sms/integration/webhook";
+import { loggedUrl, smsWebhookRoutes } from "./routes/sms/integration/webhook";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/u;
 
@@ -34,7 +34,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
       },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "info" : "debug"),
       serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: loggedUrl(req.url) }),
       },
     }),
   );

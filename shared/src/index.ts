@@ -19,3 +19,4 @@ export * from "./queues";
 export * from "./events";
 export * from "./reply-engine/index";
 export * from "./web-assets";
+export * from "./ip-address";

@@ -543,7 +543,7 @@ export const OPERATIONS: Operation[] = [
     method: "get",
     path: "/sms/integration/config.php",
     tag: TAGS.sms,
-    summary: "SMS integration configuration (secrets masked)",
+    summary: "SMS integration configuration (secrets never returned: gateway_password_set, webhook_secret_set)",
     auth: "admin",
     permission: "sms:view",
     response: ref(["smsIntegrationConfigResponseSchema"], obj({ success: bool, config: obj({}) })),
@@ -553,7 +553,8 @@ export const OPERATIONS: Operation[] = [
     method: "post",
     path: "/sms/integration/config.php",
     tag: TAGS.sms,
-    summary: "Save the SMS integration configuration (the full config)",
+    summary:
+      "Save the SMS integration configuration (the full config; an empty password or secret keeps the stored one, a changed gateway_url needs gateway_password again)",
     auth: "admin",
     permission: "sms:manage",
     body: ref("smsIntegrationConfigRequestSchema"),
@@ -564,10 +565,14 @@ export const OPERATIONS: Operation[] = [
     method: "put",
     path: "/sms/integration/config.php",
     tag: TAGS.sms,
-    summary: 'Gateway actions: {action: "test_gateway"}',
+    summary:
+      'Gateway actions: {action: "test_gateway"} (optionally the form\'s unsaved gateway_url/gateway_username/gateway_password), {action: "rotate_webhook_secret", keep_previous?} (answers the new webhook_secret once)',
     auth: "admin",
     permission: "sms:manage",
-    body: ref("smsIntegrationActionSchema", obj({ action: { type: "string", const: "test_gateway" } }, ["action"])),
+    body: ref(
+      "smsIntegrationActionSchema",
+      obj({ action: { type: "string", enum: ["test_gateway", "rotate_webhook_secret"] } }, ["action"]),
+    ),
     response: ref(["smsGatewayTestResponseSchema"], obj({ success: bool, test_result: obj({ success: bool, error: str }) })),
     errors: [400, 401, 403],
   },
@@ -586,12 +591,16 @@ export const OPERATIONS: Operation[] = [
     method: "post",
     path: "/sms/integration/webhook.php",
     tag: TAGS.sms,
-    summary: "Inbound SMS from the gateway (JSON or form fields), signed",
+    summary: "Inbound SMS from the gateway (JSON, or form fields as Jasmin and Kannel post them), authenticated",
     description:
-      "Authenticity: `X-Signature` is the hex HMAC-SHA256 (optionally prefixed `sha256=`) of `<X-Signature-Timestamp>.<raw request body>` " +
-      "keyed with the webhook secret; `X-Signature-Timestamp` is Unix seconds and is rejected beyond 5 minutes of skew. Gateways that " +
-      "cannot sign pass `?token=<webhook secret>` instead. Both are compared in constant time; a bad or missing signature answers 401 " +
-      "and starts nothing. A repeated gateway message id is accepted once.",
+      "Authenticity, as the integration's `webhook_auth` chooses: `hmac` (default): `X-Signature` is the hex HMAC-SHA256 (optionally prefixed " +
+      "`sha256=`) of `<X-Signature-Timestamp>.<raw request body>` keyed with the webhook secret; `X-Signature-Timestamp` is Unix seconds " +
+      "and is rejected beyond 5 minutes of skew. `basic`: HTTP Basic with `webhook_username` and the secret. `header`: the secret in " +
+      "`X-Webhook-Token` (or `Authorization: Bearer`). `?token=<secret>` only when `webhook_query_token` is enabled. An optional " +
+      "`webhook_allowed_ips` list refuses other sources. During the hour after a rotation the previous secret is accepted too. All " +
+      "compared in constant time; a failure answers 401 and starts nothing. Form bodies may carry `coding` (SMPP data_coding: 8 = " +
+      "UCS-2 big-endian, 3 = Latin-1, 0/1 = default alphabet) and `binary` (the bytes in hex). A Jasmin call (`origin-connector` " +
+      "present) is answered `200 ACK/Jasmin`. A repeated gateway message id is accepted once.",
     auth: "webhook",
     body: ref("smsInboundSchema", obj({ from: str, to: str, text: str, message_id: str }, ["from", "text"])),
     response: ref(["smsWebhookResponseSchema"], ok),
@@ -806,7 +815,7 @@ function security(op: Operation): JsonSchema[] | undefined {
     case "admin":
       return [{ session: [] }];
     case "webhook":
-      return [{ webhookSignature: [], webhookTimestamp: [] }, { webhookToken: [] }];
+      return [{ webhookSignature: [], webhookTimestamp: [] }, { webhookBasic: [] }, { webhookHeader: [] }, { webhookToken: [] }];
     case "metrics":
       return [{ metricsToken: [] }, { session: [] }];
     default:
@@ -929,11 +938,22 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): JsonSchema {
           name: "X-Signature-Timestamp",
           description: "Unix seconds; ±5 minutes",
         },
+        webhookBasic: {
+          type: "http",
+          scheme: "basic",
+          description: "webhook_auth=basic: webhook_username and the webhook secret",
+        },
+        webhookHeader: {
+          type: "apiKey",
+          in: "header",
+          name: "X-Webhook-Token",
+          description: "webhook_auth=header: the webhook secret (or Authorization: Bearer <secret>)",
+        },
         webhookToken: {
           type: "apiKey",
           in: "query",
           name: "token",
-          description: "The webhook secret, for gateways that cannot sign",
+          description: "The webhook secret, only when webhook_query_token is enabled (it ends up in URL logs)",
         },
         metricsToken: { type: "http", scheme: "bearer", description: "METRICS_TOKEN" },
       },

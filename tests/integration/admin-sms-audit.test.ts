@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { SmsIntegrationConfig } from "@storefront/shared/server";
 import { adminClient } from "../support/client";
+import { useDatabase } from "./admin-helpers";
+
+useDatabase();
 
 describe("SMS settings changes are audited", () => {
   it("records gateway create, update and delete and integration saves, never with a clear password", async () => {
@@ -36,5 +40,24 @@ describe("SMS settings changes are audited", () => {
     const integration = log.body.logs.find((e: { action: string }) => e.action === "sms_integration.update");
     expect(integration.after.rate_limit_per_minute).toBe(42);
     expect(JSON.stringify(log.body)).not.toContain("very-secret-password");
+  });
+
+  it("records a webhook secret rotation and an integration save without either secret", async () => {
+    const admin = await adminClient();
+    const before = (await SmsIntegrationConfig.findById("sms").lean())!.webhook_secret;
+    const current = (await admin.get("/sms/integration/config.php")).body.config;
+    expect((await admin.post("/sms/integration/config.php", current)).status).toBe(200);
+    const rotated = await admin.request("PUT", "/sms/integration/config.php", { action: "rotate_webhook_secret" });
+    expect(rotated.status).toBe(200);
+    const fresh: string = rotated.body.webhook_secret;
+
+    const log = await admin.get("/admin/audit-log.php?limit=50");
+    const actions = log.body.logs.map((e: { action: string }) => e.action);
+    expect(actions).toContain("sms_integration.rotate_webhook_secret");
+    expect(actions).toContain("sms_integration.update");
+    const text = JSON.stringify(log.body);
+    expect(before.length).toBeGreaterThan(0);
+    expect(text).not.toContain(before);
+    expect(text).not.toContain(fresh);
   });
 });

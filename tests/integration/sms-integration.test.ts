@@ -10,14 +10,18 @@ import path from "node:path";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SMS_INTEGRATION_DEFAULTS, smsEncoding } from "@storefront/shared";
-import { createLogger, LedgerEntry, SmsLog, SmsMessage, User } from "@storefront/shared/server";
+import { createLogger, LedgerEntry, SmsIntegrationConfig, SmsLog, SmsMessage, User } from "@storefront/shared/server";
 import { Redis } from "ioredis";
+import { sendViaHttp } from "../../workers/src/gateways/http";
 import { SmppLinks } from "../../workers/src/gateways/smpp";
+import { GatewayError } from "../../workers/src/gateways/types";
 import { handleInbound, recordReceipt, type SmsReplyDeps } from "../../workers/src/jobs/sms-reply";
 import { offlineChatProvider } from "../../workers/src/providers/chat/offline";
 import { HttpGatewayPeer } from "../peers/sms-http-gateway";
 import { SmppServerPeer } from "../peers/sms-smpp-server";
+import { startApiProcess, type ApiProcess } from "../support/api-process";
 import { adminClient, Client, newUser } from "../support/client";
+import { adminWithRole } from "./admin-helpers";
 import { until } from "../support/realtime";
 
 const SECRET = `test-webhook-secret-${randomUUID()}`;
@@ -120,21 +124,113 @@ afterAll(async () => {
 });
 
 describe("sms/integration/config.php", () => {
-  it("answers the configuration with the password masked and the webhook URL", async () => {
-    const res = await admin.get("/sms/integration/config.php");
-    expect(res.status).toBe(200);
-    expect(res.body.config).toMatchObject({
-      enabled: true,
-      gateway_url: http.url,
-      gateway_username: "gw-user",
-      gateway_password: "********",
-      sender_id: "AIStore",
-      webhook_secret: SECRET,
-      rate_limit_per_minute: 10,
-      auto_reply_enabled: true,
-    });
-    expect(JSON.stringify(res.body)).not.toContain("gw-pass");
-    expect(res.body.config.webhook_url).toMatch(/\/api\/sms\/integration\/webhook\.php$/u);
+  it("answers the configuration with whether secrets are set, never the secrets, to every role that reads it", async () => {
+    for (const reader of [admin, await adminWithRole("support"), await adminWithRole("manager")]) {
+      const res = await reader.get("/sms/integration/config.php");
+      expect(res.status).toBe(200);
+      expect(res.body.config).toMatchObject({
+        enabled: true,
+        gateway_url: http.url,
+        gateway_username: "gw-user",
+        gateway_password_set: true,
+        sender_id: "AIStore",
+        webhook_secret_set: true,
+        webhook_auth: "hmac",
+        rate_limit_per_minute: 10,
+        auto_reply_enabled: true,
+      });
+      expect(res.body.config).not.toHaveProperty("webhook_secret");
+      expect(res.body.config).not.toHaveProperty("gateway_password");
+      expect(JSON.stringify(res.body)).not.toContain("gw-pass");
+      expect(JSON.stringify(res.body)).not.toContain(SECRET);
+      expect(res.body.config.webhook_url).toMatch(/\/api\/sms\/integration\/webhook\.php$/u);
+    }
+    const saved = await admin.post("/sms/integration/config.php", baseConfig());
+    expect(JSON.stringify(saved.body)).not.toContain(SECRET);
+    expect(JSON.stringify(saved.body)).not.toContain("gw-pass");
+  });
+
+  it("rotates the webhook secret: the new one is shown once, the old one keeps working for the overlap unless ended", async () => {
+    const support = await adminWithRole("support");
+    expect((await support.request("PUT", "/sms/integration/config.php", { action: "rotate_webhook_secret" })).status).toBe(403);
+    try {
+      const rotated = await admin.request("PUT", "/sms/integration/config.php", { action: "rotate_webhook_secret" });
+      expect(rotated.status).toBe(200);
+      const fresh: string = rotated.body.webhook_secret;
+      expect(fresh.length).toBeGreaterThanOrEqual(32);
+      expect(rotated.body.config.webhook_secret_previous_until).toBeTruthy();
+      expect(JSON.stringify((await admin.get("/sms/integration/config.php")).body)).not.toContain(fresh);
+
+      const user = await newUser();
+      expect((await postSigned({ from: user.phone, text: "new secret" }, { secret: fresh })).status).toBe(202);
+      expect((await postSigned({ from: user.phone, text: "old secret, overlap" })).status).toBe(202);
+
+      const ended = await admin.request("PUT", "/sms/integration/config.php", {
+        action: "rotate_webhook_secret",
+        keep_previous: false,
+      });
+      expect(ended.status).toBe(200);
+      expect(ended.body.webhook_secret).not.toBe(fresh);
+      expect((await postSigned({ from: user.phone, text: "revoked" }, { secret: fresh })).status).toBe(401);
+      expect((await postSigned({ from: user.phone, text: "new again" }, { secret: ended.body.webhook_secret })).status).toBe(202);
+    } finally {
+      await SmsIntegrationConfig.updateOne(
+        { _id: "sms" },
+        { $set: { webhook_secret_previous: "", webhook_secret_previous_until: null } },
+      );
+      await configure();
+    }
+  });
+
+  it("sends the stored gateway password only to the URL it was typed for, on save and on test", async () => {
+    const other = new HttpGatewayPeer();
+    await other.start();
+    try {
+      const moved = await admin.post("/sms/integration/config.php", baseConfig({ gateway_url: other.url, gateway_password: "" }));
+      expect(moved.status).toBe(400);
+      expect(moved.body).toMatchObject({ field: "gateway_password" });
+      expect(moved.body.error).toContain("gateway_password");
+      expect((await admin.get("/sms/integration/config.php")).body.config.gateway_url).toBe(http.url);
+
+      const tested = await admin.request("PUT", "/sms/integration/config.php", {
+        action: "test_gateway",
+        gateway_url: other.url,
+      });
+      expect(tested.status).toBe(400);
+      expect(tested.body.field).toBe("gateway_password");
+      expect(other.received).toHaveLength(0);
+
+      const typed = await admin.request("PUT", "/sms/integration/config.php", {
+        action: "test_gateway",
+        gateway_url: other.url,
+        gateway_password: "typed-again",
+      });
+      expect(typed.body.test_result).toEqual({ success: true, error: null });
+      expect(other.received).toHaveLength(1);
+      expect(other.received[0]!.body).toMatchObject({ test: true, password: "typed-again" });
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it("never echoes the gateway's answer in the test result", async () => {
+    // A peer of its own: the shared one also serves the worker's replies, which could take the failure.
+    const failing = new HttpGatewayPeer();
+    await failing.start();
+    try {
+      failing.failNext(1, 500);
+      const res = await admin.request("PUT", "/sms/integration/config.php", {
+        action: "test_gateway",
+        gateway_url: failing.url,
+        gateway_password: "typed-again",
+      });
+      expect(res.body.test_result.success).toBe(false);
+      expect(res.body.test_result.error).toContain("500");
+      expect(failing.received).toHaveLength(1);
+      expect(JSON.stringify(res.body)).not.toContain("gateway busy");
+    } finally {
+      await failing.stop();
+    }
   });
 
   it("keeps the stored password when the mask is sent back", async () => {
@@ -202,17 +298,87 @@ describe("webhook authenticity", () => {
     expect(actions).toEqual(["sms_processed", "sms_reply_sent", "webhook_received"]);
   });
 
-  it("accepts form fields with the secret as a token, under the clean alias too", async () => {
+  it("refuses the secret in the query string until the integration enables it, then accepts form fields under both paths", async () => {
     const user = await newUser();
     await setCoins(user.id, 50);
-    for (const path of ["/api/sms/integration/webhook.php", "/api/sms/webhook"]) {
-      const id = randomUUID();
-      const form = new URLSearchParams({ msisdn: user.phone.replace("+", ""), shortcode: "5555", message: "hi there", id });
-      const res = await fetch(`${baseUrl}${path}?token=${encodeURIComponent(SECRET)}`, { method: "POST", body: form });
-      expect(res.status).toBe(202);
-      expect(await processed(id)).toMatchObject({ result: "replied" });
+    const send = (path: string, id: string) =>
+      fetch(`${baseUrl}${path}?token=${encodeURIComponent(SECRET)}`, {
+        method: "POST",
+        body: new URLSearchParams({ msisdn: user.phone.replace("+", ""), shortcode: "5555", message: "hi there", id }),
+      });
+    expect((await send("/api/sms/integration/webhook.php", randomUUID())).status).toBe(401);
+    await configure({ webhook_query_token: true });
+    try {
+      for (const path of ["/api/sms/integration/webhook.php", "/api/sms/webhook"]) {
+        const id = randomUUID();
+        expect((await send(path, id)).status).toBe(202);
+        expect(await processed(id)).toMatchObject({ result: "replied" });
+      }
+    } finally {
+      await configure({ webhook_query_token: false });
     }
     expect(http.deliveredTo(user.phone)).toHaveLength(2);
+  });
+
+  it("lets a gateway that cannot sign use HTTP Basic or a token header, as chosen, and an allowlist of sources", async () => {
+    const user = await newUser();
+    const form = (id: string) => new URLSearchParams({ from: user.phone, to: "5555", content: "hello", id });
+    const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
+    const post = (id: string, headers: Record<string, string>) =>
+      fetch(`${baseUrl}/api/sms/integration/webhook.php`, { method: "POST", headers, body: form(id) });
+    try {
+      expect((await admin.post("/sms/integration/config.php", baseConfig({ webhook_auth: "basic" }))).status).toBe(400);
+      await configure({ webhook_auth: "basic", webhook_username: "jasmin" });
+      expect((await post(randomUUID(), { authorization: basic("jasmin", SECRET) })).status).toBe(202);
+      expect((await post(randomUUID(), { authorization: basic("jasmin", "wrong-secret-xx") })).status).toBe(401);
+      expect((await postSigned({ from: user.phone, text: "signed, but basic is the method" })).status).toBe(401);
+
+      await configure({ webhook_auth: "header" });
+      expect((await post(randomUUID(), { "x-webhook-token": SECRET })).status).toBe(202);
+      expect((await post(randomUUID(), { authorization: `Bearer ${SECRET}` })).status).toBe(202);
+      expect((await post(randomUUID(), { "x-webhook-token": "wrong" })).status).toBe(401);
+
+      await configure({ webhook_auth: "hmac", webhook_allowed_ips: "192.0.2.0/24, 2001:db8::/32" });
+      expect((await postSigned({ from: user.phone, text: "from outside the list" })).status).toBe(401);
+      const bad = await admin.post("/sms/integration/config.php", baseConfig({ webhook_allowed_ips: ["10.0.0.0/99"] }));
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toContain("webhook_allowed_ips");
+      await configure({ webhook_allowed_ips: ["127.0.0.1", "::1"] });
+      expect((await postSigned({ from: user.phone, text: "from a listed address" })).status).toBe(202);
+    } finally {
+      await configure({ webhook_auth: "hmac", webhook_allowed_ips: [] });
+    }
+  });
+
+  it("takes Jasmin's MO form as Jasmin 0.11 posts it (query token + allowlist): UCS-2 decoded, answered ACK/Jasmin", async () => {
+    const user = await newUser();
+    await setCoins(user.id, 100);
+    const arabic = "مرحبا، كم رصيدي؟";
+    const ucs2 = Buffer.from(arabic, "utf16le").swap16();
+    const percent = [...ucs2].map((b) => `%${b.toString(16).padStart(2, "0").toUpperCase()}`).join("");
+    const id = randomUUID();
+    // Jasmin's connector has only a URL: the secret rides in it, limited to Jasmin's address.
+    const body =
+      `id=${id}&from=${encodeURIComponent(user.phone)}&to=5555&origin-connector=smsc-1&content=${percent}` +
+      `&binary=${ucs2.toString("hex")}&priority=0&coding=8`;
+    const post = () =>
+      fetch(`${baseUrl}/api/sms/integration/webhook.php?token=${encodeURIComponent(SECRET)}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": "Jasmin gateway/1.0 deliverSmHttpThrower" },
+        body,
+      });
+    await configure({ webhook_query_token: true, webhook_allowed_ips: ["192.0.2.10"] });
+    try {
+      expect((await post()).status).toBe(401);
+      await configure({ webhook_query_token: true, webhook_allowed_ips: ["127.0.0.1", "::1"] });
+      const res = await post();
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe("ACK/Jasmin");
+      expect(await processed(id)).toMatchObject({ result: "replied" });
+      expect((await SmsMessage.findOne({ key: `in:${id}` }).lean())!.message).toBe(arabic);
+    } finally {
+      await configure({ webhook_query_token: false, webhook_allowed_ips: [] });
+    }
   });
 
   it("rejects a bad signature, a wrong token and a missing one with 401, logs webhook_error and starts nothing", async () => {
@@ -220,9 +386,9 @@ describe("webhook authenticity", () => {
     const id = randomUUID();
     const bad = await postSigned({ from: "+15550001111", text: "forged", id }, { secret: "not-the-secret-at-all" });
     expect(bad.status).toBe(401);
-    const token = await fetch(`${baseUrl}/api/sms/integration/webhook.php?token=wrong`, {
+    const token = await fetch(`${baseUrl}/api/sms/integration/webhook.php`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", "x-signature": "sha256=deadbeef" },
       body: JSON.stringify({ from: "+15550001111", text: "x", message_id: id }),
     });
     expect(token.status).toBe(401);
@@ -471,7 +637,7 @@ describe("outbound delivery", () => {
         pusher: null,
         chat: offlineChatProvider(),
         smpp,
-        http: {},
+        http: { allowPrivate: true },
         log: createLogger("sms-test", "silent"),
       });
       // A sender that "dies" mid-send: a plain error, as a killed process would leave the job.
@@ -611,17 +777,81 @@ describe("admin/sms-config.php", () => {
     expect(created.status).toBe(201);
     const id = created.body.config.id;
     const list = await admin.get("/admin/sms-config.php");
-    expect(list.body.configs.find((c: any) => c.id === id)).toMatchObject({ ...valid, password: "********" });
+    const { password: _password, ...shown } = valid;
+    const listed = list.body.configs.find((c: any) => c.id === id);
+    expect(listed).toMatchObject({ ...shown, password_set: true });
+    expect(listed).not.toHaveProperty("password");
     expect(JSON.stringify(list.body)).not.toContain("pass-a");
 
     const updated = await admin.request("PUT", "/admin/sms-config.php", { ...valid, id, port: "2776", password: "********" });
     expect(updated.status).toBe(200);
     expect(updated.body.config.port).toBe(2776);
+    const omitted = await admin.post("/admin/sms-config.php", { ...shown, id, port: 2777 });
+    expect(omitted.status).toBe(200);
     const { SmsGatewayConfig } = await import("@storefront/shared/server");
     expect((await SmsGatewayConfig.findById(id).lean())!.password).toBe("pass-a");
 
+    // The stored password only goes to the address it was typed for.
+    const moved = await admin.request("PUT", "/admin/sms-config.php", { ...shown, id, apiUrl: "smpp://elsewhere.example.net" });
+    expect(moved.status).toBe(400);
+    expect(moved.body.field).toBe("password");
+    expect((await SmsGatewayConfig.findById(id).lean())!.apiUrl).toBe(valid.apiUrl);
+
     expect((await admin.request("DELETE", `/admin/sms-config.php?id=${id}`)).status).toBe(200);
     expect((await admin.get("/admin/sms-config.php")).body.configs.some((c: any) => c.id === id)).toBe(false);
+  });
+});
+
+describe("with SMS_GATEWAY_ALLOW_PRIVATE off and debug request logs (an API process of its own)", () => {
+  let api: ApiProcess;
+  let client: Client;
+
+  beforeAll(async () => {
+    api = await startApiProcess({ SMS_GATEWAY_ALLOW_PRIVATE: "false", LOG_LEVEL: "debug" });
+    client = new Client(api.url);
+    const login = await client.post("/admin/login.php", { username: inject("adminUsername"), password: inject("adminPassword") });
+    expect(login.status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await api?.stop();
+  });
+
+  it("refuses to test a gateway on a loopback or private address, contacting nothing", async () => {
+    const before = http.received.length;
+    for (const url of [http.url, http.url.replace("127.0.0.1", "[::ffff:127.0.0.1]"), "http://169.254.169.254/latest"]) {
+      const res = await client.request("PUT", "/sms/integration/config.php", {
+        action: "test_gateway",
+        gateway_url: url,
+        gateway_password: "typed-again",
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.test_result.success).toBe(false);
+      expect(res.body.test_result.error).toContain("SMS_GATEWAY_ALLOW_PRIVATE");
+    }
+    expect(http.received.length).toBe(before);
+  });
+
+  it("never logs the query string of a webhook call", async () => {
+    const token = `query-token-${randomUUID()}`;
+    const res = await fetch(`${api.url}/api/sms/integration/webhook.php?token=${token}`, { method: "POST", body: "from=1" });
+    expect(res.status).toBe(401);
+    await until(async () => api.output().includes("/api/sms/integration/webhook.php") || undefined, 10_000, "request logged");
+    expect(api.output()).not.toContain(token);
+  });
+});
+
+describe("the worker's HTTP gateway delivery", () => {
+  it("refuses a loopback gateway unless private addresses are allowed", async () => {
+    const before = http.received.length;
+    const config = { gateway_url: http.url, gateway_username: "u", gateway_password: "p", sender_id: "S" };
+    const sms = { to: "15550001234", text: "hello", reference: randomUUID() };
+    const refused = sendViaHttp(config, sms, { allowPrivate: false, retry: { attempts: 1, baseDelayMs: 1 } });
+    await expect(refused).rejects.toBeInstanceOf(GatewayError);
+    await expect(refused).rejects.toMatchObject({ retryable: false });
+    expect(http.received.length).toBe(before);
+    await sendViaHttp(config, sms, { allowPrivate: true });
+    expect(http.received.length).toBe(before + 1);
   });
 });
 

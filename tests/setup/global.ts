@@ -24,6 +24,9 @@ export async function setup(project: TestProject): Promise<void> {
       LOGIN_RATE_LIMIT_PER_MINUTE: "30",
       // Every suite logs in from 127.0.0.1: the per-address limit is exercised in its own test.
       LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE: "100000",
+      // The SMS gateway peers listen on 127.0.0.1; the refusal of private addresses is tested on
+      // an API process of its own started without this (tests/integration/sms-integration.test.ts).
+      SMS_GATEWAY_ALLOW_PRIVATE: "true",
     },
   });
   project.provide("baseUrl", stack.apiUrls[0]!);

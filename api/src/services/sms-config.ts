@@ -1,30 +1,41 @@
-/** The SMS integration settings (SPEC §2 SMS Integration → Configuration) and the Test Gateway action. */
-import { randomUUID } from "node:crypto";
+/**
+ * The SMS integration settings (SPEC §2 SMS Integration → Configuration), the Test Gateway
+ * action and the webhook secret's rotation. Secrets are write-only: no answer carries them,
+ * except a freshly generated secret, once, to the administrator who rotated it.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
 import {
   httpGatewayRequest,
   MASKED_SECRET,
+  WEBHOOK_SECRET_OVERLAP_MS,
   type SmsIntegrationConfigRequest,
   type SmsIntegrationConfigValues,
+  type SmsIntegrationConfigView,
 } from "@storefront/shared";
-import { loadSmsIntegrationConfig, SmsIntegrationConfig } from "@storefront/shared/server";
+import {
+  GatewayHttpError,
+  loadSmsIntegrationConfig,
+  postToGateway,
+  resolveGatewayTarget,
+  SmsIntegrationConfig,
+} from "@storefront/shared/server";
+import { badRequest } from "../errors";
 import { SMS_WEBHOOK_PATHS } from "../routes/sms/integration/webhook";
 import { forgetWebhookSecret } from "./sms-webhook";
 
 const TEST_TIMEOUT_MS = 10_000;
 
-export type SmsConfigView = Omit<SmsIntegrationConfigValues, "gateway_password"> & {
-  /** The mask when a password is stored, "" when none. */
-  gateway_password: string;
-  gateway_password_set: boolean;
-  /** Where the gateway must post inbound messages (read-only on the screen). */
-  webhook_url: string;
-};
+export type SmsConfigView = SmsIntegrationConfigView;
 
-function view(config: SmsIntegrationConfigValues, baseUrl: string): SmsConfigView {
+function view(config: SmsIntegrationConfigValues, baseUrl: string, now = Date.now()): SmsConfigView {
+  const { gateway_password, webhook_secret, webhook_secret_previous: _previous, webhook_secret_previous_until, ...rest } = config;
+  const previousUntil =
+    webhook_secret_previous_until !== null && webhook_secret_previous_until > now ? webhook_secret_previous_until : null;
   return {
-    ...config,
-    gateway_password: config.gateway_password ? MASKED_SECRET : "",
-    gateway_password_set: Boolean(config.gateway_password),
+    ...rest,
+    gateway_password_set: Boolean(gateway_password),
+    webhook_secret_set: Boolean(webhook_secret),
+    webhook_secret_previous_until: previousUntil === null ? null : new Date(previousUntil).toISOString(),
     webhook_url: `${baseUrl.replace(/\/+$/u, "")}/api${SMS_WEBHOOK_PATHS[0]}`,
   };
 }
@@ -33,27 +44,66 @@ export async function smsConfigView(baseUrl: string): Promise<SmsConfigView> {
   return view(await loadSmsIntegrationConfig(), baseUrl);
 }
 
-/** Saves the whole form; an empty or masked password and an empty secret keep the stored ones. */
+const typed = (password: string | undefined): password is string => Boolean(password) && password !== MASKED_SECRET;
+
+/**
+ * The stored password may only go to the URL it was typed for: a new gateway URL (another
+ * host, or the same host under another path) needs the password again.
+ */
+function passwordFor(current: SmsIntegrationConfigValues, url: string, given: string | undefined): string {
+  if (typed(given)) return given;
+  // No URL, nothing to send a password to: it is dropped rather than asked for.
+  if (!url) return "";
+  if (url !== current.gateway_url && current.gateway_password)
+    throw badRequest("gateway_password is required when gateway_url changes", "gateway_password");
+  return url === current.gateway_url ? current.gateway_password : "";
+}
+
+/** The previous secret stays valid for the overlap, so messages signed with it are not refused. */
+function rotated(current: SmsIntegrationConfigValues, secret: string, keepPrevious: boolean, now = Date.now()) {
+  return {
+    webhook_secret: secret,
+    webhook_secret_previous: keepPrevious ? current.webhook_secret : "",
+    webhook_secret_previous_until: keepPrevious && current.webhook_secret ? new Date(now + WEBHOOK_SECRET_OVERLAP_MS) : null,
+  };
+}
+
+/** Saves the form; an empty or masked password and an empty secret keep the stored ones. */
 export async function saveSmsConfig(input: SmsIntegrationConfigRequest, baseUrl: string): Promise<SmsConfigView> {
   const current = await loadSmsIntegrationConfig();
-  const next: SmsIntegrationConfigValues = {
+  const auth = input.webhook_auth ?? current.webhook_auth;
+  const username = input.webhook_username ?? current.webhook_username;
+  if (auth === "basic" && !username)
+    throw badRequest("webhook_username is required for HTTP Basic authentication", "webhook_username");
+  const newSecret = input.webhook_secret && input.webhook_secret !== current.webhook_secret ? input.webhook_secret : null;
+  const set = {
     enabled: input.enabled,
     gateway_url: input.gateway_url,
     gateway_username: input.gateway_username,
-    gateway_password:
-      input.gateway_password === "" || input.gateway_password === MASKED_SECRET
-        ? current.gateway_password
-        : input.gateway_password,
+    gateway_password: passwordFor(current, input.gateway_url, input.gateway_password),
     sender_id: input.sender_id,
-    webhook_secret: input.webhook_secret || current.webhook_secret,
+    webhook_auth: auth,
+    webhook_username: username,
+    webhook_allowed_ips: input.webhook_allowed_ips ?? current.webhook_allowed_ips,
+    webhook_query_token: input.webhook_query_token ?? current.webhook_query_token,
     rate_limit_per_minute: input.rate_limit_per_minute,
     auto_reply_enabled: input.auto_reply_enabled,
     welcome_message: input.welcome_message,
     insufficient_funds_message: input.insufficient_funds_message,
+    ...(newSecret ? rotated(current, newSecret, true) : {}),
   };
-  await SmsIntegrationConfig.updateOne({ _id: "sms" }, { $set: next }, { upsert: true });
+  await SmsIntegrationConfig.updateOne({ _id: "sms" }, { $set: set }, { upsert: true });
   forgetWebhookSecret();
-  return view(next, baseUrl);
+  return smsConfigView(baseUrl);
+}
+
+/** A new random secret, answered this once; the old one is accepted for the overlap unless `keepPrevious` is false. */
+export async function rotateWebhookSecret(keepPrevious: boolean, baseUrl: string) {
+  const current = await loadSmsIntegrationConfig();
+  const secret = randomBytes(32).toString("base64url");
+  await SmsIntegrationConfig.updateOne({ _id: "sms" }, { $set: rotated(current, secret, keepPrevious) }, { upsert: true });
+  forgetWebhookSecret();
+  return { webhook_secret: secret, config: await smsConfigView(baseUrl) };
 }
 
 export interface GatewayTestResult {
@@ -61,24 +111,36 @@ export interface GatewayTestResult {
   error: string | null;
 }
 
-/** Really contacts the configured HTTP gateway with a test message flagged `test: true`. */
-export async function testSmsGateway(): Promise<GatewayTestResult> {
-  const config = await loadSmsIntegrationConfig();
-  if (!config.gateway_url) return { success: false, error: "Gateway URL is not configured" };
+export interface GatewayTestInput {
+  gateway_url?: string | undefined;
+  gateway_username?: string | undefined;
+  gateway_password?: string | undefined;
+}
+
+/**
+ * Really contacts the HTTP gateway with a test message flagged `test: true`: the stored settings,
+ * or the form's unsaved URL and credentials. The gateway's answer is never echoed (the URL could
+ * point at an internal service); only its status is reported.
+ */
+export async function testSmsGateway(input: GatewayTestInput, allowPrivate: boolean): Promise<GatewayTestResult> {
+  const current = await loadSmsIntegrationConfig();
+  const url = input.gateway_url ?? current.gateway_url;
+  if (!url) return { success: false, error: "Gateway URL is not configured" };
+  const config = {
+    gateway_username: input.gateway_username ?? current.gateway_username,
+    gateway_password: passwordFor(current, url, input.gateway_password),
+    sender_id: current.sender_id,
+  };
+  const checked = await resolveGatewayTarget(url, { allowPrivate });
+  if (!checked.ok) return { success: false, error: checked.reason };
   const request = httpGatewayRequest(config, { to: "", text: "Gateway test", reference: `test-${randomUUID()}`, test: true });
   try {
-    const res = await fetch(config.gateway_url, {
-      method: "POST",
-      ...request,
-      signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
-    });
-    const text = (await res.text()).slice(0, 300);
-    if (res.ok) return { success: true, error: null };
-    return { success: false, error: `HTTP ${res.status}${text ? `: ${text}` : ""}` };
+    const res = await postToGateway(checked.target, request, { timeoutMs: TEST_TIMEOUT_MS, maxBytes: 0 });
+    if (res.status >= 200 && res.status < 300) return { success: true, error: null };
+    return { success: false, error: `The gateway answered HTTP ${res.status}` };
   } catch (error) {
-    const e = error as Error & { cause?: { code?: string; message?: string } };
-    if (e.name === "TimeoutError")
+    if (error instanceof GatewayHttpError && error.code === "timeout")
       return { success: false, error: `No answer from the gateway within ${TEST_TIMEOUT_MS / 1000} s` };
-    return { success: false, error: e.cause?.code ?? e.cause?.message ?? e.message };
+    return { success: false, error: `The gateway could not be reached (${(error as Error).message})` };
   }
 }

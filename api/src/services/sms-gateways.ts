@@ -1,7 +1,7 @@
 /** The admin SMS Config list: SMPP gateways (SPEC §2 SMS Config, §7 admin/sms-config.php). */
 import { MASKED_SECRET, type SmsGatewayConfigInput } from "@storefront/shared";
 import { SmsGatewayConfig, type SmsGatewayConfigDoc } from "@storefront/shared/server";
-import { notFound } from "../errors";
+import { badRequest, notFound } from "../errors";
 
 function view(doc: SmsGatewayConfigDoc) {
   return {
@@ -12,8 +12,8 @@ function view(doc: SmsGatewayConfigDoc) {
     smsType: doc.smsType,
     apiUrl: doc.apiUrl,
     username: doc.username,
-    // Passwords never leave the server; sending the mask back keeps the stored one.
-    password: MASKED_SECRET,
+    // Passwords never leave the server: the list says one is set (every gateway has one).
+    password_set: Boolean(doc.password),
   };
 }
 
@@ -22,16 +22,24 @@ export async function listGateways() {
   return docs.map(view);
 }
 
-export async function createGateway(input: SmsGatewayConfigInput) {
+/** On update an omitted, empty or masked password keeps the stored one. */
+type GatewayUpdate = Omit<SmsGatewayConfigInput, "password"> & { password?: string | undefined };
+
+export async function createGateway(input: GatewayUpdate) {
   const doc = await SmsGatewayConfig.create(input);
   return view(doc.toObject() as SmsGatewayConfigDoc);
 }
 
-export async function updateGateway(id: string, input: SmsGatewayConfigInput) {
+export async function updateGateway(id: string, input: GatewayUpdate) {
   const { password, ...rest } = input;
+  const keep = !password || password === MASKED_SECRET;
+  const current = await SmsGatewayConfig.findById(id, { apiUrl: 1 }).lean<{ apiUrl: string }>();
+  if (!current) throw notFound("SMS gateway configuration not found");
+  // The stored password goes only where it was typed for: a new address needs it typed again.
+  if (keep && current.apiUrl !== rest.apiUrl) throw badRequest("password is required when apiUrl changes", "password");
   const doc = await SmsGatewayConfig.findByIdAndUpdate(
     id,
-    { $set: password === MASKED_SECRET ? rest : input },
+    { $set: keep ? rest : { ...rest, password } },
     { returnDocument: "after", lean: true },
   );
   if (!doc) throw notFound("SMS gateway configuration not found");

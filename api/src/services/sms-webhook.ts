@@ -5,7 +5,14 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import { smsInboundSchema, type SmsInbound, type SmsReplyJob } from "@storefront/shared";
+import {
+  addressInList,
+  smsInboundSchema,
+  type SmsInbound,
+  type SmsIntegrationConfigValues,
+  type SmsReplyJob,
+  type SmsWebhookAuth,
+} from "@storefront/shared";
 import { loadSmsIntegrationConfig, SmsLog } from "@storefront/shared/server";
 
 /** Signed timestamps further than this from our clock are replays (or broken clocks). */
@@ -13,35 +20,73 @@ export const SIGNATURE_MAX_SKEW_MS = 5 * 60_000;
 /** How long a gateway message id is remembered for duplicate detection. */
 export const DUPLICATE_WINDOW_SECONDS = 7 * 24 * 3600;
 
-/** How long an API process reuses the webhook secret it read (a saved change applies at once in that process). */
-const SECRET_CACHE_MS = 1000;
-let cachedSecret: { value: string; at: number } | null = null;
+/** How long an API process reuses the settings it read (a saved change applies at once in that process). */
+const SETTINGS_CACHE_MS = 1000;
+let cachedSettings: { value: WebhookAuthSettings; at: number } | null = null;
 
-/** The webhook secret, read at most once a second per process: a burst of calls costs one read, not one each. */
-export async function webhookSecret(now = Date.now()): Promise<string> {
-  if (cachedSecret && now - cachedSecret.at < SECRET_CACHE_MS) return cachedSecret.value;
-  const { webhook_secret } = await loadSmsIntegrationConfig();
-  cachedSecret = { value: webhook_secret, at: now };
-  return webhook_secret;
+/** What the webhook checks a call against: the chosen method, the secrets still valid, the source allowlist. */
+export interface WebhookAuthSettings {
+  mode: SmsWebhookAuth;
+  /** The current secret first; the one before the last rotation while its overlap lasts. */
+  secrets: string[];
+  username: string;
+  allowedIps: string[];
+  queryToken: boolean;
+}
+
+export function authSettingsOf(config: SmsIntegrationConfigValues, now = Date.now()): WebhookAuthSettings {
+  const previousValid =
+    config.webhook_secret_previous !== "" &&
+    config.webhook_secret_previous_until !== null &&
+    config.webhook_secret_previous_until > now;
+  return {
+    mode: config.webhook_auth,
+    secrets: [config.webhook_secret, ...(previousValid ? [config.webhook_secret_previous] : [])].filter(Boolean),
+    username: config.webhook_username,
+    allowedIps: config.webhook_allowed_ips,
+    queryToken: config.webhook_query_token,
+  };
+}
+
+/** The webhook settings, read at most once a second per process: a burst of calls costs one read, not one each. */
+export async function webhookAuthSettings(now = Date.now()): Promise<WebhookAuthSettings> {
+  if (cachedSettings && now - cachedSettings.at < SETTINGS_CACHE_MS) return cachedSettings.value;
+  const value = authSettingsOf(await loadSmsIntegrationConfig(), now);
+  cachedSettings = { value, at: now };
+  return value;
 }
 
 /** A saved configuration applies to the next webhook call of this process. */
 export function forgetWebhookSecret(): void {
-  cachedSecret = null;
+  cachedSettings = null;
 }
 
-export type Verdict = { ok: true; via: "signature" | "token" } | { ok: false; reason: string };
+export type Verdict = { ok: true; via: "signature" | "basic" | "header" | "token" } | { ok: false; reason: string };
 
 export interface SignedRequest {
   rawBody: Buffer;
   signature: string | undefined;
   timestamp: string | undefined;
+  /** `?token=`, honoured only when the integration enables it. */
   token: string | undefined;
+  /** The Authorization header (Basic, or Bearer in header mode). */
+  authorization?: string | undefined;
+  /** X-Webhook-Token. */
+  tokenHeader?: string | undefined;
+  /** The caller's address as Express sees it (trust proxy applied). */
+  ip?: string | undefined;
 }
 
 function equalInConstantTime(a: Buffer, b: Buffer): boolean {
   // timingSafeEqual needs equal lengths; comparing digests keeps the compare length-blind too.
   return timingSafeEqual(createHash("sha256").update(a).digest(), createHash("sha256").update(b).digest());
+}
+
+/** Whether the value equals one of the secrets; every secret is compared, so timing tells nothing. */
+function matchesAny(value: string, secrets: string[]): boolean {
+  let found = false;
+  for (const secret of secrets) found = equalInConstantTime(Buffer.from(value), Buffer.from(secret)) || found;
+  return found;
 }
 
 /** Epoch ms of a signature timestamp given in seconds or milliseconds. */
@@ -55,34 +100,59 @@ export function signatureOf(secret: string, timestamp: string, rawBody: Buffer |
   return createHmac("sha256", secret).update(`${timestamp}.`).update(rawBody).digest("hex");
 }
 
+/** HMAC-SHA256 of `<timestamp>.<raw body>` in X-Signature (hex, optionally "sha256="-prefixed), timestamp within 5 minutes. */
+function verifySignature(request: SignedRequest, secrets: string[], now: number): Verdict {
+  if (request.signature === undefined) return { ok: false, reason: "no signature" };
+  if (request.timestamp === undefined) return { ok: false, reason: "X-Signature-Timestamp is missing" };
+  const at = timestampMs(request.timestamp.trim());
+  if (at === null) return { ok: false, reason: "X-Signature-Timestamp is not a number" };
+  if (Math.abs(now - at) > SIGNATURE_MAX_SKEW_MS) return { ok: false, reason: "signature timestamp outside the 5 minute window" };
+  const given = request.signature
+    .trim()
+    .replace(/^sha256=/iu, "")
+    .toLowerCase();
+  if (!/^[0-9a-f]{64}$/u.test(given)) return { ok: false, reason: "X-Signature is not a hex SHA-256 HMAC" };
+  const expected = secrets.map((secret) => signatureOf(secret, request.timestamp!.trim(), request.rawBody));
+  return matchesAny(given, expected) ? { ok: true, via: "signature" } : { ok: false, reason: "signature mismatch" };
+}
+
+/** HTTP Basic: the configured user name and the webhook secret as password. */
+function verifyBasic(request: SignedRequest, settings: WebhookAuthSettings): Verdict {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/iu.exec(request.authorization ?? "");
+  if (!match) return { ok: false, reason: "no Basic credentials" };
+  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return { ok: false, reason: "malformed Basic credentials" };
+  const userOk = equalInConstantTime(Buffer.from(decoded.slice(0, colon)), Buffer.from(settings.username));
+  const passwordOk = matchesAny(decoded.slice(colon + 1), settings.secrets);
+  return userOk && passwordOk ? { ok: true, via: "basic" } : { ok: false, reason: "Basic credentials mismatch" };
+}
+
+/** The secret in X-Webhook-Token, or as `Authorization: Bearer <secret>`. */
+function verifyHeader(request: SignedRequest, secrets: string[]): Verdict {
+  const bearer = /^Bearer\s+(\S+)\s*$/iu.exec(request.authorization ?? "")?.[1];
+  const token = request.tokenHeader ?? bearer;
+  if (token === undefined) return { ok: false, reason: "no X-Webhook-Token header" };
+  return matchesAny(token.trim(), secrets) ? { ok: true, via: "header" } : { ok: false, reason: "token mismatch" };
+}
+
 /**
- * HMAC-SHA256 of `<timestamp>.<raw body>` in X-Signature (hex, optionally "sha256="-prefixed)
- * with X-Signature-Timestamp within 5 minutes; or `?token=<secret>` for gateways that cannot sign.
+ * The integration's chosen method decides (HMAC by default, HTTP Basic or a token header); the
+ * source allowlist, when set, applies first; `?token=` only when explicitly enabled, since a
+ * secret in a URL ends up in proxies' and gateways' logs.
  */
-export function verifyWebhook(request: SignedRequest, secret: string, now = Date.now()): Verdict {
-  if (!secret) return { ok: false, reason: "no webhook secret is configured" };
-  if (request.signature !== undefined) {
-    if (request.timestamp === undefined) return { ok: false, reason: "X-Signature-Timestamp is missing" };
-    const at = timestampMs(request.timestamp.trim());
-    if (at === null) return { ok: false, reason: "X-Signature-Timestamp is not a number" };
-    if (Math.abs(now - at) > SIGNATURE_MAX_SKEW_MS)
-      return { ok: false, reason: "signature timestamp outside the 5 minute window" };
-    const given = request.signature
-      .trim()
-      .replace(/^sha256=/iu, "")
-      .toLowerCase();
-    if (!/^[0-9a-f]{64}$/u.test(given)) return { ok: false, reason: "X-Signature is not a hex SHA-256 HMAC" };
-    const expected = signatureOf(secret, request.timestamp.trim(), request.rawBody);
-    return equalInConstantTime(Buffer.from(given), Buffer.from(expected))
-      ? { ok: true, via: "signature" }
-      : { ok: false, reason: "signature mismatch" };
-  }
+export function verifyWebhook(request: SignedRequest, settings: WebhookAuthSettings, now = Date.now()): Verdict {
+  if (settings.secrets.length === 0) return { ok: false, reason: "no webhook secret is configured" };
+  if (settings.allowedIps.length > 0 && !addressInList(request.ip ?? "", settings.allowedIps))
+    return { ok: false, reason: "source address not in the allowlist" };
   if (request.token !== undefined) {
-    return equalInConstantTime(Buffer.from(request.token), Buffer.from(secret))
-      ? { ok: true, via: "token" }
-      : { ok: false, reason: "token mismatch" };
+    if (!settings.queryToken) return { ok: false, reason: "query-string token is not enabled" };
+    return matchesAny(request.token, settings.secrets) ? { ok: true, via: "token" } : { ok: false, reason: "token mismatch" };
   }
-  return { ok: false, reason: "no signature or token" };
+  if (settings.mode === "basic") return verifyBasic(request, settings);
+  if (settings.mode === "header") return verifyHeader(request, settings.secrets);
+  if (request.signature === undefined) return { ok: false, reason: "no signature or token" };
+  return verifySignature(request, settings.secrets, now);
 }
 
 const FIELD_NAMES = {
@@ -101,7 +171,76 @@ function pick(fields: Record<string, unknown>, names: readonly string[]): string
   return undefined;
 }
 
-/** The body as fields: JSON object or form encoding, whichever the gateway sent. */
+/** Form fields with their raw bytes: a UCS-2 `content` is percent-encoded bytes, not UTF-8 text. */
+export function parseFormBytes(rawBody: Buffer): Map<string, Buffer> {
+  const fields = new Map<string, Buffer>();
+  const decode = (part: string) => {
+    const plus = part.replace(/\+/gu, " ");
+    const bytes: number[] = [];
+    for (let i = 0; i < plus.length; i++) {
+      const hex = plus[i] === "%" ? plus.slice(i + 1, i + 3) : "";
+      if (/^[0-9a-f]{2}$/iu.test(hex)) {
+        bytes.push(parseInt(hex, 16));
+        i += 2;
+      } else bytes.push(...Buffer.from(plus[i]!, "latin1"));
+    }
+    return Buffer.from(bytes);
+  };
+  // The raw body is ASCII when form-encoded; latin1 keeps any stray byte as itself.
+  for (const pair of rawBody.toString("latin1").split("&")) {
+    if (!pair) continue;
+    const eq = pair.indexOf("=");
+    const name = decode(eq < 0 ? pair : pair.slice(0, eq)).toString("utf8");
+    if (!fields.has(name)) fields.set(name, decode(eq < 0 ? "" : pair.slice(eq + 1)));
+  }
+  return fields;
+}
+
+/** SMPP data_coding as Jasmin sends it: the number, or the name older versions used. */
+const CODING_NAMES: Record<string, number> = {
+  SMSC_DEFAULT_ALPHABET: 0,
+  IA5_ASCII: 1,
+  OCTET_UNSPECIFIED: 2,
+  LATIN_1: 3,
+  OCTET_UNSPECIFIED_COMMON: 4,
+  UCS2: 8,
+};
+
+export class SmsTextError extends Error {}
+
+/**
+ * The text of a message from its bytes and SMPP data_coding: 8 is UCS-2 (UTF-16 big-endian),
+ * 3 Latin-1, 0 and 1 the default alphabet, which gateways hand over as ASCII (read as UTF-8
+ * when it is valid UTF-8, so a gateway that re-encodes to UTF-8 reads right too, else Latin-1).
+ * 2 and 4 are binary data, not text.
+ */
+export function decodeSmsText(bytes: Buffer, coding: string | undefined): string {
+  const raw = (coding ?? "0").trim();
+  const code = /^\d{1,3}$/u.test(raw) ? Number(raw) : CODING_NAMES[raw.toUpperCase()];
+  if (code === undefined) throw new SmsTextError(`coding: ${raw} is not an SMPP data coding`);
+  if (code === 8) {
+    if (bytes.length % 2 !== 0) throw new SmsTextError("content: UCS-2 text must have an even number of bytes");
+    const swapped = Buffer.from(bytes);
+    swapped.swap16();
+    return swapped.toString("utf16le");
+  }
+  if (code === 2 || code === 4) throw new SmsTextError(`coding: ${code} is binary data, not a text message`);
+  if (code === 3) return bytes.toString("latin1");
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return bytes.toString("latin1");
+  }
+}
+
+/** The fields that may carry the message's bytes as hex (Jasmin's `binary`, its MT API's `hex-content`). */
+const HEX_FIELDS = ["binary", "hex-content", "hex_content"];
+
+/**
+ * The body as fields: a JSON object, or form encoding as Jasmin, Kannel and most gateways post
+ * it. In a form, `coding` (SMPP data_coding) says how the message bytes are encoded; the text
+ * is then decoded from those bytes (from hex when the gateway sent `binary`).
+ */
 export function bodyFields(rawBody: Buffer, contentType: string | undefined): Record<string, unknown> {
   const text = rawBody.toString("utf8");
   if (!text.trim()) return {};
@@ -112,7 +251,22 @@ export function bodyFields(rawBody: Buffer, contentType: string | undefined): Re
       throw new SyntaxError("body must be a JSON object");
     return parsed as Record<string, unknown>;
   }
-  return Object.fromEntries(new URLSearchParams(text));
+  const form = parseFormBytes(rawBody);
+  const fields: Record<string, unknown> = {};
+  for (const [name, value] of form) fields[name] = value.toString("utf8");
+  const textField = FIELD_NAMES.text.find((name) => form.has(name));
+  const hexField = HEX_FIELDS.find((name) => form.has(name));
+  const coding = form.get("coding")?.toString("latin1");
+  if (textField && (coding !== undefined || hexField)) {
+    let bytes = form.get(textField)!;
+    if (hexField) {
+      const hex = form.get(hexField)!.toString("latin1").trim();
+      if (!/^(?:[0-9a-f]{2})*$/iu.test(hex)) throw new SmsTextError(`${hexField}: must be hexadecimal`);
+      bytes = Buffer.from(hex, "hex");
+    }
+    fields[textField] = decodeSmsText(bytes, coding);
+  }
+  return fields;
 }
 
 /** Unifies the common field names of gateways into one inbound message. */

@@ -1,6 +1,7 @@
 /** Requests of the SMS integration (SPEC §7: sms/integration/*, admin/sms-config.php) and the sms-reply job. */
 import { z } from "zod";
 import { LIMITS, SMS_LOG_ACTIONS } from "../constants";
+import { parseCidr } from "../ip-address";
 import { booleanishSchema, intSchema, objectIdSchema } from "./common";
 
 /** What GET config.php shows instead of a stored password. */
@@ -19,7 +20,29 @@ const httpUrl = z
     }
   }, "must be an http(s) URL");
 
-/** POST sms/integration/config.php: the full configuration form (SPEC §3). */
+/** How the webhook tells the gateway from anyone else (docs/operations.md "SMS webhook"). */
+export const SMS_WEBHOOK_AUTH_MODES = ["hmac", "basic", "header"] as const;
+export type SmsWebhookAuth = (typeof SMS_WEBHOOK_AUTH_MODES)[number];
+
+/** Source addresses: an array, or one text of entries separated by commas, spaces or lines. */
+export const ipAllowlistSchema = z
+  .union([z.array(z.string()), z.string()], { error: "webhook_allowed_ips must be a list of addresses" })
+  .transform((v) => (Array.isArray(v) ? v : v.split(/[\s,]+/u)).map((x) => x.trim()).filter(Boolean))
+  .pipe(
+    z
+      .array(
+        z.string().refine((v) => parseCidr(v) !== null, {
+          error: (issue) => `webhook_allowed_ips: ${String(issue.input)} is not an IP address or CIDR range`,
+        }),
+      )
+      .max(50, "webhook_allowed_ips: at most 50 entries"),
+  );
+
+/**
+ * POST sms/integration/config.php: the configuration form (SPEC §3). Secrets are write-only:
+ * empty (or the mask) keeps the stored one. The webhook fields are optional so a client that
+ * does not know them keeps the stored choice.
+ */
 export const smsIntegrationConfigRequestSchema = z.object({
   enabled: booleanishSchema,
   gateway_url: z.union([z.literal(""), httpUrl]).default(""),
@@ -27,7 +50,7 @@ export const smsIntegrationConfigRequestSchema = z.object({
   /** Empty or the mask keeps the stored password. */
   gateway_password: z.string().max(500).default(""),
   sender_id: z.string().trim().max(20, "sender_id must be at most 20 characters").default(""),
-  /** Empty keeps the stored secret. */
+  /** Empty keeps the stored secret; a new one replaces it (the old one stays valid for the overlap). */
   webhook_secret: z
     .string()
     .trim()
@@ -43,6 +66,17 @@ export const smsIntegrationConfigRequestSchema = z.object({
   auto_reply_enabled: booleanishSchema,
   welcome_message: z.string().trim().min(1, "welcome_message is required").max(LIMITS.smsCharsEnglish),
   insufficient_funds_message: z.string().trim().min(1, "insufficient_funds_message is required").max(LIMITS.smsCharsEnglish),
+  webhook_auth: z.enum(SMS_WEBHOOK_AUTH_MODES, { error: "webhook_auth must be hmac, basic or header" }).optional(),
+  /** The user name of HTTP Basic authentication (the password is the webhook secret). */
+  webhook_username: z
+    .string()
+    .trim()
+    .max(100)
+    .regex(/^[^:]*$/u, "webhook_username must not contain ':'")
+    .optional(),
+  webhook_allowed_ips: ipAllowlistSchema.optional(),
+  /** Accept `?token=<secret>`: only for gateways that can do nothing else (the URL ends up in their logs). */
+  webhook_query_token: booleanishSchema.optional(),
 });
 export type SmsIntegrationConfigRequest = z.infer<typeof smsIntegrationConfigRequestSchema>;
 
@@ -54,16 +88,59 @@ export interface SmsIntegrationConfigValues {
   gateway_password: string;
   sender_id: string;
   webhook_secret: string;
+  /** The secret before the last rotation, accepted until webhook_secret_previous_until. */
+  webhook_secret_previous: string;
+  /** Epoch ms; null when no previous secret is accepted. */
+  webhook_secret_previous_until: number | null;
+  webhook_auth: SmsWebhookAuth;
+  webhook_username: string;
+  webhook_allowed_ips: string[];
+  webhook_query_token: boolean;
   rate_limit_per_minute: number;
   auto_reply_enabled: boolean;
   welcome_message: string;
   insufficient_funds_message: string;
 }
 
-/** PUT sms/integration/config.php. */
-export const smsIntegrationActionSchema = z.object({
-  action: z.literal("test_gateway", { error: "action must be test_gateway" }),
-});
+/** What GET/POST config.php answer: every secret replaced by whether one is set. */
+export type SmsIntegrationConfigView = Omit<
+  SmsIntegrationConfigValues,
+  "gateway_password" | "webhook_secret" | "webhook_secret_previous" | "webhook_secret_previous_until"
+> & {
+  gateway_password_set: boolean;
+  webhook_secret_set: boolean;
+  /** ISO time until which the previous secret is still accepted, or null. */
+  webhook_secret_previous_until: string | null;
+  /** Where the gateway must post inbound messages (read-only on the screen). */
+  webhook_url: string;
+};
+
+/**
+ * PUT sms/integration/config.php. test_gateway tests the stored settings, or the form's unsaved
+ * URL and credentials when given (a changed URL needs the password typed again).
+ * rotate_webhook_secret generates a new secret, answered once.
+ */
+export const smsIntegrationActionSchema = z.discriminatedUnion(
+  "action",
+  [
+    z.object({
+      action: z.literal("test_gateway"),
+      gateway_url: z.union([z.literal(""), httpUrl]).optional(),
+      gateway_username: z.string().trim().max(200).optional(),
+      gateway_password: z.string().max(500).optional(),
+    }),
+    z.object({
+      action: z.literal("rotate_webhook_secret"),
+      /** False ends the old secret at once (it leaked); true keeps it for the overlap. */
+      keep_previous: booleanishSchema.default(true),
+    }),
+  ],
+  { error: "action must be test_gateway or rotate_webhook_secret" },
+);
+export type SmsIntegrationAction = z.infer<typeof smsIntegrationActionSchema>;
+
+/** How long the secret before a rotation keeps working, so messages in flight are not refused. */
+export const WEBHOOK_SECRET_OVERLAP_MS = 60 * 60_000;
 
 const dateParam = z
   .string()
@@ -143,9 +220,16 @@ export const smsGatewayConfigSchema = z.object({
 });
 export type SmsGatewayConfigInput = z.infer<typeof smsGatewayConfigSchema>;
 
-export const smsGatewayConfigUpdateSchema = smsGatewayConfigSchema.extend({ id: objectIdSchema });
+/** On update the password is write-only: omitted, empty or the mask keeps the stored one. */
+const keptPassword = z.string().max(200).trim().optional();
+
+export const smsGatewayConfigUpdateSchema = smsGatewayConfigSchema.extend({ id: objectIdSchema, password: keptPassword });
 /** POST creates, or updates when the body carries an id (SPEC §7 allows either verb for saving). */
-export const smsGatewayConfigSaveSchema = smsGatewayConfigSchema.extend({ id: objectIdSchema.optional() });
+export const smsGatewayConfigSaveSchema = smsGatewayConfigSchema
+  .extend({ id: objectIdSchema.optional(), password: keptPassword })
+  .superRefine((v, ctx) => {
+    if (!v.id && !v.password) ctx.addIssue({ code: "custom", path: ["password"], message: "password is required" });
+  });
 export const smsGatewayConfigDeleteSchema = z.object({ id: objectIdSchema });
 
 /** An inbound SMS after the webhook's field names are unified. */

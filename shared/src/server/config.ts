@@ -75,6 +75,11 @@ const envSchema = z.object({
     .enum(["true", "false"], { error: "must be true or false" })
     .default("false")
     .transform((v) => v === "true"),
+  /** Lets the HTTP SMS gateway live on loopback, link-local or private addresses (a gateway on the same host or LAN). */
+  SMS_GATEWAY_ALLOW_PRIVATE: z
+    .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
 });
 
 export type Config = z.infer<typeof envSchema> & { SESSION_SECRET: string; dataDir: string };

@@ -9,7 +9,7 @@ import type {
   PackageAssignment,
   PricingRow,
   QueuesResponse,
-  SmsIntegrationConfigValues,
+  SmsIntegrationConfigView,
   TierRow,
   WalletPackage,
 } from "@storefront/shared";
@@ -70,14 +70,21 @@ export const adminApi = {
   smsIntegration: () => get<{ success: true; config: SmsIntegrationConfig }>("sms/integration/config.php"),
   saveSmsIntegration: (config: SmsIntegrationForm) =>
     post<{ success: true; config: SmsIntegrationConfig }>("sms/integration/config.php", config),
-  testSmsGateway: () =>
+  /** Tests the form's URL and credentials (the password only when typed: a changed URL needs it). */
+  testSmsGateway: (gateway: Pick<SmsIntegrationForm, "gateway_url" | "gateway_username" | "gateway_password">) =>
     request<{ success: boolean; test_result?: { success: boolean; error?: string }; error?: string }>(
       "sms/integration/config.php",
       {
         method: "PUT",
-        body: { action: "test_gateway" },
+        body: { action: "test_gateway", ...gateway, ...(gateway.gateway_password ? {} : { gateway_password: undefined }) },
       },
     ),
+  /** A new webhook secret, answered this once. */
+  rotateWebhookSecret: () =>
+    request<{ success: true; webhook_secret: string; config: SmsIntegrationConfig }>("sms/integration/config.php", {
+      method: "PUT",
+      body: { action: "rotate_webhook_secret" },
+    }),
   smsLogs: <T>(query: Query) => get<{ success: true; data: T }>("sms/integration/logs.php", query),
 };
 
@@ -100,15 +107,33 @@ export interface SmsGateway {
   smsType: "MT" | "MO";
   apiUrl: string;
   username: string;
-  password: string;
+  /** Passwords never come back; only whether one is stored. */
+  password_set: boolean;
 }
-export type SmsGatewayForm = Omit<SmsGateway, "id" | "port"> & { port: string | number };
+/** The password is write-only: empty on an edit keeps the stored one (unless the API URL changes). */
+export type SmsGatewayForm = Omit<SmsGateway, "id" | "port" | "password_set"> & { port: string | number; password: string };
 
-/** The stored configuration as the form edits it (the rate limit is typed text until saved). */
-export type SmsIntegrationForm = Omit<SmsIntegrationConfigValues, "rate_limit_per_minute"> & {
+/** GET config.php: the settings with every secret replaced by whether it is set. */
+export type SmsIntegrationConfig = SmsIntegrationConfigView;
+
+/**
+ * The configuration as the form edits and saves it: the rate limit and allowlist are typed text
+ * until saved; the password and secret are write-only (empty keeps the stored one).
+ */
+export type SmsIntegrationForm = Omit<
+  SmsIntegrationConfigView,
+  | "rate_limit_per_minute"
+  | "webhook_allowed_ips"
+  | "webhook_url"
+  | "gateway_password_set"
+  | "webhook_secret_set"
+  | "webhook_secret_previous_until"
+> & {
   rate_limit_per_minute: number | string;
+  webhook_allowed_ips: string;
+  gateway_password: string;
+  webhook_secret: string;
 };
-export type SmsIntegrationConfig = SmsIntegrationForm & { webhook_url: string };
 
 export interface SmsLogRow {
   id: string;

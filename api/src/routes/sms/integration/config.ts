@@ -4,7 +4,7 @@ import type { AppContext } from "../../../context";
 import { requireAdmin } from "../../../middleware/auth";
 import { handle } from "../../../middleware/validate";
 import { recordAudit } from "../../../services/audit";
-import { saveSmsConfig, smsConfigView, testSmsGateway } from "../../../services/sms-config";
+import { rotateWebhookSecret, saveSmsConfig, smsConfigView, testSmsGateway } from "../../../services/sms-config";
 
 const PATHS = ["/sms/integration/config.php", "/sms/integration/config"];
 
@@ -36,8 +36,22 @@ export function smsConfigRoutes(ctx: AppContext): Router {
   router.put(
     PATHS,
     requireAdmin("sms:manage"),
-    handle(smsIntegrationActionSchema, "body", async () => {
-      const result = await testSmsGateway();
+    handle(smsIntegrationActionSchema, "body", async (input, req) => {
+      if (input.action === "rotate_webhook_secret") {
+        const before = await smsConfigView(baseUrl(req));
+        const { webhook_secret, config } = await rotateWebhookSecret(input.keep_previous, baseUrl(req));
+        await recordAudit(req.admin!, {
+          action: "sms_integration.rotate_webhook_secret",
+          targetType: "sms_integration",
+          targetId: null,
+          before,
+          after: config,
+        });
+        // The only answer that carries a secret: shown once to whoever rotated it, never stored in the audit log.
+        return { success: true, webhook_secret, config };
+      }
+      const { action: _action, ...unsaved } = input;
+      const result = await testSmsGateway(unsaved, ctx.config.SMS_GATEWAY_ALLOW_PRIVATE);
       // `success` mirrors the test so a client reading only it still reports a failed test.
       return { success: result.success, test_result: result, ...(result.error ? { error: result.error } : {}) };
     }),

@@ -7,13 +7,26 @@ import {
   fallbackMessageId,
   inboundFrom,
   logWebhookError,
+  SmsTextError,
   verifyWebhook,
-  webhookSecret,
+  webhookAuthSettings,
   type Accepted,
   type SignedRequest,
 } from "../../../services/sms-webhook";
 
 export const SMS_WEBHOOK_PATHS = ["/sms/integration/webhook.php", "/sms/webhook"];
+
+/**
+ * The URL as the request log shows it: a webhook call without its query string, which may carry
+ * the webhook secret (`?token=`) for gateways that cannot send it otherwise.
+ */
+export function loggedUrl(url: string): string {
+  const path = url.split("?")[0]!;
+  return SMS_WEBHOOK_PATHS.some((p) => path === `/api${p}` || path.startsWith(`/api${p}/`)) ? path : url;
+}
+
+/** Jasmin retries a message until the answer's body is exactly this. */
+const JASMIN_ACK = "ACK/Jasmin";
 
 function header(req: Request, name: string): string | undefined {
   const value = req.get(name);
@@ -34,8 +47,11 @@ export function smsWebhookRoutes(ctx: AppContext): Router {
       signature: header(req, "X-Signature"),
       timestamp: header(req, "X-Signature-Timestamp"),
       token,
+      authorization: header(req, "Authorization"),
+      tokenHeader: header(req, "X-Webhook-Token"),
+      ip: req.ip ?? "",
     };
-    const verdict = verifyWebhook(signed, await webhookSecret());
+    const verdict = verifyWebhook(signed, await webhookAuthSettings());
     if (!verdict.ok) {
       await logWebhookError(verdict.reason, { ip: req.ip ?? "" });
       res.status(401).json({ success: false, error: "Invalid webhook signature", code: "unauthorized" });
@@ -45,9 +61,12 @@ export function smsWebhookRoutes(ctx: AppContext): Router {
     let fields: Record<string, unknown>;
     try {
       fields = bodyFields(rawBody, req.get("content-type"));
-    } catch {
-      await logWebhookError("malformed body", { ip: req.ip ?? "" });
-      res.status(400).json({ success: false, error: "body: malformed JSON", code: "bad_request", field: "body" });
+    } catch (error) {
+      const known = error instanceof SmsTextError;
+      const message = known ? error.message : "body: malformed JSON";
+      const field = known ? message.split(":")[0]! : "body";
+      await logWebhookError(known ? message : "malformed body", { ip: req.ip ?? "" });
+      res.status(400).json({ success: false, error: message, code: "bad_request", field });
       return;
     }
     const parsed = inboundFrom(fields);
@@ -67,6 +86,11 @@ export function smsWebhookRoutes(ctx: AppContext): Router {
       // Nothing was queued and the id was forgotten: a 503 makes the gateway deliver it again.
       req.log.warn({ err: error }, "sms webhook could not queue the message");
       throw unavailable("The message could not be queued; please retry");
+    }
+    if (typeof fields["origin-connector"] === "string") {
+      // Jasmin's MO format: it redelivers until it reads its acknowledgement with a 200.
+      res.status(200).type("text/plain").send(JASMIN_ACK);
+      return;
     }
     res.status(accepted.duplicate ? 200 : 202).json({
       success: true,

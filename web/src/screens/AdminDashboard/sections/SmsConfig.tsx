@@ -1,4 +1,8 @@
-/** SPEC §2 SMS Config: the list of SMPP gateway settings; every field required, apiUrl a URL. */
+/**
+ * SPEC §2 SMS Config: the list of SMPP gateway settings; every field required, apiUrl a URL. The
+ * password is write-only: an edit shows whether one is stored and keeps it when left empty,
+ * unless the API URL changes (the stored password only goes where it was typed for).
+ */
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useToast } from "../../../components/Toasts";
@@ -73,7 +77,14 @@ export default function SmsConfig() {
             <td className="admin-actions">
               {can("sms:manage") && (
                 <>
-                  <button type="button" className="btn btn--secondary btn--small" onClick={() => setForm({ ...g })}>
+                  <button
+                    type="button"
+                    className="btn btn--secondary btn--small"
+                    onClick={() => {
+                      const { password_set: _set, ...fields } = g;
+                      setForm({ ...fields, password: "" });
+                    }}
+                  >
                     {t("admin.packages.edit")}
                   </button>
                   <button type="button" className="btn btn--danger btn--small" onClick={() => deletion.ask(g)}>
@@ -103,6 +114,8 @@ function GatewayForm({
   const toast = useToast();
   const id = useId();
   const [form, setForm] = useState(initial);
+  // Editing: a password is stored and may stay so, unless the gateway moves to another URL.
+  const keepsPassword = Boolean(initial.id) && form.apiUrl.trim() === initial.apiUrl;
   const [errors, setErrors] = useState<Partial<Record<(typeof FIELDS)[number], string>>>({});
   const [saving, setSaving] = useState(false);
 
@@ -110,6 +123,7 @@ function GatewayForm({
     event.preventDefault();
     const found: typeof errors = {};
     for (const f of FIELDS) {
+      if (f === "password" && keepsPassword) continue;
       if (String(form[f]).trim() === "") found[f] = t("admin.smsConfig.required", { field: t(`admin.smsConfig.${f}`) });
     }
     if (!found.apiUrl && !isUrl(form.apiUrl.trim())) found.apiUrl = t("admin.smsConfig.urlInvalid");
@@ -148,10 +162,16 @@ function GatewayForm({
                 className="input"
                 dir="ltr"
                 type={f === "port" ? "number" : f === "password" ? "password" : f === "apiUrl" ? "url" : "text"}
+                {...(f === "password"
+                  ? {
+                      autoComplete: "new-password",
+                      placeholder: keepsPassword ? t("admin.smsIntegration.keepPlaceholder") : "",
+                    }
+                  : {})}
                 value={form[f]}
                 onChange={(e) => setForm({ ...form, [f]: e.target.value })}
                 aria-invalid={errors[f] ? true : undefined}
-                required
+                required={f !== "password" || !keepsPassword}
               />
             )}
             {errors[f] && <span className="field-error">{errors[f]}</span>}

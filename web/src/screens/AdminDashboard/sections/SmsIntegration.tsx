@@ -1,7 +1,7 @@
 /** SPEC §2 SMS Integration: Configuration tab and Logs & Statistics tab (logs, stats, messages). */
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { LIMITS, SMS_LOG_ACTIONS } from "@storefront/shared";
+import { LIMITS, SMS_LOG_ACTIONS, SMS_WEBHOOK_AUTH_MODES, type SmsWebhookAuth } from "@storefront/shared";
 import { useToast } from "../../../components/Toasts";
 import {
   adminApi,
@@ -40,23 +40,47 @@ export default function SmsIntegration() {
 
 const loadConfig = () => adminApi.smsIntegration().then((r) => r.config);
 
+/** The form's copy of the settings: secrets empty (write-only), the allowlist one entry a line. */
+function formOf(config: SmsIntegrationConfig): SmsIntegrationForm {
+  const {
+    webhook_url: _url,
+    gateway_password_set: _password,
+    webhook_secret_set: _secret,
+    webhook_secret_previous_until: _until,
+    ...rest
+  } = config;
+  return { ...rest, webhook_allowed_ips: config.webhook_allowed_ips.join("\n"), gateway_password: "", webhook_secret: "" };
+}
+
 function ConfigTab() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const toast = useToast();
   const can = useCan();
   const id = useId();
   const { data } = useLoad(loadConfig, t("admin.smsIntegration.loadFailed"));
-  const [form, setForm] = useState<SmsIntegrationConfig | null>(null);
+  const [stored, setStored] = useState<SmsIntegrationConfig | null>(null);
+  const [form, setForm] = useState<SmsIntegrationForm | null>(null);
   const [saving, setSaving] = useState(false);
   const [testing, setTesting] = useState(false);
+  const [rotating, setRotating] = useState(false);
+  /** A rotated secret, shown until the page is left: the server never answers it again. */
+  const [newSecret, setNewSecret] = useState("");
   const [error, setError] = useState("");
 
   useEffect(() => {
-    if (data) setForm({ ...data });
+    if (data) {
+      setStored(data);
+      setForm(formOf(data));
+    }
   }, [data]);
-  if (!form) return null;
-  const set = <K extends keyof SmsIntegrationForm>(key: K, value: SmsIntegrationForm[K]) => setForm({ ...form, [key]: value });
+  if (!form || !stored) return null;
+  const set = <K extends keyof SmsIntegrationForm>(key: K, value: SmsIntegrationForm[K]) => {
+    setForm({ ...form, [key]: value });
+    setError("");
+  };
   const readOnly = !can("sms:manage");
+  // The stored password only goes to the URL it was typed for: a new URL needs it again.
+  const passwordAgain = stored.gateway_password_set && form.gateway_url.trim() !== stored.gateway_url && !form.gateway_password;
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -66,12 +90,16 @@ function ConfigTab() {
       setError(t("admin.smsIntegration.rateInvalid"));
       return;
     }
+    if (passwordAgain) {
+      setError(t("admin.smsIntegration.passwordAgain"));
+      return;
+    }
     setError("");
     setSaving(true);
     try {
-      const { webhook_url: _url, ...body } = form;
-      const res = await adminApi.saveSmsIntegration({ ...body, rate_limit_per_minute: rate });
-      setForm({ ...res.config });
+      const res = await adminApi.saveSmsIntegration({ ...form, rate_limit_per_minute: rate });
+      setStored(res.config);
+      setForm(formOf(res.config));
       toast.success(t("admin.smsIntegration.saved"));
     } catch (caught) {
       const server = errorText(caught, "");
@@ -82,9 +110,18 @@ function ConfigTab() {
   }
 
   async function test() {
+    if (!form) return;
+    if (passwordAgain) {
+      setError(t("admin.smsIntegration.passwordAgain"));
+      return;
+    }
     setTesting(true);
     try {
-      const res = await adminApi.testSmsGateway();
+      const res = await adminApi.testSmsGateway({
+        gateway_url: form.gateway_url.trim(),
+        gateway_username: form.gateway_username,
+        gateway_password: form.gateway_password,
+      });
       if (res.test_result?.success) toast.success(t("admin.smsIntegration.testOk"));
       else
         toast.error(
@@ -99,7 +136,25 @@ function ConfigTab() {
     setTesting(false);
   }
 
-  const text = (key: keyof SmsIntegrationForm, type = "text") => (
+  async function rotate() {
+    setRotating(true);
+    try {
+      const res = await adminApi.rotateWebhookSecret();
+      setNewSecret(res.webhook_secret);
+      setStored(res.config);
+    } catch (caught) {
+      toast.error(errorText(caught, t("admin.smsIntegration.rotateFailed")));
+    }
+    setRotating(false);
+  }
+
+  const isSet = (value: boolean) => (
+    <span className={`admin-badge ${value ? "admin-badge--ok" : "admin-badge--off"}`}>
+      {value ? t("admin.smsIntegration.isSet") : t("admin.smsIntegration.notSet")}
+    </span>
+  );
+
+  const text = (key: "gateway_url" | "sender_id" | "gateway_username" | "webhook_username", type = "text") => (
     <div className="field">
       <label htmlFor={`${id}-${key}`}>{t(`admin.smsIntegration.${key}`)}</label>
       <input
@@ -107,12 +162,38 @@ function ConfigTab() {
         className="input"
         dir="ltr"
         type={type}
-        value={String(form[key])}
+        value={form[key]}
         disabled={readOnly}
-        onChange={(e) => set(key, e.target.value as never)}
+        onChange={(e) => set(key, e.target.value)}
       />
     </div>
   );
+
+  /** A write-only secret: shows whether one is stored; typing replaces it, empty keeps it. */
+  const secret = (key: "gateway_password" | "webhook_secret", stored: boolean, hint?: string) => (
+    <div className="field">
+      <label htmlFor={`${id}-${key}`}>
+        {t(`admin.smsIntegration.${key}`)} {isSet(stored)}
+      </label>
+      <input
+        id={`${id}-${key}`}
+        className="input"
+        dir="ltr"
+        type="password"
+        autoComplete="new-password"
+        value={form[key]}
+        placeholder={stored ? t("admin.smsIntegration.keepPlaceholder") : ""}
+        disabled={readOnly}
+        aria-invalid={hint ? true : undefined}
+        onChange={(e) => set(key, e.target.value)}
+      />
+      {hint && <span className="field-error">{hint}</span>}
+    </div>
+  );
+
+  const previousUntil = stored.webhook_secret_previous_until
+    ? formatDate(stored.webhook_secret_previous_until, i18n.language)
+    : null;
 
   return (
     <Panel title={t("admin.smsIntegration.tabConfig")}>
@@ -130,8 +211,11 @@ function ConfigTab() {
           {text("gateway_url", "url")}
           {text("sender_id")}
           {text("gateway_username")}
-          {text("gateway_password", "password")}
-          {text("webhook_secret", "password")}
+          {secret(
+            "gateway_password",
+            stored.gateway_password_set,
+            passwordAgain ? t("admin.smsIntegration.passwordAgain") : undefined,
+          )}
           <div className="field">
             <label htmlFor={`${id}-rate`}>{t("admin.smsIntegration.rate_limit_per_minute")}</label>
             <input
@@ -169,11 +253,81 @@ function ConfigTab() {
             />
           </div>
         ))}
-        <div className="field">
-          <label htmlFor={`${id}-webhook`}>{t("admin.smsIntegration.webhookUrl")}</label>
-          <input id={`${id}-webhook`} className="input" dir="ltr" readOnly value={form.webhook_url} />
-          <span className="field-hint">{t("admin.smsIntegration.webhookHint")}</span>
-        </div>
+
+        <fieldset className="admin-fieldset" data-testid="sms-webhook-settings">
+          <legend>{t("admin.smsIntegration.webhookSection")}</legend>
+          <div className="field">
+            <label htmlFor={`${id}-webhook`}>{t("admin.smsIntegration.webhookUrl")}</label>
+            <input id={`${id}-webhook`} className="input" dir="ltr" readOnly value={stored.webhook_url} />
+            <span className="field-hint">{t("admin.smsIntegration.webhookHint")}</span>
+          </div>
+          <div className="admin-form-grid">
+            <div className="field">
+              <label htmlFor={`${id}-auth`}>{t("admin.smsIntegration.webhook_auth")}</label>
+              <select
+                id={`${id}-auth`}
+                className="select"
+                value={form.webhook_auth}
+                disabled={readOnly}
+                onChange={(e) => set("webhook_auth", e.target.value as SmsWebhookAuth)}
+              >
+                {SMS_WEBHOOK_AUTH_MODES.map((mode) => (
+                  <option key={mode} value={mode}>
+                    {t(`admin.smsIntegration.auth_${mode}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            {form.webhook_auth === "basic" && text("webhook_username")}
+            {secret("webhook_secret", stored.webhook_secret_set)}
+          </div>
+          {!readOnly && (
+            <div className="admin-rotate">
+              <button type="button" className="btn btn--secondary" onClick={() => void rotate()} disabled={rotating}>
+                {rotating ? t("admin.smsIntegration.rotating") : t("admin.smsIntegration.rotate")}
+              </button>
+              {previousUntil && (
+                <span className="field-hint">{t("admin.smsIntegration.previousUntil", { time: previousUntil })}</span>
+              )}
+            </div>
+          )}
+          {newSecret && (
+            <div className="alert alert--warning" role="status" data-testid="sms-new-secret">
+              <p>{t("admin.smsIntegration.newSecretOnce")}</p>
+              <input
+                className="input"
+                dir="ltr"
+                readOnly
+                value={newSecret}
+                aria-label={t("admin.smsIntegration.webhook_secret")}
+                onFocus={(e) => e.target.select()}
+              />
+            </div>
+          )}
+          <div className="field">
+            <label htmlFor={`${id}-ips`}>{t("admin.smsIntegration.webhook_allowed_ips")}</label>
+            <textarea
+              id={`${id}-ips`}
+              className="input"
+              dir="ltr"
+              rows={2}
+              value={form.webhook_allowed_ips}
+              placeholder="203.0.113.10&#10;198.51.100.0/24"
+              disabled={readOnly}
+              onChange={(e) => set("webhook_allowed_ips", e.target.value)}
+            />
+            <span className="field-hint">{t("admin.smsIntegration.allowedIpsHint")}</span>
+          </div>
+          <label className="admin-check">
+            <input
+              type="checkbox"
+              checked={form.webhook_query_token}
+              disabled={readOnly}
+              onChange={(e) => set("webhook_query_token", e.target.checked)}
+            />
+            {t("admin.smsIntegration.webhook_query_token")}
+          </label>
+        </fieldset>
         {!readOnly && (
           <div className="dialog__actions">
             <button

@@ -1,0 +1,122 @@
+/// <reference lib="dom" />
+/**
+ * The SMS Integration form's secrets: shown as set / not set, never filled in; a rotated webhook
+ * secret shown once; the gateway password asked again when the URL changes; the webhook's
+ * authentication choice. Screenshots at phone and desktop sizes in English and Arabic.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { SmsIntegrationConfig } from "@storefront/shared/server";
+import { useDatabase } from "../integration/admin-helpers";
+import { adminClient } from "../support/client";
+import { launch, screenshot, seriousViolations } from "./browser";
+
+useDatabase();
+
+const baseUrl = inject("baseUrl");
+const PASSWORD = `gw-password-${Date.now()}`;
+let storedSecret = "";
+let browser: Browser;
+let page: Page;
+
+/** A full-page shot from the top (the sticky header and menu stay where they belong) at one size. */
+async function shot(width: number, height: number, name: string) {
+  await page.setViewportSize({ width, height });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const box = await page.getByTestId("sms-integration-form").boundingBox();
+  expect(box!.x).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+  await screenshot(page, name);
+}
+
+async function setLanguage(target: "en" | "ar") {
+  const current = await page.evaluate(() => document.documentElement.lang);
+  if (current !== target) await page.getByTestId("language-toggle").first().click();
+  await page.waitForFunction((lang) => document.documentElement.lang === lang, target);
+}
+
+beforeAll(async () => {
+  // Only fills what is missing: other suites use the same settings (a gateway URL of their own).
+  const admin = await adminClient();
+  const { webhook_url: _url, ...current } = (await admin.get("/sms/integration/config.php")).body.config;
+  const saved = await admin.post("/sms/integration/config.php", {
+    ...current,
+    gateway_url: current.gateway_url || "https://sms-gateway.example.test/send",
+    gateway_password: current.gateway_password_set ? "" : PASSWORD,
+  });
+  expect(saved.status).toBe(200);
+  storedSecret = (await SmsIntegrationConfig.findById("sms").lean())!.webhook_secret;
+  expect(storedSecret).toBeTruthy();
+  browser = await launch();
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  page = await context.newPage();
+  await page.goto(`${baseUrl}/admin-login`);
+  await page.getByLabel("Username").fill(inject("adminUsername"));
+  await page.getByLabel("Password", { exact: true }).fill(inject("adminPassword"));
+  await page.getByRole("button", { name: "Login", exact: true }).click();
+  await page.waitForURL(/\/admin-dashboard$/u);
+  await openSmsIntegration();
+});
+
+async function openSmsIntegration() {
+  await page.getByRole("navigation").getByRole("button", { name: "SMS Integration", exact: true }).click();
+  await page.getByTestId("sms-integration-form").getByLabel("Gateway URL").waitFor();
+}
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("SMS Integration form (admin)", () => {
+  it("shows that the password and secret are set without ever filling them in", async () => {
+    const form = page.getByTestId("sms-integration-form");
+    await form.getByLabel("Gateway URL").waitFor();
+    expect(await form.locator("label", { hasText: "Gateway password" }).innerText()).toContain("Set");
+    expect(await form.locator("label", { hasText: "Webhook secret" }).innerText()).toContain("Set");
+    expect(await form.getByLabel(/Gateway password/u).inputValue()).toBe("");
+    expect(await form.getByLabel(/Webhook secret/u).inputValue()).toBe("");
+    const html = await page.content();
+    expect(html).not.toContain(PASSWORD);
+    expect(html).not.toContain(storedSecret);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it("asks for the gateway password again when the URL changes, and offers Basic credentials", async () => {
+    const form = page.getByTestId("sms-integration-form");
+    const url = await form.getByLabel("Gateway URL").inputValue();
+    await form.getByLabel("Gateway URL").fill("https://other-gateway.example.test/send");
+    await form.getByText("The gateway URL changed: enter the gateway password again").waitFor();
+    await form.getByRole("button", { name: "Save Configuration" }).click();
+    await form.getByRole("alert").filter({ hasText: "enter the gateway password again" }).waitFor();
+    await form.getByLabel("Gateway URL").fill(url);
+    expect(await form.locator(".field-error", { hasText: "enter the gateway password again" }).count()).toBe(0);
+
+    expect(await form.getByLabel("Webhook user name").count()).toBe(0);
+    await form.getByLabel("How the gateway authenticates").selectOption("basic");
+    await form.getByLabel("Webhook user name").waitFor();
+    await form.getByLabel("How the gateway authenticates").selectOption("hmac");
+  });
+
+  it("rotates the webhook secret and shows the new one only once", async () => {
+    await page.getByRole("button", { name: "Rotate secret" }).click();
+    const shown = page.getByTestId("sms-new-secret");
+    await shown.waitFor();
+    const secret = await shown.locator("input").inputValue();
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    await page.getByText(/The previous secret is accepted until/u).waitFor();
+
+    await shot(1366, 900, "admin-sms-integration-form-1366-en");
+    await shot(390, 844, "admin-sms-integration-form-390-en");
+    await setLanguage("ar");
+    await page.getByRole("button", { name: "تدوير السر" }).waitFor();
+    await shot(390, 844, "admin-sms-integration-form-390-ar");
+    await shot(1366, 900, "admin-sms-integration-form-1366-ar");
+    expect(await seriousViolations(page)).toEqual([]);
+    await setLanguage("en");
+
+    await page.reload();
+    await openSmsIntegration();
+    expect(await page.getByTestId("sms-new-secret").count()).toBe(0);
+    expect(await page.content()).not.toContain(secret);
+  });
+});

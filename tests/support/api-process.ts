@@ -1,0 +1,62 @@
+/**
+ * One more API process on the test run's MongoDB and Redis, with its own environment: for the
+ * settings the shared stack cannot have both ways (SMS_GATEWAY_ALLOW_PRIVATE off, debug logs).
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { inject } from "vitest";
+
+export interface ApiProcess {
+  url: string;
+  /** Everything it printed so far (its JSON log lines). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
+  const child: ChildProcess = fork(path.resolve("api/src/main.ts"), [], {
+    cwd: path.resolve("."),
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+    env: {
+      ...(process.env as Record<string, string>),
+      NODE_ENV: "test",
+      MONGODB_URI: inject("mongoUri"),
+      REDIS_URL: inject("redisUrl"),
+      DATA_DIR: inject("dataDir"),
+      SESSION_SECRET: "second-api-session-secret-0123456789",
+      PORT: "0",
+      ...env,
+    },
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`api process did not listen:\n${output}`)), 90_000);
+    child.on("message", (message: { type?: string; port?: number }) => {
+      if (message?.type === "listening" && message.port) {
+        clearTimeout(timer);
+        resolve(message.port);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`api process exited (${code}):\n${output}`));
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+        child.once("exit", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill("SIGTERM");
+      }),
+  };
+}
