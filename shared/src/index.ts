@@ -1,4 +1,5 @@
 export * from "./constants";
+export * from "./phone";
 export * from "./pricing";
 export * from "./rules";
 export * from "./messages";

@@ -36,7 +36,7 @@ export const requireUser: RequestHandler = async (req, _res, next) => {
   const user = await User.findById(userId, { phone: 1, isActive: 1 }).lean<{ phone: string; isActive: boolean }>();
   if (!user || !user.isActive) {
     await destroySession(req);
-    throw unauthorized(user ? MESSAGES.accountInactive : MESSAGES.notAuthenticated);
+    throw user ? unauthorized(MESSAGES.accountInactive, "account_inactive") : unauthorized();
   }
   req.user = { id: userId, phone: user.phone };
   next();
@@ -55,13 +55,13 @@ export function assertOwnUserId(req: Request, ...candidates: (string | undefined
 export function requireAdmin(permission?: AdminPermission): RequestHandler {
   return async (req, _res, next) => {
     const adminId = req.session?.adminId;
-    if (!adminId || !Types.ObjectId.isValid(adminId)) throw unauthorized(MESSAGES.adminSessionRequired);
+    if (!adminId || !Types.ObjectId.isValid(adminId)) throw unauthorized(MESSAGES.adminSessionRequired, "admin_session_required");
     const admin = await Admin.findById(adminId, { username: 1, role: 1, isActive: 1 }).lean<{
       username: string;
       role: AdminRole;
       isActive: boolean;
     }>();
-    if (!admin || !admin.isActive) throw unauthorized(MESSAGES.adminSessionRequired);
+    if (!admin || !admin.isActive) throw unauthorized(MESSAGES.adminSessionRequired, "admin_session_required");
     if (permission && !roleAllows(admin.role, permission)) throw forbidden(MESSAGES.adminForbidden);
     req.admin = { id: adminId, username: admin.username, role: admin.role };
     next();

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { isPhoneCountry, type PhoneCountry } from "../phone";
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().min(1);
@@ -70,6 +71,14 @@ const envSchema = z.object({
   /** Login attempts allowed per client address per minute. */
   LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE: positiveInt.default(60),
   PUBLIC_BASE_URL: optionalUrl,
+  /** Region of phone numbers typed without "+" or "00" (ISO 3166 two letters), for the one stored E.164 form. */
+  DEFAULT_PHONE_COUNTRY: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .refine(isPhoneCountry, "must be a two-letter country code such as US, SA or EG")
+    .transform((v) => v as PhoneCountry)
+    .default("US"),
 });
 
 export type Config = z.infer<typeof envSchema> & { SESSION_SECRET: string; dataDir: string };
