@@ -51,6 +51,11 @@ const envSchema = z.object({
   WORKER_CONCURRENCY_MAINTENANCE: positiveInt.default(1),
   /** How long an HTTP call waits for its job before answering 504. */
   JOB_WAIT_TIMEOUT_MS: positiveInt.default(60_000),
+  /**
+   * A call a subscriber waits on (chat, Doctor, SMS AI, images) stops retrying a failing provider
+   * when the next try would start later than this after the request; it is then failed and refunded.
+   */
+  AI_RETRY_BUDGET_MS: positiveInt.default(10_000),
   /** Tries per job (transient provider errors are retried, permanent ones are not). */
   JOB_ATTEMPTS: positiveInt.default(3),
   /** First retry delay; doubles per attempt (or the provider's Retry-After when longer). */
