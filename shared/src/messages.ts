@@ -60,3 +60,20 @@ export const ERROR_CODES = [
   "internal",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Codes whose text already had a key of its own (SPEC §8 texts); every other code's is `errors.codes.<code>`. */
+const SPEC_TEXT_KEYS: Partial<Record<ErrorCode, string>> = {
+  invalid_credentials: "errors.invalidCredentials",
+  phone_taken: "errors.phoneTaken",
+  insufficient_coins: "errors.insufficientCoins",
+  package_already_active: "admin.assign.duplicate",
+};
+
+/** The i18n key (shared/src/i18n) of each code's text, which the web shows instead of the server's English. */
+export const ERROR_TEXT_KEYS = Object.fromEntries(
+  ERROR_CODES.map((code) => [code, SPEC_TEXT_KEYS[code] ?? `errors.codes.${code}`]),
+) as Record<ErrorCode, string>;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && (ERROR_CODES as readonly string[]).includes(value);
+}

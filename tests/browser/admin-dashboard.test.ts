@@ -62,10 +62,7 @@ describe("administrator login (/admin-login)", () => {
     await page.getByLabel("Username").fill(inject("adminUsername"));
     await page.getByLabel("Password", { exact: true }).fill("wrong-password-1");
     await page.getByRole("button", { name: "Login", exact: true }).click();
-    await page
-      .getByRole("alert")
-      .filter({ hasText: "Login failed: Login failed. Please check your credentials and try again." })
-      .waitFor();
+    await page.getByRole("alert").filter({ hasText: "Login failed. Please check your credentials and try again." }).waitFor();
 
     await page.getByLabel("Password", { exact: true }).fill(inject("adminPassword"));
     const clicked = Date.now();
