@@ -18,7 +18,7 @@ import {
 import { createApp } from "./app";
 import type { AppContext } from "./context";
 import { attachSocketServer } from "./realtime/socket";
-import { ensureFirstAdmin } from "./services/auth";
+import { ensureFirstAdmin, migrateData } from "./services/auth";
 import { JobWaiter } from "./services/jobs";
 
 const config = loadConfigOrExit();
@@ -41,6 +41,7 @@ async function main(): Promise<void> {
     missingWorkers: () => queuesWithoutWorkers(queues),
   };
   await ensureFirstAdmin(config, log);
+  await migrateData(config, log);
 
   const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
   const server = createServer(createApp(ctx, { webDist }));

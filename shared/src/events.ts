@@ -1,10 +1,13 @@
+import type { JobFailureCode } from "./job-failure";
+
 /** Server→client Socket.IO events (docs/realtime.md): name → payload. Every job event carries its jobId. */
 export interface ServerEvents {
   "wallet:updated": { coins: number; reason: string };
   "job:progress": { jobId: string; queue: string; progress: number; stage?: string };
   "chat:delta": { jobId: string; conversationId: string | null; delta: string };
   "job:completed": { jobId: string; queue: string; result: unknown };
-  "job:failed": { jobId: string; queue: string; error: string; refunded: number };
+  /** `error` is the code's neutral text (shared/src/job-failure.ts), never the provider's. */
+  "job:failed": { jobId: string; queue: string; code: JobFailureCode; error: string; refunded: number };
   "video:status": { jobId: string; videoId: string; status: "processing" | "completed" | "failed"; videoUrl: string | null };
   "queues:stats": { at: string; queues: Record<string, Record<string, number>> };
 }

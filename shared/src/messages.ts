@@ -1,7 +1,7 @@
 /** The user-facing error and notice texts of SPEC §8 that the server answers with. */
 export const MESSAGES = {
   invalidCredentials: "Invalid phone number or password. Please check your credentials.",
-  phoneTaken: "This phone number is already registered. Please try logging in instead.",
+  phoneTaken: "This phone number is already subscribed. Please try logging in instead.",
   notAuthenticated: "Not authenticated",
   accountInactive: "This account is inactive. Please contact support.",
   forbiddenUser: "You can only act on your own account",
@@ -21,22 +21,59 @@ export const MESSAGES = {
   notFound: "Not found",
   idempotencyConflict: "This Idempotency-Key was already used for a different request",
   internal: "Something went wrong. Please try again.",
+  aiBusy: "The AI service is busy. Please try again in a minute.",
+  aiUnavailable: "The AI service is not available right now. Please try again later.",
+  aiRefused: "The AI service could not handle this request. Please change it and try again.",
+  jobFailed: "The request could not be completed. Your coins were refunded.",
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;
 
-/** Stable machine-readable error codes carried beside the text. */
+/**
+ * Stable machine-readable error codes carried beside the text, one per distinct error a user can
+ * see: the web shows its own translated text per code (web/src/api/errors.ts), never the English
+ * server text.
+ */
 export const ERROR_CODES = [
   "bad_request",
   "unauthorized",
+  "invalid_credentials",
+  "account_inactive",
+  "admin_login_failed",
+  "admin_session_required",
   "forbidden",
   "not_found",
   "conflict",
-  "payment_required",
+  "phone_taken",
+  "package_already_active",
+  "idempotency_conflict",
+  "insufficient_coins",
   "too_large",
   "rate_limited",
+  "too_many_logins",
   "unavailable",
   "timeout",
+  "ai_busy",
+  "ai_unavailable",
+  "ai_refused",
+  "job_failed",
   "internal",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Codes whose text already had a key of its own (SPEC §8 texts); every other code's is `errors.codes.<code>`. */
+const SPEC_TEXT_KEYS: Partial<Record<ErrorCode, string>> = {
+  invalid_credentials: "errors.invalidCredentials",
+  phone_taken: "errors.phoneTaken",
+  insufficient_coins: "errors.insufficientCoins",
+  package_already_active: "admin.assign.duplicate",
+};
+
+/** The i18n key (shared/src/i18n) of each code's text, which the web shows instead of the server's English. */
+export const ERROR_TEXT_KEYS = Object.fromEntries(
+  ERROR_CODES.map((code) => [code, SPEC_TEXT_KEYS[code] ?? `errors.codes.${code}`]),
+) as Record<ErrorCode, string>;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && (ERROR_CODES as readonly string[]).includes(value);
+}

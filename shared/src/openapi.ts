@@ -742,7 +742,7 @@ const ERROR_TEXT: Record<number, string> = {
   402: "Insufficient coins; `available` and `needed` carry the figures",
   403: "Logged in but not allowed (another user's id, a role without the permission, an inactive account)",
   404: "Not found (or not the caller's own)",
-  409: "Conflict (phone already registered, package already assigned...)",
+  409: "Conflict (phone already subscribed, package already assigned...)",
   413: "Upload too large",
   429: "Rate limited; retry after the Retry-After header",
   503: "A dependency is unavailable",

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { cleanMarkdown, conversationTitle, doctorConversationTitle, isArabic, normaliseMessage, relativeTime } from "./rules";
+import {
+  cleanMarkdown,
+  conversationTitle,
+  displayConversationTitle,
+  doctorConversationTitle,
+  isArabic,
+  normaliseMessage,
+  relativeTime,
+} from "./rules";
 
 describe("conversation titles", () => {
   it("cuts the first user message to 50 characters plus ...", () => {
@@ -10,6 +18,12 @@ describe("conversation titles", () => {
 
   it("titles Doctor conversations with [Doctor] and the first four words", () => {
     expect(doctorConversationTitle("I have had a fever since Monday")).toBe("[Doctor] I have had a");
+  });
+
+  it("shows a stored Doctor title with the screen's translated prefix, and other titles as stored", () => {
+    expect(displayConversationTitle("[Doctor] I have had a", "[الطبيب]")).toBe("[الطبيب] I have had a");
+    expect(displayConversationTitle("[Doctor] عندي صداع", "[الطبيب]")).toBe("[الطبيب] عندي صداع");
+    expect(displayConversationTitle("Plans for [Doctor] visit", "[الطبيب]")).toBe("Plans for [Doctor] visit");
   });
 });
 

@@ -11,10 +11,21 @@ export function conversationTitle(firstUserMessage: string | undefined): string 
   return chars.length > LIMITS.conversationTitleChars ? `${chars.slice(0, LIMITS.conversationTitleChars).join("")}...` : text;
 }
 
+/**
+ * The stored mark of a Doctor conversation's title. It is data, the same in every language (the
+ * text chat list leaves these threads out by it); screens show it as their translated prefix.
+ */
+export const DOCTOR_TITLE_PREFIX = "[Doctor]";
+
 /** Doctor conversations: "[Doctor]" plus the first four words. */
 export function doctorConversationTitle(firstUserMessage: string | undefined): string {
   const words = (firstUserMessage ?? "").trim().split(/\s+/u).filter(Boolean).slice(0, 4);
-  return words.length ? `[Doctor] ${words.join(" ")}` : `[Doctor] ${DEFAULT_CONVERSATION_TITLE}`;
+  return `${DOCTOR_TITLE_PREFIX} ${words.length ? words.join(" ") : DEFAULT_CONVERSATION_TITLE}`;
+}
+
+/** A stored title as a screen shows it: the Doctor mark replaced by the screen's prefix ("[الطبيب]"). */
+export function displayConversationTitle(title: string, doctorPrefix: string): string {
+  return title.startsWith(DOCTOR_TITLE_PREFIX) ? `${doctorPrefix}${title.slice(DOCTOR_TITLE_PREFIX.length)}` : title;
 }
 
 /**

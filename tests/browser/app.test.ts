@@ -182,6 +182,11 @@ describe("subscriber web app", () => {
     await page.getByTestId("message-ai").first().waitFor({ timeout: 30_000 });
     await page.getByRole("complementary").getByText("[Doctor] I have a headache").waitFor();
     await screenshot(page, "doctor-chat-en");
+    // The stored "[Doctor]" mark is shown with the Arabic prefix on an Arabic screen.
+    await setLanguage("ar");
+    await page.getByRole("complementary").getByText("[الطبيب] I have a headache").waitFor();
+    expect(await page.getByRole("complementary").innerText()).not.toContain("[Doctor]");
+    await setLanguage("en");
   });
 
   it("generates an image, lists it and offers view and download", async () => {

@@ -13,12 +13,15 @@ describe("signup", () => {
     expect(JSON.stringify(res.body)).not.toMatch(/secret1|passwordHash|argon2/u);
   });
 
-  it("answers 409 with 'already registered' for a taken phone", async () => {
+  it("answers 409 with SPEC's 'already subscribed' text and the phone_taken code for a taken phone", async () => {
     const phone = uniquePhone();
     await new Client().post("/signup.php", { phone, password: "secret1" });
     const res = await new Client().post("/signup.php", { phone, password: "another1" });
     expect(res.status).toBe(409);
-    expect(res.body.error).toContain("already registered");
+    expect(res.body).toMatchObject({
+      error: "This phone number is already subscribed. Please try logging in instead.",
+      code: "phone_taken",
+    });
   });
 
   it("rejects a password under 6 characters and bad phones with 400 naming the field", async () => {

@@ -11,6 +11,7 @@ import { Queue, UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MESSAGES } from "@storefront/shared";
 import { LedgerEntry, hold, jobIdForHold, ledgerSum } from "@storefront/shared/server";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 import type { Client } from "../support/client";
@@ -128,7 +129,7 @@ async function entriesOf(userId: string) {
 }
 
 describe("job failures", () => {
-  it("refunds exactly once and tells the user why when the provider refuses for good", async () => {
+  it("refunds exactly once and tells the user it was refused (a code, not the provider's text) when the provider refuses for good", async () => {
     const { client, id } = await userWith(40);
     const { socket, received } = await connect(client);
     try {
@@ -136,9 +137,15 @@ describe("job failures", () => {
       const res = await client.post("/textai/chat.php", { message });
       expect(res.status).toBe(502);
       expect(res.body.success).toBe(false);
-      expect(res.body.error).toContain("content refused by policy");
+      expect(res.body).toMatchObject({ code: "ai_refused", error: MESSAGES.aiRefused });
       const failed = await until(() => received.find((r) => r.event === "job:failed"));
-      expect(failed.payload).toMatchObject({ queue: "chat", refunded: Math.ceil(message.length / 4), error: res.body.error });
+      expect(failed.payload).toMatchObject({
+        queue: "chat",
+        refunded: Math.ceil(message.length / 4),
+        code: "ai_refused",
+        error: res.body.error,
+      });
+      expect((await chatQueue.getJob(res.body.jobId))?.failedReason).toContain("content refused by policy");
       await until(() => received.some((r) => r.event === "wallet:updated" && r.payload.coins === 40) || undefined);
       expect(hits.get(message)).toHaveLength(1);
       const entries = await entriesOf(id);
@@ -159,7 +166,7 @@ describe("job failures", () => {
     const message = "transient-failure again";
     const res = await client.post("/textai/chat.php", { message });
     expect(res.status).toBe(502);
-    expect(res.body.error).toContain("503");
+    expect(res.body).toMatchObject({ code: "ai_unavailable", error: MESSAGES.aiUnavailable });
     expect(hits.get(message)).toHaveLength(3);
     const entries = await entriesOf(id);
     expect(entries.map((e) => e.kind)).toEqual(["hold", "release"]);

@@ -87,6 +87,16 @@ describe("OpenAPI document at /api/openapi.json", () => {
     expect(doc.components.schemas.Error.properties).toMatchObject({ success: {}, error: {}, available: {} });
   });
 
+  it("says the AI context is capped, not priced, on text chat, Doctor and SMS AI", async () => {
+    const doc = await fetchDoc();
+    for (const path of ["/textai/chat.php", "/sms/ai-response.php"]) {
+      const body = doc.paths[path]!.post.requestBody.content["application/json"].schema;
+      expect(body.properties.conversationHistory.description, path).toMatch(
+        /Not priced: the server keeps only the newest \d+ \(at most \d+ characters/u,
+      );
+    }
+  });
+
   it("generates request schemas from the zod schemas the server validates with", async () => {
     const doc = await fetchDoc();
     const signup = doc.paths["/signup.php"]!.post.requestBody.content["application/json"].schema;

@@ -10,6 +10,7 @@ import path from "node:path";
 import mongoose from "mongoose";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MESSAGES } from "@storefront/shared";
 import { LedgerEntry } from "@storefront/shared/server";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 import { isMp4 } from "../peers/media";
@@ -98,13 +99,13 @@ describe("image jobs on the OpenAI images API", () => {
     expect(await walletCoins(client)).toBe(80);
   });
 
-  it("a content refusal fails at once (no retry), tells why, and refunds exactly once", async () => {
+  it("a content refusal fails at once (no retry), says it was refused, and refunds exactly once", async () => {
     const { client, id } = await userWithCoins(baseUrl, 100);
     const before = openai.requestsTo(/generations/u).length;
     const res = await client.post("/images/generate.php", { prompt: "something forbidden" });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.body.success).toBe(false);
-    expect(res.body.error).toContain("safety system");
+    expect(res.body).toMatchObject({ code: "ai_refused", error: MESSAGES.aiRefused });
     expect(openai.requestsTo(/generations/u).length - before).toBe(1);
     expect(await walletCoins(client)).toBe(100);
     expect(await releases(id)).toBe(1);

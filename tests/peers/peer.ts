@@ -37,6 +37,11 @@ export class Peer {
     this.faults.push({ match, fault });
   }
 
+  /** Drops faults not used yet (a call that gave up before trying them all). */
+  clearFaults(): void {
+    this.faults.length = 0;
+  }
+
   requestsTo(match: RegExp): RecordedRequest[] {
     return this.requests.filter((r) => match.test(`${r.method} ${r.path}`));
   }

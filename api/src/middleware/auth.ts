@@ -37,7 +37,7 @@ export const requireUser: RequestHandler = async (req, _res, next) => {
   const user = await User.findById(userId, { phone: 1, isActive: 1 }).lean<{ phone: string; isActive: boolean }>();
   if (!user || !user.isActive) {
     await destroySession(req);
-    throw unauthorized(user ? MESSAGES.accountInactive : MESSAGES.notAuthenticated);
+    throw user ? unauthorized(MESSAGES.accountInactive, "account_inactive") : unauthorized();
   }
   req.user = { id: userId, phone: user.phone };
   next();
@@ -59,7 +59,7 @@ export function assertOwnUserId(req: Request, ...candidates: (string | undefined
 export function requireAdmin(...permissions: AdminPermission[]): RequestHandler {
   return async (req, _res, next) => {
     const adminId = req.session?.adminId;
-    if (!adminId || !Types.ObjectId.isValid(adminId)) throw unauthorized(MESSAGES.adminSessionRequired);
+    if (!adminId || !Types.ObjectId.isValid(adminId)) throw unauthorized(MESSAGES.adminSessionRequired, "admin_session_required");
     const admin = await Admin.findById(adminId, { username: 1, role: 1, isActive: 1, sessionVersion: 1 }).lean<{
       username: string;
       role: AdminRole;
@@ -70,7 +70,7 @@ export function requireAdmin(...permissions: AdminPermission[]): RequestHandler 
       delete req.session.adminId;
       delete req.session.adminRole;
       delete req.session.adminSessionVersion;
-      throw unauthorized(MESSAGES.adminSessionRequired);
+      throw unauthorized(MESSAGES.adminSessionRequired, "admin_session_required");
     }
     if (permissions.some((permission) => !roleAllows(admin.role, permission))) throw forbidden(MESSAGES.adminForbidden);
     req.admin = { id: adminId, username: admin.username, role: admin.role };

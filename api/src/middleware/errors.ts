@@ -12,7 +12,7 @@ import { AppError, badRequest, conflict, notFound, paymentRequired, tooLarge } f
 function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
   if (error instanceof InsufficientCoinsError) return paymentRequired(error.needed, error.available);
-  if (error instanceof IdempotencyConflictError) return conflict(MESSAGES.idempotencyConflict);
+  if (error instanceof IdempotencyConflictError) return conflict(MESSAGES.idempotencyConflict, "idempotency_conflict");
   if (error instanceof LedgerInProgressError) return conflict("This request is still being processed; retry shortly");
   if (error instanceof UnknownUserError) return notFound("User not found");
   if (error instanceof MulterError) {

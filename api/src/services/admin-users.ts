@@ -20,8 +20,18 @@ function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
 }
 
+/**
+ * A search holding digits matches them inside the stored E.164 phone, whatever the admin typed
+ * around them ("+1 (460) 005-9478", "0501234567": a national trunk 0 is not stored).
+ */
+function phoneFilter(search: string | undefined): Record<string, unknown> {
+  if (!search) return {};
+  const digits = search.replace(/\D/gu, "").replace(/^0+/u, "");
+  return { phone: { $regex: escapeRegex(digits || search) } };
+}
+
 export async function listUsers(query: AdminUsersQuery): Promise<AdminUsersResponse> {
-  const filter = query.search ? { phone: { $regex: escapeRegex(query.search) } } : {};
+  const filter = phoneFilter(query.search);
   const [users, total] = await Promise.all([
     User.find(filter, { phone: 1, coins: 1, tier: 1, isActive: 1, createdAt: 1 })
       .sort({ createdAt: -1, _id: -1 })

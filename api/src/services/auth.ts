@@ -1,8 +1,16 @@
 import type { Request } from "express";
 import type { Redis } from "ioredis";
-import { MESSAGES, type AdminRecord, type LoginRequest, type SignupRequest } from "@storefront/shared";
-import { Admin, User, type Config, type Logger } from "@storefront/shared/server";
-import { conflict, forbidden, unauthorized } from "../errors";
+import {
+  canonicalPhone,
+  MESSAGES,
+  phoneLookupForms,
+  type AdminRecord,
+  type LoginRequest,
+  type PhoneCountry,
+  type SignupRequest,
+} from "@storefront/shared";
+import { Admin, migratePhones, User, type Config, type Logger } from "@storefront/shared/server";
+import { AppError, forbidden, unauthorized } from "../errors";
 import { hit } from "../middleware/rate-limit";
 import { hashPassword, verifyPassword } from "./passwords";
 
@@ -18,33 +26,72 @@ export function sessionUserBody(user: { id: string; phone: string }) {
   return { success: true as const, user, id: user.id, phone: user.phone };
 }
 
-export async function signup(input: SignupRequest): Promise<{ id: string; phone: string }> {
+const phoneTaken = () => new AppError(409, "phone_taken", MESSAGES.phoneTaken);
+
+/** Stores the phone in E.164; any other stored form of the same number (not yet migrated) is taken too. */
+export async function signup(input: SignupRequest, country: PhoneCountry): Promise<{ id: string; phone: string }> {
+  const phone = canonicalPhone(input.phone, country);
+  if (await User.exists({ phone: { $in: phoneLookupForms(input.phone, country) } })) throw phoneTaken();
   const passwordHash = await hashPassword(input.password);
   try {
-    const user = await User.create({ phone: input.phone, passwordHash });
+    const user = await User.create({ phone, passwordHash });
     return { id: String(user._id), phone: user.phone };
   } catch (error) {
-    if ((error as { code?: number }).code === 11000) throw conflict(MESSAGES.phoneTaken);
+    if ((error as { code?: number }).code === 11000) throw phoneTaken();
     throw error;
+  }
+}
+
+/** The data migrations every API start runs (idempotent); duplicates are left for an operator. */
+export async function migrateData(config: Config, log: Logger): Promise<void> {
+  const phones = await migratePhones(config.DEFAULT_PHONE_COUNTRY);
+  if (phones.rewritten) log.info({ rewritten: phones.rewritten }, "stored phones rewritten to E.164");
+  for (const duplicate of phones.duplicates) {
+    log.warn(duplicate, "two accounts hold one phone number; left unmerged, see docs/operations.md");
   }
 }
 
 /** Counts a login attempt per phone and per client address (429 past the limit). */
 export async function limitLoginAttempts(redis: Redis, config: Config, scope: string, ip: string): Promise<void> {
-  await hit(redis, `login:id:${scope}`, config.LOGIN_RATE_LIMIT_PER_MINUTE, 60, MESSAGES.tooManyLogins);
-  await hit(redis, `login:ip:${ip}`, config.LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE, 60, MESSAGES.tooManyLogins);
+  try {
+    await hit(redis, `login:id:${scope}`, config.LOGIN_RATE_LIMIT_PER_MINUTE, 60, MESSAGES.tooManyLogins);
+    await hit(redis, `login:ip:${ip}`, config.LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE, 60, MESSAGES.tooManyLogins);
+  } catch (error) {
+    // Its own code, so the login screen can say "too many login attempts" in the user's language.
+    if (error instanceof AppError && error.status === 429) throw new AppError(429, "too_many_logins", error.message, error.extra);
+    throw error;
+  }
 }
 
-export async function login(req: Request, input: LoginRequest): Promise<{ id: string; phone: string }> {
-  const user = await User.findOne({ phone: input.phone }, { phone: 1, passwordHash: 1, isActive: 1 }).lean<{
-    _id: unknown;
-    phone: string;
-    passwordHash: string;
-    isActive: boolean;
-  }>();
-  const valid = await verifyPassword(user?.passwordHash ?? null, input.password);
-  if (!user || !valid) throw unauthorized(MESSAGES.invalidCredentials);
-  if (!user.isActive) throw forbidden(MESSAGES.accountInactive);
+interface LoginRow {
+  _id: unknown;
+  phone: string;
+  passwordHash: string;
+  isActive: boolean;
+}
+
+/**
+ * The account of a phone in any form it was typed. Rows stored before phones were canonical are
+ * found too; when the migration left two rows of one number, the one the password opens is used.
+ */
+async function findByPhoneAndPassword(input: LoginRequest, country: PhoneCountry): Promise<LoginRow | null> {
+  const forms = phoneLookupForms(input.phone, country);
+  const rows = await User.find({ phone: { $in: forms } }, { phone: 1, passwordHash: 1, isActive: 1 })
+    .limit(forms.length)
+    .lean<LoginRow[]>();
+  if (!rows.length) {
+    await verifyPassword(null, input.password);
+    return null;
+  }
+  rows.sort((a, b) => forms.indexOf(a.phone) - forms.indexOf(b.phone));
+  for (const row of rows) if (await verifyPassword(row.passwordHash, input.password)) return row;
+  return null;
+}
+
+export async function login(req: Request, input: LoginRequest, country: PhoneCountry): Promise<{ id: string; phone: string }> {
+  const user = await findByPhoneAndPassword(input, country);
+  if (!user) throw unauthorized(MESSAGES.invalidCredentials, "invalid_credentials");
+  if (!user.isActive) throw forbidden(MESSAGES.accountInactive, "account_inactive");
   const adminId = req.session.adminId;
   const adminRole = req.session.adminRole;
   const adminSessionVersion = req.session.adminSessionVersion;
@@ -69,7 +116,7 @@ export async function adminLogin(req: Request, username: string, password: strin
     sessionVersion?: number;
   }>();
   const valid = await verifyPassword(admin?.passwordHash ?? null, password);
-  if (!admin || !valid || !admin.isActive) throw unauthorized(MESSAGES.adminLoginFailed);
+  if (!admin || !valid || !admin.isActive) throw unauthorized(MESSAGES.adminLoginFailed, "admin_login_failed");
   const { userId, phone } = req.session;
   await regenerate(req);
   req.session.adminId = String(admin._id);

@@ -1,10 +1,10 @@
 import { Queue, UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { QUEUE_NAMES } from "@storefront/shared";
+import { MESSAGES, QUEUE_NAMES } from "@storefront/shared";
 import { createLogger, type Queues } from "@storefront/shared/server";
 import { AppError } from "../errors";
-import { JobWaiter } from "./jobs";
+import { jobFailed, JobWaiter } from "./jobs";
 
 let redis: Redis;
 let queues: Queues;
@@ -54,15 +54,20 @@ describe("JobWaiter", () => {
     await expect(waiter.wait("chat", "w-2")).resolves.toEqual({ reply: "echo two" });
   });
 
-  it("serves many waiters, and rejects a failed job with its reason as a 502", async () => {
+  it("serves many waiters, and rejects a failed job with its code and neutral text as a 502, never the detail", async () => {
     const ids = ["w-3", "w-4", "w-5"];
     await Promise.all(ids.map((id) => queues.chat.add("t", { text: id, delayMs: 100 }, { jobId: id })));
-    await queues.chat.add("t", { fail: "content refused" }, { jobId: "w-6" });
+    await queues.chat.add("t", { fail: "[ai_busy] openai answered 429: litellm.RateLimitError" }, { jobId: "w-6" });
     const results = await Promise.all(ids.map((id) => waiter.wait("chat", id)));
     expect(results).toEqual(ids.map((id) => ({ reply: `echo ${id}` })));
     const error = await waiter.wait("chat", "w-6").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
-    expect(error).toMatchObject({ status: 502, message: "content refused" });
+    expect(error).toMatchObject({
+      status: 502,
+      code: "ai_busy",
+      message: "The AI service is busy. Please try again in a minute.",
+    });
+    expect(jobFailed("w-7", "worker stalled")).toMatchObject({ code: "job_failed", message: MESSAGES.jobFailed });
   });
 
   it("answers 504 after the timeout while the job carries on, and 404 for an unknown job", async () => {

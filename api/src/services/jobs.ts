@@ -6,7 +6,14 @@
  */
 import { QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
-import { jobSchemas, type ChargedQueueName, type Feature, type QueueName } from "@storefront/shared";
+import {
+  JOB_FAILURE_TEXT,
+  jobSchemas,
+  parseJobFailure,
+  type ChargedQueueName,
+  type Feature,
+  type QueueName,
+} from "@storefront/shared";
 import {
   chargedJobOptions,
   hold,
@@ -112,9 +119,13 @@ interface Waiting {
   reject(error: Error): void;
 }
 
-/** The error a caller sees when its job finally failed: the worker's reason, shown to users. */
+/**
+ * The error a caller sees when its job finally failed: the code the worker put in its reason and
+ * that code's neutral text (the provider's detail stays in failedReason and the logs).
+ */
 export function jobFailed(jobId: string, reason: string): AppError {
-  return new AppError(502, "unavailable", reason || "The job failed", { jobId, refunded: true });
+  const { code } = parseJobFailure(reason);
+  return new AppError(502, code, JOB_FAILURE_TEXT[code], { jobId, refunded: true });
 }
 
 /**

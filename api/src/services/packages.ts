@@ -173,7 +173,7 @@ export async function assignPackage(
     });
     created = doc.toObject() as PackageAssignmentDoc;
   } catch (error) {
-    if (isDuplicateKey(error)) throw conflict(MESSAGES.packageAlreadyActive);
+    if (isDuplicateKey(error)) throw conflict(MESSAGES.packageAlreadyActive, "package_already_active");
     throw error;
   }
 

@@ -1,9 +1,7 @@
 import { z } from "zod";
 import { LIMITS, PERSONA_IDS } from "../constants";
 import { clientUserIdSchema, languageSchema } from "./common";
-
-/** Turns the model sees at most; older ones are dropped (the client sends the whole thread). */
-export const CHAT_CONTEXT_TURNS = 20;
+import { CONTEXT_LIMITS, fitContext } from "./jobs";
 
 /**
  * One earlier message as the screens send it: {type: "user"|"ai", content} (conversation
@@ -30,7 +28,14 @@ export const chatRequestSchema = z
       .nullish()
       .transform((v) => (v == null || v === "" ? null : String(v))),
     avatarType: z.enum(PERSONA_IDS, { error: `avatarType must be one of ${PERSONA_IDS.join(", ")}` }).default("general"),
-    conversationHistory: z.array(historyItemSchema).max(200, "conversationHistory: at most 200 messages").default([]),
+    conversationHistory: z
+      .array(historyItemSchema)
+      .max(200, "conversationHistory: at most 200 messages")
+      .default([])
+      .describe(
+        `Earlier messages, oldest first. Not priced: the server keeps only the newest ${CONTEXT_LIMITS.chat.turns} ` +
+          `(at most ${CONTEXT_LIMITS.chat.chars} characters together, the oldest kept one cut to fit) and sends exactly those to the AI.`,
+      ),
     language: languageSchema.default("en"),
   })
   .superRefine((v, ctx) => {
@@ -40,7 +45,7 @@ export const chatRequestSchema = z
   })
   .transform((v) => ({
     ...v,
-    conversationHistory: v.conversationHistory.filter((m) => m.content.trim()).slice(-CHAT_CONTEXT_TURNS),
+    conversationHistory: fitContext(v.conversationHistory, CONTEXT_LIMITS.chat),
   }));
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 

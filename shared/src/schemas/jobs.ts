@@ -20,17 +20,56 @@ export const chatTurnSchema = z.object({
   role: z.enum(["user", "assistant"]),
   content: z.string().max(LIMITS.chatMessageChars * 2),
 });
+type Turn = z.infer<typeof chatTurnSchema>;
+
+/**
+ * Earlier turns the AI provider gets with a message, at most. A call is priced on its own message
+ * (SPEC §9), so the context is capped instead of priced: one coin never buys more than this.
+ */
+export const CONTEXT_LIMITS = {
+  /** Text chat and Doctor. */
+  chat: { turns: 20, chars: 6000 },
+  /** SMS AI: the last 10 messages (SPEC §9), a few SMS worth of text. */
+  sms: { turns: LIMITS.smsBackendContext, chars: 2000 },
+} as const;
+export type ContextLimits = (typeof CONTEXT_LIMITS)[keyof typeof CONTEXT_LIMITS];
+
+/**
+ * The newest non-blank turns within the limits, oldest first. The oldest turn kept is cut to the
+ * characters left (its end, next to the newer turns); older ones are dropped.
+ */
+export function fitContext(turns: readonly Turn[], limits: ContextLimits): Turn[] {
+  const kept: Turn[] = [];
+  let left = limits.chars;
+  for (let i = turns.length - 1; i >= 0 && kept.length < limits.turns && left > 0; i--) {
+    const turn = turns[i]!;
+    if (!turn.content.trim()) continue;
+    const content = turn.content.length > left ? turn.content.slice(-left) : turn.content;
+    kept.unshift({ role: turn.role, content });
+    left -= content.length;
+  }
+  return kept;
+}
+
+const contextChars = (turns: readonly Turn[]) => turns.reduce((sum, t) => sum + t.content.length, 0);
 
 /** Text chat and Doctor (avatarType "doctor") on the "chat" queue. */
-export const chatJobSchema = chargedJobBaseSchema.extend({
-  message: z.string().min(1).max(LIMITS.chatMessageChars),
-  persona: z.enum(PERSONA_IDS),
-  language: z.enum(LANGUAGES),
-  conversationId: z.string().max(100).nullable(),
-  history: z.array(chatTurnSchema).max(50),
-  /** "sms": the SMS AI screen; the worker adds the SMS instruction and cuts the reply to SMS size. */
-  channel: z.enum(["chat", "sms"]).optional(),
-});
+export const chatJobSchema = chargedJobBaseSchema
+  .extend({
+    message: z.string().min(1).max(LIMITS.chatMessageChars),
+    persona: z.enum(PERSONA_IDS),
+    language: z.enum(LANGUAGES),
+    conversationId: z.string().max(100).nullable(),
+    /** Sent to the provider as it is: the API fitted it to CONTEXT_LIMITS, and a payload beyond them is refused. */
+    history: z.array(chatTurnSchema).max(CONTEXT_LIMITS.chat.turns),
+    /** "sms": the SMS AI screen; the worker adds the SMS instruction and cuts the reply to SMS size. */
+    channel: z.enum(["chat", "sms"]).optional(),
+  })
+  .superRefine((v, ctx) => {
+    const limits = CONTEXT_LIMITS[v.channel ?? "chat"];
+    if (v.history.length > limits.turns || contextChars(v.history) > limits.chars)
+      ctx.addIssue({ code: "custom", path: ["history"], message: "history is larger than CONTEXT_LIMITS" });
+  });
 export type ChatJobData = z.infer<typeof chatJobSchema>;
 
 /**

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { LIMITS, type Language } from "../constants";
 import { clientUserIdSchema, languageSchema } from "./common";
+import { CONTEXT_LIMITS, fitContext } from "./jobs";
 
 /** Longest SMS the screen lets a user type, and the longest reply sent back (SPEC §9). */
 export function smsCharLimit(language: Language): number {
@@ -50,7 +51,14 @@ export const smsAiRequestSchema = z
   .object({
     message: z.string({ error: "message is required" }).trim().min(1, "message is required"),
     userId: clientUserIdSchema.optional(),
-    conversationHistory: z.array(smsHistoryItemSchema).max(200, "conversationHistory: at most 200 messages").default([]),
+    conversationHistory: z
+      .array(smsHistoryItemSchema)
+      .max(200, "conversationHistory: at most 200 messages")
+      .default([])
+      .describe(
+        `Earlier messages, oldest first. Not priced: the server keeps only the newest ${CONTEXT_LIMITS.sms.turns} ` +
+          `(at most ${CONTEXT_LIMITS.sms.chars} characters together, the oldest kept one cut to fit) and sends exactly those to the AI.`,
+      ),
     language: languageSchema.default("en"),
     sender: smsPartySchema.optional(),
     recipient: smsPartySchema.optional(),
@@ -63,8 +71,8 @@ export const smsAiRequestSchema = z
   })
   .transform((v) => ({
     ...v,
-    // The backend context is the last 10 messages (SPEC §9), whatever the client sends.
-    conversationHistory: v.conversationHistory.filter((m) => m.content).slice(-LIMITS.smsBackendContext),
+    // The backend context is the last 10 messages (SPEC §9), whatever the client sends, and capped in size.
+    conversationHistory: fitContext(v.conversationHistory, CONTEXT_LIMITS.sms),
   }));
 export type SmsAiRequest = z.infer<typeof smsAiRequestSchema>;
 

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { isPhoneCountry, type PhoneCountry } from "../phone";
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().min(1);
@@ -50,6 +51,11 @@ const envSchema = z.object({
   WORKER_CONCURRENCY_MAINTENANCE: positiveInt.default(1),
   /** How long an HTTP call waits for its job before answering 504. */
   JOB_WAIT_TIMEOUT_MS: positiveInt.default(60_000),
+  /**
+   * A call a subscriber waits on (chat, Doctor, SMS AI, images) stops retrying a failing provider
+   * when the next try would start later than this after the request; it is then failed and refunded.
+   */
+  AI_RETRY_BUDGET_MS: positiveInt.default(10_000),
   /** Tries per job (transient provider errors are retried, permanent ones are not). */
   JOB_ATTEMPTS: positiveInt.default(3),
   /** First retry delay; doubles per attempt (or the provider's Retry-After when longer). */
@@ -80,6 +86,14 @@ const envSchema = z.object({
     .enum(["true", "false", "1", "0"], { error: "must be true or false" })
     .default("false")
     .transform((v) => v === "true" || v === "1"),
+  /** Region of phone numbers typed without "+" or "00" (ISO 3166 two letters), for the one stored E.164 form. */
+  DEFAULT_PHONE_COUNTRY: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .refine(isPhoneCountry, "must be a two-letter country code such as US, SA or EG")
+    .transform((v) => v as PhoneCountry)
+    .default("US"),
 });
 
 export type Config = z.infer<typeof envSchema> & { SESSION_SECRET: string; dataDir: string };

@@ -2,6 +2,8 @@
  * The one fetch wrapper of the web app (SPEC §7): same-origin /api, credentials always sent,
  * JSON bodies, and errors that carry the body's `error` field or "HTTP {status}".
  */
+import { isErrorCode, type ErrorCode } from "@storefront/shared";
+
 export const API_BASE = "/api";
 
 /** The JSON error body of SPEC §7/§8, with the 402 figures when the wallet is short. */
@@ -24,9 +26,14 @@ export class ApiError extends Error {
     this.name = "ApiError";
   }
 
-  /** The server's own error text (not the "HTTP {status}" fallback), when it sent one. */
+  /** The server's own error text (not the "HTTP {status}" fallback), when it sent one. English: show `code`'s text instead. */
   get serverError(): string | undefined {
     return this.body.error;
+  }
+
+  /** The stable code of the error (api/src/errors.ts), when the server sent one this client knows. */
+  get code(): ErrorCode | undefined {
+    return isErrorCode(this.body.code) ? this.body.code : undefined;
   }
 }
 

@@ -1,13 +1,9 @@
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../api/client";
+import { errorMessage } from "../api/errors";
 
-/** SPEC §8 text for a failed paid call: the 402 figures, or the screen's own fallback. */
+/** SPEC §8 text for a failed paid call: the code's text (402 with its figures), or the screen's own fallback. */
 export function useChatErrors() {
-  const { t } = useTranslation();
-  return (error: unknown, fallback: string): string => {
-    if (error instanceof ApiError && error.status === 402) {
-      return t("errors.insufficientCoins", { needed: error.body.needed ?? 1, available: error.body.available ?? 0 });
-    }
-    return fallback;
-  };
+  // Re-renders the caller when the language changes.
+  useTranslation();
+  return (error: unknown, fallback: string): string => errorMessage(error, fallback);
 }

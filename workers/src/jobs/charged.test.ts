@@ -14,7 +14,8 @@ import {
 } from "@storefront/shared/server";
 import type { Redis } from "ioredis";
 import { ProviderError } from "../providers/errors";
-import { chargedProcessor, setWorkerContext } from "./charged";
+import { MESSAGES } from "@storefront/shared";
+import { chargedProcessor, failureCode, setWorkerContext } from "./charged";
 
 const pushes: { userId: string; event: string; payload: Record<string, unknown> }[] = [];
 const pusher = {
@@ -83,19 +84,21 @@ describe("chargedProcessor", () => {
     expect(pushes).toEqual([]);
   });
 
-  it("refunds once on the last attempt, tells the user why, and still rethrows", async () => {
+  it("refunds once on the last attempt, tells the user a neutral text and code, and fails the job with the detail", async () => {
     const { userId, holdKey } = await heldJob();
     const processor = chargedProcessor("chat", async () => {
-      throw new ProviderError("overloaded", { retryable: true });
+      throw new ProviderError("openai answered 503: overloaded", { retryable: true, status: 503 });
     });
-    await expect(processor(fakeJob(chatData(userId, holdKey), 2, 3))).rejects.toThrow("overloaded");
+    await expect(processor(fakeJob(chatData(userId, holdKey), 2, 3))).rejects.toThrow(
+      "[ai_unavailable] openai answered 503: overloaded",
+    );
     expect(await holdState(holdKey)).toBe("released");
     expect(await coins(userId)).toBe(50);
     expect(pushes.map((p) => [p.event, p.payload.refunded ?? p.payload.coins])).toEqual([
       ["job:failed", 10],
       ["wallet:updated", 50],
     ]);
-    expect(pushes[0]!.payload.error).toBe("overloaded");
+    expect(pushes[0]!.payload).toMatchObject({ code: "ai_unavailable", error: MESSAGES.aiUnavailable });
     // A repeated final failure (e.g. a redelivered job) refunds nothing more and does not run.
     await expect(processor(fakeJob(chatData(userId, holdKey), 2, 3))).rejects.toBeInstanceOf(UnrecoverableError);
     expect(await coins(userId)).toBe(50);
@@ -110,6 +113,28 @@ describe("chargedProcessor", () => {
     await expect(processor(fakeJob(chatData(userId, holdKey), 0, 3))).rejects.toBeInstanceOf(UnrecoverableError);
     expect(await holdState(holdKey)).toBe("released");
     expect(await coins(userId)).toBe(50);
+  });
+
+  it("names a provider's 429 ai_busy and its refusal ai_refused, other failures job_failed", () => {
+    expect(failureCode(new ProviderError("openai answered 429: litellm.RateLimitError", { retryable: true, status: 429 }))).toBe(
+      "ai_busy",
+    );
+    expect(failureCode(new ProviderError("openai answered 400: policy", { retryable: false, status: 400 }))).toBe("ai_refused");
+    expect(failureCode(new ProviderError("openai could not be reached: fetch failed", { retryable: true }))).toBe(
+      "ai_unavailable",
+    );
+    expect(failureCode(new Error("The AI returned an empty reply"))).toBe("job_failed");
+  });
+
+  it("fails a waited-on job at once when the next retry would start past AI_RETRY_BUDGET_MS", async () => {
+    const { userId, holdKey } = await heldJob();
+    const processor = chargedProcessor("chat", async () => {
+      throw new ProviderError("openai answered 429: slow down", { retryable: true, status: 429, retryAfterMs: 30_000 });
+    });
+    const job = { ...fakeJob(chatData(userId, holdKey), 0, 5), timestamp: Date.now() } as unknown as Job;
+    await expect(processor(job)).rejects.toThrow("[ai_busy] openai answered 429: slow down");
+    expect(await holdState(holdKey)).toBe("released");
+    expect(pushes[0]!.payload).toMatchObject({ code: "ai_busy", error: MESSAGES.aiBusy, refunded: 10 });
   });
 
   it("refuses a payload its queue's schema rejects, and releases the hold", async () => {

@@ -4,12 +4,21 @@
  * always rethrow so BullMQ's retries and backoff keep working (STYLE rule 6).
  */
 import { UnrecoverableError, type Job, type Processor } from "bullmq";
-import { jobSchemas, type ChargedJobBase, type ChargedQueueName } from "@storefront/shared";
+import {
+  JOB_FAILURE_TEXT,
+  jobFailureReason,
+  jobSchemas,
+  parseJobFailure,
+  type ChargedJobBase,
+  type ChargedQueueName,
+  type JobFailureCode,
+} from "@storefront/shared";
 import {
   createLogger,
   createRedis,
   LedgerEntry,
   loadConfigOrExit,
+  providerBackoff,
   Pusher,
   releaseHold,
   settleHold,
@@ -17,7 +26,7 @@ import {
   type Logger,
 } from "@storefront/shared/server";
 import type { Redis } from "ioredis";
-import { isProviderError } from "../providers/errors";
+import { isProviderError, type ProviderError } from "../providers/errors";
 
 /** What processors need from the worker process, built once (main.ts or a test sets it). */
 export interface WorkerContext {
@@ -43,9 +52,12 @@ export function setWorkerContext(ctx: WorkerContext): void {
   current = ctx;
 }
 
-/** A failure users may read: provider and validation messages, never a stack or internals. */
+/**
+ * A failure's detail for logs, the admin view and the video record: the message (without the
+ * "[code]" of a final failure), never a stack.
+ */
 export function userFacingReason(error: unknown): string {
-  if (error instanceof Error && error.message) return error.message.slice(0, 300);
+  if (error instanceof Error && error.message) return parseJobFailure(error.message).detail.slice(0, 300);
   return "The job failed";
 }
 
@@ -55,14 +67,40 @@ export function isFinalFailure(error: unknown, job: Job): boolean {
   return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }
 
-/** Permanent provider errors (bad prompt, refusal, malformed reply) must not be retried. */
-function classify(error: unknown): unknown {
-  if (isProviderError(error) && !error.retryable) {
-    const permanent = new UnrecoverableError(error.message);
-    permanent.cause = error;
-    return permanent;
+/** Queues whose HTTP call waits for the job (chat, Doctor, SMS AI, images): their retries are time-boxed. */
+const WAITED_ON: ReadonlySet<ChargedQueueName> = new Set(["chat", "image"]);
+
+function permanent(error: ProviderError): UnrecoverableError {
+  const final = new UnrecoverableError(error.message);
+  final.cause = error;
+  return final;
+}
+
+/**
+ * Permanent provider errors (bad prompt, refusal, malformed reply) must not be retried. On a
+ * waited-on queue, neither is a retry that would start after AI_RETRY_BUDGET_MS from the request
+ * (a provider that keeps refusing, or asks to wait longer with Retry-After): the subscriber gets
+ * an answer and a refund now instead of waiting out the whole backoff.
+ */
+function classify(error: unknown, queue: ChargedQueueName, job: Job, budgetMs: number): unknown {
+  if (!isProviderError(error)) return error;
+  if (!error.retryable) return permanent(error);
+  if (WAITED_ON.has(queue) && typeof job.timestamp === "number") {
+    const nextTryAt = Date.now() + Number(providerBackoff(job.attemptsMade + 1, "provider", error, job));
+    if (nextTryAt - job.timestamp > budgetMs) return permanent(error);
   }
   return error;
+}
+
+/** The subscriber-facing code of a final failure; the detail goes to the logs and failedReason only. */
+export function failureCode(error: unknown): JobFailureCode {
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  const provider = isProviderError(error) ? error : isProviderError(cause) ? cause : undefined;
+  if (!provider) return "job_failed";
+  if (provider.status === 429) return "ai_busy";
+  // The provider refused this request itself (bad or disallowed input); anything else is on its side or ours.
+  if (provider.status === 400 || provider.status === 422) return "ai_refused";
+  return "ai_unavailable";
 }
 
 /**
@@ -90,15 +128,20 @@ export function chargedProcessor<T extends ChargedJobBase>(
       log.info("job completed");
       return result;
     } catch (raw) {
-      const error = classify(raw);
+      const error = classify(raw, queue, job, ctx.config.AI_RETRY_BUDGET_MS);
       if (isFinalFailure(error, job)) {
+        const code = failureCode(error);
+        const detail = userFacingReason(error);
         // If the refund itself cannot be written now, the hold sweeper releases it later.
-        await failFinally(ctx, queue, jobId, base, userFacingReason(error), log).catch((refundError: unknown) =>
+        await failFinally(ctx, queue, jobId, base, code, detail, log).catch((refundError: unknown) =>
           log.error({ err: refundError }, "releasing the hold failed; the sweeper will release it"),
         );
-      } else {
-        log.warn({ err: raw }, "job attempt failed; BullMQ will retry");
+        // failedReason keeps the detail for the admin view; the API answers with the code only.
+        const final = new UnrecoverableError(jobFailureReason(code, detail));
+        final.cause = raw;
+        throw final;
       }
+      log.warn({ err: raw }, "job attempt failed; BullMQ will retry");
       throw error;
     }
   };
@@ -124,13 +167,20 @@ async function failFinally(
   queue: ChargedQueueName,
   jobId: string,
   base: Partial<ChargedJobBase>,
-  reason: string,
+  code: JobFailureCode,
+  detail: string,
   log: Logger,
 ): Promise<void> {
-  log.warn({ reason }, "job failed for good; releasing its hold");
+  log.warn({ code, reason: detail }, "job failed for good; releasing its hold");
   if (!base.holdKey || !base.userId) return;
-  const refund = await releaseHold(base.holdKey, `job failed: ${reason}`.slice(0, 300), "worker");
-  ctx.pusher.toUser(base.userId, "job:failed", { jobId, queue, error: reason, refunded: refund?.amount ?? 0 });
+  const refund = await releaseHold(base.holdKey, `job failed: ${code}`, "worker");
+  ctx.pusher.toUser(base.userId, "job:failed", {
+    jobId,
+    queue,
+    code,
+    error: JOB_FAILURE_TEXT[code],
+    refunded: refund?.amount ?? 0,
+  });
   if (refund?.balanceAfter != null) {
     ctx.pusher.toUser(base.userId, "wallet:updated", { coins: refund.balanceAfter, reason: "release" });
   }

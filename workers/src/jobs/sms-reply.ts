@@ -13,11 +13,13 @@ import { UnrecoverableError, type Job, type Processor } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Types } from "mongoose";
 import {
+  canonicalPhone as sharedCanonicalPhone,
   cleanMarkdown,
   isArabic,
   LIMITS,
   localReply,
   personaById,
+  phoneLookupForms,
   priceOf,
   limitSmsReply,
   smsEncoding,
@@ -25,6 +27,7 @@ import {
   smsSystemPrompt,
   type ChatTurn,
   type Language,
+  type PhoneCountry,
   type SmsIntegrationConfigValues,
   type SmsLogAction,
   type SmsReplyJob,
@@ -58,6 +61,8 @@ export interface SmsReplyDeps {
   smpp: SmppLinks;
   http: HttpGatewayOptions;
   log: Logger;
+  /** DEFAULT_PHONE_COUNTRY: how a gateway's number without "+" is read. */
+  phoneCountry?: PhoneCountry;
 }
 
 let deps: SmsReplyDeps | undefined;
@@ -78,6 +83,7 @@ function smsDeps(): SmsReplyDeps {
       pusher,
       chat: createChatProvider(config),
       log,
+      phoneCountry: config.DEFAULT_PHONE_COUNTRY,
       http: {},
       smpp: new SmppLinks({
         onReceipt: (receipt) =>
@@ -125,16 +131,9 @@ export function keywordOf(text: string): Keyword {
   return null;
 }
 
-/** Phones as stored on the record: "+" and digits, "00" read as "+". */
-export function canonicalPhone(phone: string): string {
-  const digits = phone.replace(/^\+/u, "").replace(/^00/u, "");
-  return `+${digits}`;
-}
-
-/** Every way a subscriber's phone may have been typed at signup. */
-function phoneVariants(canonical: string): string[] {
-  const digits = canonical.slice(1);
-  return [canonical, digits, `00${digits}`];
+/** Phones as stored on the record: E.164, a number without "+" read in DEFAULT_PHONE_COUNTRY. */
+export function canonicalPhone(phone: string, country?: PhoneCountry): string {
+  return sharedCanonicalPhone(phone, country);
 }
 
 const RATE_WINDOW_MS = 60_000;
@@ -423,13 +422,13 @@ async function chargeAndSend(ctx: Context, prepared: SmsMessageDoc): Promise<{ o
   }
 }
 
-async function findSubscriber(phone: string): Promise<Subscriber | null> {
-  const user = await User.findOne({ phone: { $in: phoneVariants(phone) } }, { phone: 1, displayName: 1, isActive: 1 }).lean<{
-    _id: Types.ObjectId;
-    phone: string;
-    displayName?: string;
-    isActive: boolean;
-  }>();
+/** The canonical row first: a number the phone migration reported twice bills its canonical account. */
+async function findSubscriber(from: string, country: PhoneCountry | undefined): Promise<Subscriber | null> {
+  const forms = phoneLookupForms(from, country);
+  const rows = await User.find({ phone: { $in: forms } }, { phone: 1, displayName: 1, isActive: 1 }).lean<
+    { _id: Types.ObjectId; phone: string; displayName?: string; isActive: boolean }[]
+  >();
+  const user = rows.sort((a, b) => forms.indexOf(a.phone) - forms.indexOf(b.phone))[0];
   if (!user) return null;
   return { id: user._id, name: user.displayName || user.phone, phone: user.phone, isActive: user.isActive };
 }
@@ -454,10 +453,10 @@ async function handleKeyword(ctx: Context, keyword: "stop" | "start"): Promise<{
 }
 
 export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promise<{ outcome: SmsReplyOutcome }> {
-  const phone = canonicalPhone(job.from);
+  const phone = canonicalPhone(job.from, deps.phoneCountry);
   // Independent reads in one go: every job pays their latency once, not six times.
   const [user, config, smppGateway, existing, done, optedOut] = await Promise.all([
-    findSubscriber(phone),
+    findSubscriber(job.from, deps.phoneCountry),
     loadSmsIntegrationConfig(),
     smppGatewayFor(job.to),
     SmsMessage.findOne({ key: `out:${job.messageId}` }).lean<SmsMessageDoc>(),
@@ -526,7 +525,7 @@ async function recordFailure(job: SmsReplyJob, error: unknown): Promise<void> {
         action: "sms_processed",
         user_id: null,
         user_name: "",
-        phone: canonicalPhone(job.from),
+        phone: canonicalPhone(job.from, deps?.phoneCountry),
         message_id: job.messageId,
         details: JSON.stringify({ result: "failed", error: error instanceof Error ? error.message : String(error) }),
       },

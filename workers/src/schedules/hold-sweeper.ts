@@ -3,7 +3,7 @@
  * missing (the API died between the hold and the add), failed without its refund (stalled too
  * often, or the refund write failed), or has waited past HOLD_MAX_AGE_MS (expired).
  */
-import { CHARGED_QUEUES, type ChargedQueueName } from "@storefront/shared";
+import { CHARGED_QUEUES, JOB_FAILURE_TEXT, type ChargedQueueName } from "@storefront/shared";
 import { LedgerEntry, releaseHold, settleHold } from "@storefront/shared/server";
 import type { ScheduleContext } from "./context";
 
@@ -73,7 +73,8 @@ export async function sweepHolds(ctx: ScheduleContext, now = new Date()): Promis
     ctx.pusher.toUser(userId, "job:failed", {
       jobId: hold.jobId ?? "",
       queue: hold.queue ?? "",
-      error: verdict === "expired" ? "The request expired before it could run" : "The request could not be completed",
+      code: "job_failed",
+      error: JOB_FAILURE_TEXT.job_failed,
       refunded: refund.amount,
     });
     if (refund.balanceAfter !== null)

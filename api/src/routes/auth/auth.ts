@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { loginRequestSchema, signupRequestSchema } from "@storefront/shared";
+import { canonicalPhone, loginRequestSchema, signupRequestSchema } from "@storefront/shared";
 import { z } from "zod";
 import type { AppContext } from "../../context";
 import { handle } from "../../middleware/validate";
@@ -13,15 +13,16 @@ export function authRoutes(ctx: AppContext): Router {
   const router = Router();
 
   const signupHandler = handle(signupRequestSchema, "body", async (input, req, res) => {
-    const user = await signup(input);
+    const user = await signup(input, ctx.config.DEFAULT_PHONE_COUNTRY);
     res.status(201);
     return { ...sessionUserBody(user), message: "Subscribed successfully" };
   });
   router.post(["/signup.php", "/auth/signup"], signupHandler);
 
   const loginHandler = handle(loginRequestSchema, "body", async (input, req) => {
-    await limitLoginAttempts(ctx.redis, ctx.config, input.phone, req.ip ?? "unknown");
-    return sessionUserBody(await login(req, input));
+    const phoneKey = canonicalPhone(input.phone, ctx.config.DEFAULT_PHONE_COUNTRY);
+    await limitLoginAttempts(ctx.redis, ctx.config, phoneKey, req.ip ?? "unknown");
+    return sessionUserBody(await login(req, input, ctx.config.DEFAULT_PHONE_COUNTRY));
   });
   router.post(["/login-session-fix.php", "/auth/login"], loginHandler);
 

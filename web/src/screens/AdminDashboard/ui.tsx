@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from "react"
 import { useTranslation } from "react-i18next";
 import { roleAllows, type AdminPermission } from "@storefront/shared";
 import { ApiError } from "../../api/client";
+import { errorMessage } from "../../api/errors";
 import { ConfirmDialog, useModalDialog } from "../../components/ConfirmDialog";
 import { useToast } from "../../components/Toasts";
 import { useAdmin } from "./context";
@@ -134,10 +135,8 @@ export function useLoad<T>(
   return { data, loading, failed, reload };
 }
 
-/** The server's error text, or the fallback. */
-export function errorText(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.serverError ? error.serverError : fallback;
-}
+/** The translated text of the server's error code, or the fallback (never the server's English text). */
+export const errorText = errorMessage;
 
 export function formatNumber(value: number, language: string): string {
   return new Intl.NumberFormat(language === "ar" ? "ar" : "en").format(value);

@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { TOAST_MS } from "@storefront/shared";
-import { ApiError } from "../../api/client";
+import { errorMessage } from "../../api/errors";
 import { AppLink } from "../../components/AppLink";
 import { AuthCard, PasswordField } from "../../components/AuthCard";
 import { useToast } from "../../components/Toasts";
@@ -41,8 +41,8 @@ export default function AdminLogin() {
       toast.success(message, TOAST_MS.loginSuccess);
       redirect.current = setTimeout(() => navigate("/admin-dashboard", { replace: true }), TOAST_MS.adminLoginRedirect);
     } catch (caught) {
-      const reason = caught instanceof ApiError ? caught.message : t("admin.login.failed");
-      const message = t("admin.login.failedDetail", { message: reason || t("admin.login.failed") });
+      // The code's own text: "Login failed. Please check..." once, in the screen's language.
+      const message = errorMessage(caught, t("admin.login.failed"));
       setError(message);
       toast.error(message, TOAST_MS.error);
       setSubmitting(false);

@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { cleanMarkdown, doctorConversationTitle, LIMITS, MEDICAL_DISCLAIMER } from "@storefront/shared";
+import { cleanMarkdown, displayConversationTitle, doctorConversationTitle, LIMITS, MEDICAL_DISCLAIMER } from "@storefront/shared";
 import { sendChat, type ChatMessage } from "../../api/chat";
 import { listConversations, loadConversation, saveConversation, type ConversationSummary } from "../../api/conversations";
 import { announceWalletUpdate } from "../../api/wallet";
@@ -176,7 +176,7 @@ export default function Doctor() {
           {visible.map((c) => (
             <li key={c.id} className={c.id === conversationId ? "text-ai__item text-ai__item--active" : "text-ai__item"}>
               <button type="button" className="text-ai__item-open" onClick={() => void open(c.id)}>
-                <span className="text-ai__item-title">{c.title}</span>
+                <span className="text-ai__item-title">{displayConversationTitle(c.title, t("doctor.titlePrefix"))}</span>
                 <span className="text-ai__item-date">
                   {format.relative(c.timestamp ?? c.updated_at ?? c.created_at ?? "")}
                   {c.lastMessage ? ` · ${c.lastMessage.slice(0, 40)}` : ""}

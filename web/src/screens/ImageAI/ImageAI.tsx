@@ -19,7 +19,7 @@ import {
   TOAST_MS,
   type ImageAgentId,
 } from "@storefront/shared";
-import { ApiError } from "../../api/client";
+import { errorMessage } from "../../api/errors";
 import { deleteImage, editImage, generateImage, imageHistory, saveImage, type GeneratedImage } from "../../api/images";
 import { announceWalletUpdate } from "../../api/wallet";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
@@ -145,15 +145,7 @@ export default function ImageAI() {
       await saveImage(user.id, record).catch(() => undefined);
       void queryClient.invalidateQueries({ queryKey: ["images"] });
     } catch (err) {
-      const message =
-        err instanceof ApiError && err.status === 402
-          ? t("errors.insufficientCoins", {
-              needed: err.body.needed ?? priceOf({ feature: "image" }),
-              available: err.body.available ?? 0,
-            })
-          : err instanceof ApiError && err.serverError
-            ? err.serverError
-            : t("image.failed");
+      const message = errorMessage(err, t("image.failed"), { needed: priceOf({ feature: "image" }) });
       setError(message);
       toast.error(message, TOAST_MS.imageError);
     } finally {

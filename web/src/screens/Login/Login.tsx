@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { AppLink } from "../../components/AppLink";
 import { loginRequestSchema, TOAST_MS } from "@storefront/shared";
-import { ApiError } from "../../api/client";
+import { errorMessage } from "../../api/errors";
 import { AuthCard, PasswordField, PhoneField } from "../../components/AuthCard";
 import { useToast } from "../../components/Toasts";
 import { takeAttemptedUrl, useAuth } from "../../hooks/useAuth";
@@ -32,12 +32,7 @@ export default function Login() {
       toast.success(t("auth.welcome"), TOAST_MS.loginSuccess);
       navigate(takeAttemptedUrl("/dashboard"), { replace: true });
     } catch (error) {
-      const message =
-        error instanceof ApiError && error.status === 401
-          ? t("errors.invalidCredentials")
-          : error instanceof Error && error.message
-            ? error.message
-            : t("auth.loginFailedFallback");
+      const message = errorMessage(error, t("auth.loginFailedFallback"));
       setFormError(message);
       toast.error(message, TOAST_MS.error);
       setSubmitting(false);

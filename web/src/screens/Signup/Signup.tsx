@@ -1,6 +1,6 @@
 /**
  * SPEC §2 Signup: "Subscribing...", then a green notice and a 5 s toast, the form disabled, and
- * /login after 3 s. An "already registered" error offers a sign-in link.
+ * /login after 3 s. A taken phone (code phone_taken) offers a sign-in link.
  */
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -8,6 +8,7 @@ import { useNavigate } from "react-router-dom";
 import { AppLink } from "../../components/AppLink";
 import { signupRequestSchema, TOAST_MS } from "@storefront/shared";
 import { ApiError } from "../../api/client";
+import { errorMessage } from "../../api/errors";
 import { AuthCard, PasswordField, PhoneField } from "../../components/AuthCard";
 import { useToast } from "../../components/Toasts";
 import { useAuth } from "../../hooks/useAuth";
@@ -43,15 +44,10 @@ export default function Signup() {
       setState("subscribed");
       toast.success(t("auth.subscribedToast"), TOAST_MS.signup);
     } catch (error) {
-      const serverText = error instanceof ApiError ? (error.serverError ?? "") : "";
-      const taken = (error instanceof ApiError && error.status === 409) || serverText.includes("already registered");
-      const message = taken
-        ? t("errors.phoneTaken")
-        : error instanceof Error && error.message
-          ? error.message
-          : t("auth.signupFailedFallback");
+      const taken = error instanceof ApiError && error.code === "phone_taken";
+      const message = errorMessage(error, t("auth.signupFailedFallback"));
       setFormError(message);
-      setOfferSignIn(taken || message.includes("already registered"));
+      setOfferSignIn(taken);
       toast.error(message, TOAST_MS.error);
       setState("idle");
     }

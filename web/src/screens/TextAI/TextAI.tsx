@@ -9,6 +9,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   cleanMarkdown,
   conversationTitle,
+  DOCTOR_TITLE_PREFIX,
   DEFAULT_PERSONA,
   PERSONAS,
   personaById,
@@ -36,7 +37,6 @@ import "./TextAI.css";
 
 const PERSONA_KEY = "selectedAvatarType";
 const CONVERSATION_KEY = "currentConversationId";
-const DOCTOR_PREFIX = "[Doctor]";
 
 export default function TextAI() {
   const { t } = useTranslation();
@@ -213,7 +213,7 @@ export default function TextAI() {
   const visible = useMemo(() => {
     const q = search.trim().toLowerCase();
     return (conversations.data ?? [])
-      .filter((c) => !c.title.startsWith(DOCTOR_PREFIX))
+      .filter((c) => !c.title.startsWith(DOCTOR_TITLE_PREFIX))
       .filter((c) => !q || c.title.toLowerCase().includes(q));
   }, [conversations.data, search]);
 

@@ -8,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { DEFAULT_VIDEO_MODEL, LIMITS, VIDEO_MODELS, VIDEO_TIMING, type VideoModelId } from "@storefront/shared";
 import { ApiError } from "../../api/client";
+import { errorMessage } from "../../api/errors";
 import { generateVideo, videoHistory, videoStatus, type Video as VideoRecord } from "../../api/videos";
 import { announceWalletUpdate } from "../../api/wallet";
 import { AppLink } from "../../components/AppLink";
@@ -125,7 +126,7 @@ export default function Video() {
     } catch (error) {
       const text =
         error instanceof ApiError
-          ? t("video.error", { error: error.message || t("video.unknownError") })
+          ? t("video.error", { error: errorMessage(error, error.message || t("video.unknownError")) })
           : error instanceof TypeError
             ? t("video.networkError", { message: error.message })
             : t("video.error", { error: (error as Error).message || t("video.unknownError") });

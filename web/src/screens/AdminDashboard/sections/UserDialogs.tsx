@@ -135,10 +135,8 @@ export function AssignPackageDialog({ user, onClose, onChanged }: { user: AdminU
       await loadCurrent();
       onChanged();
     } catch (caught) {
-      const server = errorText(caught, "");
-      toast.error(
-        server.includes("already has this package assigned") ? t("admin.assign.duplicate") : server || t("admin.assign.failed"),
-      );
+      // package_already_active has SPEC's own text (admin.assign.duplicate).
+      toast.error(errorText(caught, t("admin.assign.failed")));
     }
     setSaving(false);
   }

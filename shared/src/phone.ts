@@ -1,0 +1,50 @@
+/**
+ * One stored form per phone number: E.164 ("+" and digits), so "+14600059478", "14600059478",
+ * "0014600059478" and "(460) 005-9478" are one account, and the SMS worker finds one subscriber.
+ */
+import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js";
+
+export type PhoneCountry = CountryCode;
+
+/** True for a two-letter region libphonenumber knows ("US", "SA", "EG"...). */
+export function isPhoneCountry(code: string): code is PhoneCountry {
+  return isSupportedCountry(code);
+}
+
+/** Spaces, dashes, dots and brackets as people type them; "00" as the international prefix. */
+function stripped(raw: string): string {
+  const compact = raw.trim().replace(/[\s\-().]/gu, "");
+  return compact.startsWith("00") ? `+${compact.slice(2)}` : compact;
+}
+
+/**
+ * The E.164 form of a phone. A number without "+" (or "00") is read in `defaultCountry` first,
+ * then as international digits (gateways send "14600059478"). A number libphonenumber finds
+ * impossible for its country is kept as "+" and its digits, so every form of it still agrees.
+ */
+export function canonicalPhone(raw: string, defaultCountry?: PhoneCountry): string {
+  const text = stripped(raw);
+  const digits = text.replace(/\D/gu, "");
+  const candidates = text.startsWith("+") ? [`+${digits}`] : [digits, `+${digits}`];
+  for (const candidate of candidates) {
+    const parsed = candidate.startsWith("+")
+      ? parsePhoneNumberFromString(candidate)
+      : defaultCountry
+        ? parsePhoneNumberFromString(candidate, defaultCountry)
+        : undefined;
+    if (parsed?.isPossible()) return parsed.number;
+  }
+  return `+${digits}`;
+}
+
+/**
+ * Forms a number may have been stored in before every phone was canonical (digits, "+digits",
+ * "00digits", as typed), canonical first: lookups find rows the migration has not rewritten yet.
+ */
+export function phoneLookupForms(raw: string, defaultCountry?: PhoneCountry): string[] {
+  const canonical = canonicalPhone(raw, defaultCountry);
+  const text = stripped(raw);
+  const digits = canonical.slice(1);
+  const typed = text.replace(/^\+/u, "");
+  return [...new Set([canonical, digits, `00${digits}`, text, typed, `+${typed}`])];
+}

@@ -1,0 +1,22 @@
+/**
+ * The text a screen shows for a failed call: the translation of the server's stable code, never
+ * the server's English `error` text, so an Arabic screen stays Arabic whatever the server says.
+ */
+import i18n from "i18next";
+import { ERROR_TEXT_KEYS } from "@storefront/shared";
+import { ApiError } from "./client";
+
+/** Figures some texts carry (402: the coins needed and available). */
+export interface ErrorTextValues {
+  needed?: number;
+  available?: number;
+}
+
+/** The code's translated text, or the screen's own (translated) fallback for no code or no API error. */
+export function errorMessage(error: unknown, fallback: string, defaults: ErrorTextValues = {}): string {
+  if (!(error instanceof ApiError) || !error.code) return fallback;
+  return i18n.t(ERROR_TEXT_KEYS[error.code], {
+    needed: error.body.needed ?? defaults.needed ?? 1,
+    available: error.body.available ?? defaults.available ?? 0,
+  });
+}
