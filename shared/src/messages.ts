@@ -20,6 +20,11 @@ export const MESSAGES = {
   packageAlreadyActive: "This user already has this package assigned",
   notFound: "Not found",
   idempotencyConflict: "This Idempotency-Key was already used for a different request",
+  idempotencyKeyInvalid: "Idempotency-Key: must be 8 to 128 letters, digits or . _ : - characters",
+  crossSiteRefused: "Cross-site request refused",
+  jsonRequired: "body: must be sent as application/json",
+  tooManySignups: "Too many sign-ups from this address. Please try again later.",
+  currentPasswordWrong: "currentPassword: the current password is incorrect",
   internal: "Something went wrong. Please try again.",
 } as const;
 
@@ -34,6 +39,7 @@ export const ERROR_CODES = [
   "conflict",
   "payment_required",
   "too_large",
+  "unsupported_media_type",
   "rate_limited",
   "unavailable",
   "timeout",

@@ -24,6 +24,10 @@ export async function setup(project: TestProject): Promise<void> {
       LOGIN_RATE_LIMIT_PER_MINUTE: "30",
       // Every suite logs in from 127.0.0.1: the per-address limit is exercised in its own test.
       LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE: "100000",
+      // Likewise for signups and failed webhook calls: tests/integration/web-protections.test.ts
+      // proves these limits on API processes of its own with small ones.
+      SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: "100000",
+      WEBHOOK_FAILURE_LIMIT_PER_MINUTE: "100000",
     },
   });
   project.provide("baseUrl", stack.apiUrls[0]!);

@@ -1,9 +1,16 @@
 import type { Request } from "express";
 import type { Redis } from "ioredis";
-import { MESSAGES, type AdminRecord, type LoginRequest, type SignupRequest } from "@storefront/shared";
-import { Admin, User, type Config, type Logger } from "@storefront/shared/server";
-import { conflict, forbidden, unauthorized } from "../errors";
+import {
+  MESSAGES,
+  type AdminRecord,
+  type ChangePasswordRequest,
+  type LoginRequest,
+  type SignupRequest,
+} from "@storefront/shared";
+import { Admin, User, type Config, type Logger, type Pusher } from "@storefront/shared/server";
+import { badRequest, conflict, forbidden, notFound, unauthorized } from "../errors";
 import { hit } from "../middleware/rate-limit";
+import { endUserSessions } from "../middleware/session";
 import { hashPassword, verifyPassword } from "./passwords";
 
 function regenerate(req: Request): Promise<void> {
@@ -27,6 +34,11 @@ export async function signup(input: SignupRequest): Promise<{ id: string; phone:
     if ((error as { code?: number }).code === 11000) throw conflict(MESSAGES.phoneTaken);
     throw error;
   }
+}
+
+/** Counts a signup per client address (429 past the limit): each one costs an argon2 hash. */
+export async function limitSignups(redis: Redis, config: Config, ip: string): Promise<void> {
+  await hit(redis, `signup:ip:${ip}`, config.SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR, 3600, MESSAGES.tooManySignups);
 }
 
 /** Counts a login attempt per phone and per client address (429 past the limit). */
@@ -92,4 +104,45 @@ export async function ensureFirstAdmin(config: Config, log: Logger): Promise<voi
   } catch (error) {
     if ((error as { code?: number }).code !== 11000) throw error;
   }
+}
+
+/** Ends the session and closes its sockets on every API process. */
+export async function logout(req: Request, pusher: Pusher): Promise<void> {
+  pusher.disconnectSession(req.sessionID);
+  await new Promise<void>((resolve) => req.session.destroy(() => resolve()));
+}
+
+/**
+ * Changes the signed-in user's password. The session that asked is kept (under a new id, as at
+ * login); every other session of the user ends, and so do their sockets, on every process.
+ */
+export async function changePassword(
+  req: Request,
+  deps: { redis: Redis; config: Config; pusher: Pusher },
+  input: ChangePasswordRequest,
+): Promise<{ success: true }> {
+  const userId = req.user!.id;
+  // Counted before the hash is checked: the limit is what stops guessing the current password.
+  await hit(
+    deps.redis,
+    `password-change:${userId}`,
+    deps.config.PASSWORD_CHANGE_RATE_LIMIT_PER_HOUR,
+    3600,
+    MESSAGES.tooManyRequests,
+  );
+  const user = await User.findById(userId, { passwordHash: 1 }).lean<{ passwordHash: string }>();
+  if (!user) throw notFound("User not found");
+  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    throw badRequest(MESSAGES.currentPasswordWrong, "currentPassword");
+  }
+  await User.updateOne({ _id: userId }, { passwordHash: await hashPassword(input.newPassword) });
+
+  const oldSid = req.sessionID;
+  const kept = { userId, phone: req.session.phone, adminId: req.session.adminId, adminRole: req.session.adminRole };
+  await regenerate(req);
+  Object.assign(req.session, kept);
+  await save(req);
+  await endUserSessions(deps.redis, userId, req.sessionID);
+  deps.pusher.keepOnlySession(userId, oldSid, req.sessionID);
+  return { success: true };
 }

@@ -6,12 +6,12 @@ import {
   bodyFields,
   fallbackMessageId,
   inboundFrom,
-  logWebhookError,
   verifyWebhook,
   webhookSecret,
   type Accepted,
   type SignedRequest,
 } from "../../../services/sms-webhook";
+import { recordWebhookFailure, refuseThrottledWebhook } from "../../../services/webhook-failures";
 
 export const SMS_WEBHOOK_PATHS = ["/sms/integration/webhook.php", "/sms/webhook"];
 
@@ -27,6 +27,8 @@ function header(req: Request, name: string): string | undefined {
 export function smsWebhookRoutes(ctx: AppContext): Router {
   const router = Router();
   router.post(SMS_WEBHOOK_PATHS, express.raw({ type: () => true, limit: "64kb" }), async (req, res) => {
+    const ip = req.ip ?? "";
+    await refuseThrottledWebhook(ctx, ip);
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const token = typeof req.query.token === "string" ? req.query.token : undefined;
     const signed: SignedRequest = {
@@ -37,7 +39,7 @@ export function smsWebhookRoutes(ctx: AppContext): Router {
     };
     const verdict = verifyWebhook(signed, await webhookSecret());
     if (!verdict.ok) {
-      await logWebhookError(verdict.reason, { ip: req.ip ?? "" });
+      await recordWebhookFailure(ctx, "bad_signature", verdict.reason, ip);
       res.status(401).json({ success: false, error: "Invalid webhook signature", code: "unauthorized" });
       return;
     }
@@ -46,7 +48,7 @@ export function smsWebhookRoutes(ctx: AppContext): Router {
     try {
       fields = bodyFields(rawBody, req.get("content-type"));
     } catch {
-      await logWebhookError("malformed body", { ip: req.ip ?? "" });
+      await recordWebhookFailure(ctx, "bad_request", "malformed body", ip);
       res.status(400).json({ success: false, error: "body: malformed JSON", code: "bad_request", field: "body" });
       return;
     }
@@ -55,7 +57,7 @@ export function smsWebhookRoutes(ctx: AppContext): Router {
       const issue = parsed.error.issues[0];
       const field = issue?.path.join(".") || "body";
       const message = issue?.message.startsWith(field) ? issue.message : `${field}: ${issue?.message ?? "invalid"}`;
-      await logWebhookError(message, { ip: req.ip ?? "", fields: Object.keys(fields) });
+      await recordWebhookFailure(ctx, "bad_request", message, ip);
       res.status(400).json({ success: false, error: message, code: "bad_request", field });
       return;
     }
