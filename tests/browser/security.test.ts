@@ -84,6 +84,19 @@ describe("content security policy", () => {
   });
 
   it("renders Swagger UI at /api/docs without a violation", async () => {
+    // The documentation is for administrators unless API_DOCS_PUBLIC=true.
+    const login = await page.evaluate(
+      async ([username, password]) =>
+        (
+          await fetch("/api/admin/login.php", {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({ username, password }),
+          })
+        ).status,
+      [inject("adminUsername"), inject("adminPassword")] as const,
+    );
+    expect(login).toBe(200);
     await page.goto(`${baseUrl}/api/docs`);
     await page.locator(".swagger-ui .info .title").waitFor();
     await page.locator(".opblock").first().waitFor();

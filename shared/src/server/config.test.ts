@@ -39,4 +39,11 @@ describe("loadConfig", () => {
     expect(config.WEBHOOK_FAILURE_LIMIT_PER_MINUTE).toBe(30);
     expect(() => loadConfig({ ...base, SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: "0" })).toThrow(/SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR/u);
   });
+
+  it("keeps the API documentation to administrators unless API_DOCS_PUBLIC=true", () => {
+    expect(loadConfig(base).API_DOCS_PUBLIC).toBe(false);
+    expect(loadConfig({ ...base, API_DOCS_PUBLIC: "false" }).API_DOCS_PUBLIC).toBe(false);
+    expect(loadConfig({ ...base, API_DOCS_PUBLIC: "true" }).API_DOCS_PUBLIC).toBe(true);
+    expect(() => loadConfig({ ...base, API_DOCS_PUBLIC: "yes" })).toThrow(/API_DOCS_PUBLIC/u);
+  });
 });

@@ -95,6 +95,11 @@ const envSchema = z.object({
       return origins;
     }),
   PUBLIC_BASE_URL: optionalUrl,
+  /** Serve /api/docs and /api/openapi.json to anyone; otherwise to administrators only. */
+  API_DOCS_PUBLIC: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .default("false")
+    .transform((v) => v === "true"),
 });
 
 export type Config = z.infer<typeof envSchema> & { SESSION_SECRET: string; dataDir: string };

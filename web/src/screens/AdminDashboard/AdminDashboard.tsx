@@ -37,6 +37,7 @@ const SECTIONS: SectionDef[] = [
   { id: "smsIntegration", icon: "✉️", permission: "sms:view", component: lazy(() => import("./sections/SmsIntegration")) },
   { id: "queues", icon: "⏱️", permission: "queues:view", component: lazy(() => import("./sections/Queues")) },
   { id: "audit", icon: "📝", permission: "audit:view", component: lazy(() => import("./sections/AuditLog")) },
+  { id: "admins", icon: "🛡️", permission: "admins:manage", component: lazy(() => import("./sections/Admins")) },
   { id: "analytics", icon: "📈", component: lazy(() => import("./sections/Empty")) },
   { id: "settings", icon: "🔧", component: lazy(() => import("./sections/Empty")) },
 ];
