@@ -66,5 +66,7 @@ export const stripUnsafeText = (text: string): string => text.replace(UNSAFE_TEX
 export const displayTextSchema = (field: string, max: number) =>
   z
     .string({ error: `${field} must be text` })
-    .transform(stripUnsafeText)
-    .pipe(z.string().trim().max(max, `${field} must be at most ${max} characters`));
+    // overwrite, not transform: it stays a string schema, so the OpenAPI document keeps the limit.
+    .overwrite(stripUnsafeText)
+    .trim()
+    .max(max, `${field} must be at most ${max} characters`);
