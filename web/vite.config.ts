@@ -15,8 +15,10 @@ export default defineConfig({
     host: "127.0.0.1",
     port: Number(process.env.WEB_PORT ?? process.env.PORT ?? 5173),
     proxy: {
-      "/api": { target: apiTarget, changeOrigin: true },
-      "/socket.io": { target: apiTarget, ws: true, changeOrigin: true },
+      // The browser's Host goes through unchanged: the API refuses calls whose Origin is not the
+      // host they were sent to (or in ALLOWED_ORIGINS).
+      "/api": { target: apiTarget, changeOrigin: false },
+      "/socket.io": { target: apiTarget, ws: true, changeOrigin: false },
     },
   },
   resolve: {

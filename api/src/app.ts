@@ -3,12 +3,15 @@ import { existsSync } from "node:fs";
 import express, { type Express } from "express";
 import { pinoHttp } from "pino-http";
 import type { AppContext } from "./context";
+import { crossSiteGuard } from "./middleware/cross-site";
 import { errorHandler, notFoundHandler } from "./middleware/errors";
 import { httpMetrics } from "./middleware/metrics";
+import { securityHeaders } from "./middleware/security-headers";
 import { sessionMiddleware } from "./middleware/session";
 import { webApp } from "./middleware/web-app";
 import { apiRoutes } from "./routes/index";
 import { loggedUrl, smsWebhookRoutes } from "./routes/sms/integration/webhook";
+import { idempotencyKeyOf } from "./services/wallet";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/u;
 
@@ -22,6 +25,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
   app.disable("x-powered-by");
   app.set("trust proxy", ctx.config.TRUST_PROXY);
   app.use(httpMetrics());
+  app.use(securityHeaders());
 
   app.use(
     pinoHttp({
@@ -42,8 +46,13 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
   // Before the API's JSON parser: the webhook signature covers the raw body.
   app.use("/api", smsWebhookRoutes(ctx));
   const api = express.Router();
+  api.use(crossSiteGuard(ctx.config));
+  // Checked before any route reads a body or stores an upload.
+  api.use((req, _res, next) => {
+    idempotencyKeyOf(req.get("Idempotency-Key"));
+    next();
+  });
   api.use(express.json({ limit: "1mb", strict: true }));
-  api.use(express.urlencoded({ extended: false, limit: "1mb", parameterLimit: 100 }));
   api.use(sessionMiddleware(ctx.redis, ctx.config.SESSION_SECRET));
   api.use(apiRoutes(ctx));
   api.use(notFoundHandler);

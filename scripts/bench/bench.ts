@@ -341,6 +341,7 @@ async function main(): Promise<void> {
         AI_PROVIDER: "offline",
         LOGIN_RATE_LIMIT_PER_MINUTE: "1000",
         LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE: "100000",
+        SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: "100000",
       },
     });
     const api = stack.apiUrls[0]!;

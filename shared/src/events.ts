@@ -14,3 +14,5 @@ export interface ServerEvents {
 
 export const userRoom = (userId: string) => `user:${userId}`;
 export const adminsRoom = () => "admins";
+/** Every socket opened with one login session: closed together at logout or password change. */
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`;

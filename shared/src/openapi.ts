@@ -104,6 +104,16 @@ export const OPERATIONS: Operation[] = [
     errors: [400, 409, 429],
   },
   {
+    method: "post",
+    path: "/user/change-password.php",
+    tag: TAGS.account,
+    summary: "Change the password (signup rules); ends the user's other sessions and their sockets, keeps this one",
+    auth: "user",
+    body: ref("changePasswordRequestSchema", obj({ currentPassword: str, newPassword: str }, ["currentPassword", "newPassword"])),
+    response: ref("successSchema", ok),
+    errors: [400, 401, 429],
+  },
+  {
     method: "get",
     path: "/user/profile.php",
     tag: TAGS.account,

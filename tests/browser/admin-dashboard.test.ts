@@ -5,7 +5,7 @@ import { adminClient, newUser } from "../support/client";
 import { Admin } from "@storefront/shared/server";
 import { hashPassword } from "../../api/src/services/passwords";
 import { useDatabase } from "../integration/admin-helpers";
-import { launch, screenshot, seriousViolations } from "./browser";
+import { launch, screenshot, seriousViolations, watchCsp } from "./browser";
 
 useDatabase();
 
@@ -30,6 +30,9 @@ async function toast(text: string) {
   await page.locator(".toast", { hasText: text }).first().waitFor();
 }
 
+/** Content-Security-Policy violations met on any screen of this suite (docs/security.md). */
+let cspViolations: string[] = [];
+
 /** Closes every toast, so a screenshot shows the section under them. */
 async function dismissToasts() {
   for (const close of await page.locator(".toast__close").all()) await close.click();
@@ -40,6 +43,7 @@ beforeAll(async () => {
   browser = await launch();
   context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   page = await context.newPage();
+  cspViolations = await watchCsp(page);
   user = await newUser();
   const admin = await adminClient();
   await admin.post("/admin/update-user-tier.php", { userId: user.id, newCoins: 1234, newTier: 2 });
@@ -383,5 +387,11 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     expect(await page.evaluate(() => localStorage.getItem("admin_session"))).toBeNull();
     await page.goto(`${baseUrl}/admin-dashboard`);
     await page.getByRole("heading", { name: "Access Denied" }).waitFor();
+  });
+});
+
+describe("content security policy", () => {
+  it("met no violation on any screen of this suite", () => {
+    expect(cspViolations).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { giveCoins, uniquePhone } from "../support/client";
-import { launch, screenshot, seriousViolations } from "./browser";
+import { launch, screenshot, seriousViolations, watchCsp } from "./browser";
 
 const baseUrl = inject("baseUrl");
 const password = "browser-pass-1";
@@ -18,11 +18,15 @@ async function setLanguage(target: "en" | "ar") {
   await page.waitForFunction((lang) => document.documentElement.lang === lang, target);
 }
 
+/** Content-Security-Policy violations met on any screen of this suite (docs/security.md). */
+let cspViolations: string[] = [];
+
 beforeAll(async () => {
   browser = await launch();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   page.setDefaultTimeout(10_000);
+  cspViolations = await watchCsp(page);
   page.on("console", (m) => {
     if (m.type() === "error") console.error(`console: ${m.text().slice(0, 300)}`);
   });
@@ -233,5 +237,11 @@ describe("subscriber web app", () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(/\/login$/u, { timeout: 5000 });
     expect(await page.evaluate(() => sessionStorage.getItem("redirectAfterLogin"))).toBeNull();
+  });
+});
+
+describe("content security policy", () => {
+  it("met no violation on any screen of this suite", () => {
+    expect(cspViolations).toEqual([]);
   });
 });

@@ -37,3 +37,24 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
+
+/**
+ * Collects every Content-Security-Policy violation the page meets from now on (the
+ * `securitypolicyviolation` event and Chromium's console report), as readable lines.
+ */
+export async function watchCsp(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  await page.exposeFunction("__reportCspViolation", (line: string) => violations.push(line));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => {
+      const report = (window as unknown as { __reportCspViolation: (line: string) => void }).__reportCspViolation;
+      report(
+        `${location.pathname}: ${e.violatedDirective} blocked ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`,
+      );
+    });
+  });
+  page.on("console", (m) => {
+    if (/Content Security Policy/iu.test(m.text())) violations.push(`console: ${m.text().slice(0, 300)}`);
+  });
+  return violations;
+}

@@ -40,6 +40,7 @@ beforeAll(async () => {
       METRICS_TOKEN,
       LOGIN_RATE_LIMIT_PER_MINUTE: "100",
       LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE: "1000",
+      SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: "100000",
       // A SIGKILLed worker's job is taken over quickly; holds whose job never got added are released soon.
       WORKER_LOCK_DURATION_MS: "2000",
       HOLD_SWEEP_AFTER_MS: "2000",

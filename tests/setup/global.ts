@@ -27,6 +27,10 @@ export async function setup(project: TestProject): Promise<void> {
       // The SMS gateway peers listen on 127.0.0.1; the refusal of private addresses is tested on
       // an API process of its own started without this (tests/integration/sms-integration.test.ts).
       SMS_GATEWAY_ALLOW_PRIVATE: "true",
+      // Likewise for signups and failed webhook calls: tests/integration/web-protections.test.ts
+      // proves these limits on API processes of its own with small ones.
+      SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: "100000",
+      WEBHOOK_FAILURE_LIMIT_PER_MINUTE: "100000",
     },
   });
   project.provide("baseUrl", stack.apiUrls[0]!);

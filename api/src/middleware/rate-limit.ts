@@ -1,14 +1,57 @@
 import type { Redis } from "ioredis";
+import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { rateLimited } from "../errors";
 
+/** One limiter per (connection, limit, window): rate-limiter-flexible keeps its counters in Redis. */
+const limiters = new WeakMap<Redis, Map<string, RateLimiterRedis>>();
+
+function limiterFor(redis: Redis, limit: number, windowSeconds: number): RateLimiterRedis {
+  let byShape = limiters.get(redis);
+  if (!byShape) limiters.set(redis, (byShape = new Map()));
+  const shape = `${limit}/${windowSeconds}`;
+  let limiter = byShape.get(shape);
+  if (!limiter) {
+    limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: "rl", points: limit, duration: windowSeconds });
+    byShape.set(shape, limiter);
+  }
+  return limiter;
+}
+
+export interface Counted {
+  allowed: boolean;
+  /** Hits in the current window, this one included. */
+  count: number;
+  /** Seconds until the window ends. */
+  retryAfter: number;
+}
+
 /**
- * Fixed-window counter in Redis, shared by every API process. Throws a 429 AppError once
- * `limit` hits land inside `windowSeconds` for the key.
+ * Counts one hit of `key` in a fixed window in Redis, shared by every API process (and the
+ * workers). A Redis failure is thrown as it is: it is not a refusal.
  */
+export async function count(redis: Redis, key: string, limit: number, windowSeconds: number): Promise<Counted> {
+  const toCounted = (res: RateLimiterRes, allowed: boolean): Counted => ({
+    allowed,
+    count: res.consumedPoints,
+    retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+  });
+  try {
+    return toCounted(await limiterFor(redis, limit, windowSeconds).consume(key), true);
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return toCounted(error, false);
+    throw error;
+  }
+}
+
+/** Whether `key` is already past `limit` in its window, without counting a hit. */
+export async function exhausted(redis: Redis, key: string, limit: number, windowSeconds: number): Promise<Counted | null> {
+  const res = await limiterFor(redis, limit, windowSeconds).get(key);
+  if (!res || res.consumedPoints < limit) return null;
+  return { allowed: false, count: res.consumedPoints, retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+}
+
+/** Counts a hit and throws a 429 AppError (with Retry-After) once `limit` hits land in the window. */
 export async function hit(redis: Redis, key: string, limit: number, windowSeconds: number, message: string): Promise<void> {
-  const redisKey = `rl:${key}`;
-  const results = await redis.multi().incr(redisKey).expire(redisKey, windowSeconds, "NX").ttl(redisKey).exec();
-  const count = Number(results?.[0]?.[1] ?? 0);
-  const ttl = Number(results?.[2]?.[1] ?? windowSeconds);
-  if (count > limit) throw rateLimited(message, Math.max(1, ttl));
+  const counted = await count(redis, key, limit, windowSeconds);
+  if (!counted.allowed) throw rateLimited(message, counted.retryAfter);
 }

@@ -16,6 +16,27 @@ declare module "express-session" {
 
 export const SESSION_COOKIE = "sf.sid";
 export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
+const userSessionsKey = (userId: string) => `user-sessions:${userId}`;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A stored session value, or null when it is absent or not a JSON object: a corrupt value (a
+ * bad write, a foreign key under our prefix) reads as "no session" instead of throwing inside
+ * the store's promise, where nothing would catch it.
+ */
+export function parseSession(raw: string | null): SessionData | null {
+  if (!raw) return null;
+  try {
+    const value = JSON.parse(raw) as { cookie?: unknown } | null;
+    // express-session reads `cookie` of whatever the store gives: without it the read would throw.
+    const usable = isObject(value) && isObject(value.cookie);
+    return usable ? (value as SessionData) : null;
+  } catch {
+    return null;
+  }
+}
 
 /** express-session store on the ioredis connection the API already holds. */
 export class RedisSessionStore extends Store {
@@ -33,13 +54,17 @@ export class RedisSessionStore extends Store {
 
   override get(sid: string, callback: (err: unknown, session?: SessionData | null) => void): void {
     this.redis.get(this.prefix + sid).then(
-      (raw) => callback(null, raw ? (JSON.parse(raw) as SessionData) : null),
+      (raw) => callback(null, parseSession(raw)),
       (err) => callback(err),
     );
   }
 
   override set(sid: string, data: SessionData, callback?: (err?: unknown) => void): void {
-    this.redis.set(this.prefix + sid, JSON.stringify(data), "EX", this.ttl(data)).then(
+    const ttl = this.ttl(data);
+    const write = this.redis.multi().set(this.prefix + sid, JSON.stringify(data), "EX", ttl);
+    // Which sessions a user holds, so a password change can end the others (endUserSessions).
+    if (data.userId) write.sadd(userSessionsKey(data.userId), sid).expire(userSessionsKey(data.userId), SESSION_TTL_SECONDS);
+    write.exec().then(
       () => callback?.(),
       (err) => callback?.(err),
     );
@@ -53,11 +78,29 @@ export class RedisSessionStore extends Store {
   }
 
   override touch(sid: string, data: SessionData, callback?: () => void): void {
-    this.redis.expire(this.prefix + sid, this.ttl(data)).then(
+    const refresh = this.redis.multi().expire(this.prefix + sid, this.ttl(data));
+    if (data.userId) refresh.expire(userSessionsKey(data.userId), SESSION_TTL_SECONDS);
+    refresh.exec().then(
       () => callback?.(),
       () => callback?.(),
     );
   }
+}
+
+/**
+ * Ends every login session of the user except `keepSid`, on every API process (the sessions live
+ * in Redis). Sessions older than the user-sessions index are not found here: they expire.
+ */
+export async function endUserSessions(redis: Redis, userId: string, keepSid: string, prefix = "sess:"): Promise<string[]> {
+  const key = userSessionsKey(userId);
+  const others = (await redis.smembers(key)).filter((sid) => sid !== keepSid);
+  if (others.length)
+    await redis
+      .multi()
+      .del(...others.map((sid) => prefix + sid))
+      .srem(key, ...others)
+      .exec();
+  return others;
 }
 
 export function sessionMiddleware(redis: Redis, secret: string): RequestHandler {

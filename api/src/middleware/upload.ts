@@ -4,13 +4,19 @@ import sharp from "sharp";
 import { MESSAGES } from "@storefront/shared";
 import { badRequest, tooLarge } from "../errors";
 
-/** One multipart file held in memory; a larger one is refused with `tooLargeMessage` (413). */
+/**
+ * One multipart file held in memory; a larger one is refused with `tooLargeMessage` (413). A body
+ * the multipart parser cannot read (no boundary, a cut-off or garbled part) is the client's
+ * fault: 400, never a 500.
+ */
 export function singleFile(field: string, maxBytes: number, tooLargeMessage: string): RequestHandler {
   const parse = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: 1, fields: 20 } }).single(field);
   return (req, res, next) =>
     parse(req, res, (error: unknown) => {
-      if (error instanceof MulterError && error.code === "LIMIT_FILE_SIZE") next(tooLarge(tooLargeMessage, field));
-      else next(error);
+      if (!error) next();
+      else if (error instanceof MulterError && error.code === "LIMIT_FILE_SIZE") next(tooLarge(tooLargeMessage, field));
+      else if (error instanceof MulterError) next(badRequest(`${error.field ?? field}: ${error.message}`, error.field ?? field));
+      else next(badRequest("body: malformed multipart form", "body"));
     });
 }
 
@@ -25,15 +31,22 @@ export async function checkImage(
   maxBytes: number,
   tooLargeMessage: string,
   field: string,
+  maxSide?: number,
 ): Promise<{ ext: string; width: number; height: number } | null> {
   if (!file) return null;
   if (file.size > maxBytes) throw tooLarge(tooLargeMessage, field);
+  let image: { ext: string; width: number; height: number };
   try {
-    const meta = await sharp(file.buffer).metadata();
+    // The header is read, not the pixels; limitInputPixels guards any later decode of this instance.
+    const meta = await sharp(file.buffer, maxSide ? { limitInputPixels: maxSide * maxSide } : {}).metadata();
     const ext = FORMATS[meta.format as keyof typeof FORMATS];
     if (!ext || !meta.width || !meta.height) throw new Error("unsupported");
-    return { ext, width: meta.width, height: meta.height };
+    image = { ext, width: meta.width, height: meta.height };
   } catch {
     throw badRequest(MESSAGES.invalidImage, field);
   }
+  if (maxSide && (image.width > maxSide || image.height > maxSide)) {
+    throw badRequest(`${field}: image must be at most ${maxSide} x ${maxSide} pixels`, field);
+  }
+  return image;
 }

@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { z } from "zod";
-import { badRequest } from "../errors";
+import { MESSAGES } from "@storefront/shared";
+import { AppError, badRequest } from "../errors";
 
 /** First zod issue as "<field>: <message>", so every 400 names the field. */
 export function describeZodError(error: z.ZodError): { message: string; field: string } {
@@ -31,6 +32,10 @@ export function handle<S extends z.ZodType>(
   fn: (input: z.output<S>, req: Request, res: Response) => Promise<unknown> | unknown,
 ): RequestHandler {
   return async (req, res) => {
+    // Multipart is parsed only by the routes that take a file; anywhere else it is refused, not ignored.
+    if (source === "body" && req.is("multipart/form-data")) {
+      throw new AppError(415, "unsupported_media_type", MESSAGES.jsonRequired, { field: "body" });
+    }
     const raw = source === "body" ? (req.body ?? {}) : req.query;
     if (source === "body" && (typeof raw !== "object" || raw === null || Array.isArray(raw))) {
       throw badRequest("body: must be a JSON object", "body");

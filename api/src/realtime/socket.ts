@@ -1,6 +1,7 @@
 /**
  * Socket.IO on the API's own http server (DESIGN §6): same origin, path /socket.io, the session
- * cookie authenticates, each user sits in `user:<id>` and admins in `admins`. The Redis adapter
+ * cookie authenticates, each user sits in `user:<id>`, admins in `admins`, and every socket in
+ * `session:<sid>` of its login session (closed at logout). The Redis adapter
  * lets pushes from any process (the workers' emitter included) reach whichever API holds the socket.
  */
 import type { IncomingMessage, Server as HttpServer } from "node:http";
@@ -8,12 +9,13 @@ import { createAdapter } from "@socket.io/redis-adapter";
 import type { Session, SessionData } from "express-session";
 import { Types } from "mongoose";
 import { Server, type Socket } from "socket.io";
-import { adminsRoom, userRoom, type ServerEvents } from "@storefront/shared";
+import { adminsRoom, sessionRoom, userRoom, type ServerEvents } from "@storefront/shared";
 import { Admin, User } from "@storefront/shared/server";
 import type { AppContext } from "../context";
+import { configuredOrigins, isAllowedOrigin, senderOrigin } from "../middleware/cross-site";
 import { sessionMiddleware } from "../middleware/session";
 
-type SessionRequest = IncomingMessage & { session?: Session & Partial<SessionData> };
+type SessionRequest = IncomingMessage & { session?: Session & Partial<SessionData>; sessionID?: string };
 
 /** Server→client events are the shared ServerEvents map; clients send nothing. */
 type ClientEvents = Record<string, never>;
@@ -39,11 +41,19 @@ async function activeAdmin(id: string | undefined): Promise<string | null> {
 export function attachSocketServer(httpServer: HttpServer, ctx: AppContext): { io: PushServer; close(): Promise<void> } {
   const pub = ctx.redis.duplicate();
   const sub = ctx.redis.duplicate();
+  const allowedOrigins = configuredOrigins(ctx.config);
   const io: PushServer = new Server(httpServer, {
     path: "/socket.io",
     serveClient: false,
     // Same origin only: the web app is served by this process (DESIGN §4).
     cors: { origin: false },
+    // CORS headers do not guard a websocket: a page on another site could open one with the
+    // user's cookie and read their pushes. Its Origin is checked as for cookie-authorised calls.
+    allowRequest: (req, callback) => {
+      const origin = senderOrigin(req.headers);
+      const ok = origin === undefined || isAllowedOrigin(origin, req.headers.host, allowedOrigins);
+      callback(ok ? null : "origin not allowed", ok);
+    },
     adapter: createAdapter(pub, sub),
   });
 
@@ -67,6 +77,8 @@ export function attachSocketServer(httpServer: HttpServer, ctx: AppContext): { i
 
   io.on("connection", (socket: Socket<ClientEvents, EmitEvents, Record<string, never>, SocketData>) => {
     const { userId } = socket.data;
+    const sessionId = (socket.request as SessionRequest).sessionID;
+    if (sessionId) void socket.join(sessionRoom(sessionId));
     if (userId) {
       void socket.join(userRoom(userId));
       // A deactivation between the handshake check and the join closed the room without this

@@ -5,13 +5,15 @@ import {
   MESSAGES,
   phoneLookupForms,
   type AdminRecord,
+  type ChangePasswordRequest,
   type LoginRequest,
   type PhoneCountry,
   type SignupRequest,
 } from "@storefront/shared";
-import { Admin, migratePhones, User, type Config, type Logger } from "@storefront/shared/server";
-import { AppError, forbidden, unauthorized } from "../errors";
+import { Admin, migratePhones, User, type Config, type Logger, type Pusher } from "@storefront/shared/server";
+import { AppError, badRequest, forbidden, notFound, unauthorized } from "../errors";
 import { hit } from "../middleware/rate-limit";
+import { endUserSessions } from "../middleware/session";
 import { hashPassword, verifyPassword } from "./passwords";
 
 function regenerate(req: Request): Promise<void> {
@@ -49,6 +51,11 @@ export async function migrateData(config: Config, log: Logger): Promise<void> {
   for (const duplicate of phones.duplicates) {
     log.warn(duplicate, "two accounts hold one phone number; left unmerged, see docs/operations.md");
   }
+}
+
+/** Counts a signup per client address (429 past the limit): each one costs an argon2 hash. */
+export async function limitSignups(redis: Redis, config: Config, ip: string): Promise<void> {
+  await hit(redis, `signup:ip:${ip}`, config.SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR, 3600, MESSAGES.tooManySignups);
 }
 
 /** Counts a login attempt per phone and per client address (429 past the limit). */
@@ -145,4 +152,46 @@ export async function ensureFirstAdmin(config: Config, log: Logger): Promise<voi
   } catch (error) {
     if ((error as { code?: number }).code !== 11000) throw error;
   }
+}
+
+/** Ends the session and closes its sockets on every API process. */
+export async function logout(req: Request, pusher: Pusher): Promise<void> {
+  pusher.disconnectSession(req.sessionID);
+  await new Promise<void>((resolve) => req.session.destroy(() => resolve()));
+}
+
+/**
+ * Changes the signed-in user's password. The session that asked is kept (under a new id, as at
+ * login); every other session of the user ends, and so do their sockets, on every process.
+ */
+export async function changePassword(
+  req: Request,
+  deps: { redis: Redis; config: Config; pusher: Pusher },
+  input: ChangePasswordRequest,
+): Promise<{ success: true }> {
+  const userId = req.user!.id;
+  // Counted before the hash is checked: the limit is what stops guessing the current password.
+  await hit(
+    deps.redis,
+    `password-change:${userId}`,
+    deps.config.PASSWORD_CHANGE_RATE_LIMIT_PER_HOUR,
+    3600,
+    MESSAGES.tooManyRequests,
+  );
+  const user = await User.findById(userId, { passwordHash: 1 }).lean<{ passwordHash: string }>();
+  if (!user) throw notFound("User not found");
+  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    throw badRequest(MESSAGES.currentPasswordWrong, "currentPassword");
+  }
+  await User.updateOne({ _id: userId }, { passwordHash: await hashPassword(input.newPassword) });
+
+  const oldSid = req.sessionID;
+  const { phone, adminId, adminRole, adminSessionVersion } = req.session;
+  const kept = { userId, phone, adminId, adminRole, adminSessionVersion };
+  await regenerate(req);
+  Object.assign(req.session, kept);
+  await save(req);
+  await endUserSessions(deps.redis, userId, req.sessionID);
+  deps.pusher.keepOnlySession(userId, oldSid, req.sessionID);
+  return { success: true };
 }

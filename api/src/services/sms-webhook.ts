@@ -13,7 +13,7 @@ import {
   type SmsReplyJob,
   type SmsWebhookAuth,
 } from "@storefront/shared";
-import { loadSmsIntegrationConfig, SmsLog } from "@storefront/shared/server";
+import { loadSmsIntegrationConfig } from "@storefront/shared/server";
 
 /** Signed timestamps further than this from our clock are replays (or broken clocks). */
 export const SIGNATURE_MAX_SKEW_MS = 5 * 60_000;
@@ -321,17 +321,6 @@ export async function acceptInbound(redis: Redis, queue: Queue, inbound: SmsInbo
     throw error;
   }
   return { messageId, duplicate: false };
-}
-
-/** A webhook call that started nothing: logged for the administrator as webhook_error. */
-export async function logWebhookError(reason: string, details: Record<string, unknown>, phone = ""): Promise<void> {
-  await SmsLog.create({
-    action: "webhook_error",
-    phone,
-    user_name: "",
-    details: JSON.stringify({ reason, ...details }),
-    key: `error:${randomUUID()}`,
-  });
 }
 
 /** Id for a message whose gateway gave none: the signed request itself, so a replay is still a duplicate. */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { tierInfo, type Feature, type TierInfo } from "@storefront/shared";
+import { MESSAGES, tierInfo, type Feature, type TierInfo } from "@storefront/shared";
 import { User, debit, loadWalletTables, setBalance, type Pusher } from "@storefront/shared/server";
-import { notFound } from "../errors";
+import { badRequest, notFound } from "../errors";
 
 export interface WalletView {
   success: true;
@@ -18,13 +18,25 @@ export async function walletOf(userId: string): Promise<WalletView> {
   return { success: true, wallet: { coins: user.coins }, tierInfo: tierInfo(user.coins, user.tier, tables.tiers) };
 }
 
+const IDEMPOTENCY_KEY = /^[\w.:-]{8,128}$/u;
+
+/**
+ * The client's Idempotency-Key header, trimmed; undefined when it sent none. A key that fails
+ * the format is a 400: replacing it with a fresh one would charge the client's retry twice.
+ */
+export function idempotencyKeyOf(header: string | undefined): string | undefined {
+  const clean = header?.trim();
+  if (!clean) return undefined;
+  if (!IDEMPOTENCY_KEY.test(clean)) throw badRequest(MESSAGES.idempotencyKeyInvalid, "Idempotency-Key");
+  return clean;
+}
+
 /**
  * The idempotency key of a client request: its Idempotency-Key header scoped to the user and
  * the call, or a fresh one when the client sent none.
  */
 export function requestKey(scope: string, userId: string, header: string | undefined): string {
-  const clean = header?.trim();
-  return clean && /^[\w.:-]{8,128}$/u.test(clean) ? `${scope}:${userId}:${clean}` : `${scope}:${userId}:${randomUUID()}`;
+  return `${scope}:${userId}:${idempotencyKeyOf(header) ?? randomUUID()}`;
 }
 
 export async function useCoins(

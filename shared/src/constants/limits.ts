@@ -6,6 +6,8 @@ export const LIMITS = {
   smsCharsEnglish: 400,
   smsCharsArabic: 210,
   avatarBytes: 5 * 1024 * 1024,
+  /** Longest side of an avatar in pixels (a 5 MB PNG can hold a 16000 px square: 1 GB decoded). */
+  avatarMaxSide: 4096,
   imageEditBytes: 10 * 1024 * 1024,
   conversationTitleChars: 50,
   textareaMaxHeightPx: 120,

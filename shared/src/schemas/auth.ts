@@ -9,14 +9,30 @@ export const loginRequestSchema = z.object({
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
+/** A new password: the signup rules, with the field named in the message. */
+const newPasswordSchema = (field: string) =>
+  z
+    .string({ error: `${field} is required` })
+    .min(PASSWORD_MIN, `${field} must be at least ${PASSWORD_MIN} characters`)
+    .max(200, `${field} must be at most 200 characters`);
+
 export const signupRequestSchema = z.object({
   phone: phoneSchema,
-  password: z
-    .string({ error: "password is required" })
-    .min(PASSWORD_MIN, `password must be at least ${PASSWORD_MIN} characters`)
-    .max(200, "password must be at most 200 characters"),
+  password: newPasswordSchema("password"),
 });
 export type SignupRequest = z.infer<typeof signupRequestSchema>;
+
+/** POST user/change-password.php: ends the user's other sessions; answers `{ success: true }`. */
+export const changePasswordRequestSchema = z
+  .object({
+    currentPassword: z.string({ error: "currentPassword is required" }).min(1, "currentPassword is required").max(200),
+    newPassword: newPasswordSchema("newPassword"),
+  })
+  .refine((input) => input.newPassword !== input.currentPassword, {
+    path: ["newPassword"],
+    message: "newPassword must differ from the current password",
+  });
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
 
 export const sessionUserSchema = z.object({ id: z.string(), phone: z.string() });
 export type SessionUser = z.infer<typeof sessionUserSchema>;

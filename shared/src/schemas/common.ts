@@ -51,3 +51,22 @@ export const errorResponseSchema = z.object({
   code: z.string().optional(),
   field: z.string().optional(),
 });
+
+/**
+ * Control characters (NUL, newlines, escapes) and the bidi embedding, override and isolate
+ * controls (U+202A-U+202E, U+2066-U+2069): a name shown to others must not reorder or hide the
+ * text around it. Plain right-to-left text needs none of them.
+ */
+const UNSAFE_TEXT = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu;
+
+/** `text` without control and bidi-override characters. */
+export const stripUnsafeText = (text: string): string => text.replace(UNSAFE_TEXT, "");
+
+/** A name shown to people: unsafe characters dropped, then trimmed and capped at `max` characters. */
+export const displayTextSchema = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be text` })
+    // overwrite, not transform: it stays a string schema, so the OpenAPI document keeps the limit.
+    .overwrite(stripUnsafeText)
+    .trim()
+    .max(max, `${field} must be at most ${max} characters`);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { COUNTRIES, LIMITS } from "../constants";
-import { clientUserIdSchema } from "./common";
+import { clientUserIdSchema, displayTextSchema } from "./common";
 
 export const profileQuerySchema = z.object({
   id: clientUserIdSchema.optional(),
@@ -8,11 +8,7 @@ export const profileQuerySchema = z.object({
 });
 
 export const updateProfileFieldsSchema = z.object({
-  displayName: z
-    .string()
-    .trim()
-    .max(LIMITS.displayNameChars, `displayName must be at most ${LIMITS.displayNameChars} characters`)
-    .optional(),
+  displayName: displayTextSchema("displayName", LIMITS.displayNameChars).optional(),
   country: z
     .union([
       z.literal(""),

@@ -25,6 +25,21 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ...base, ADMIN_USERNAME: "root", ADMIN_PASSWORD: "short" })).toThrow(/ADMIN_PASSWORD/u);
   });
 
+  it("reads ALLOWED_ORIGINS as a list of origins and refuses anything else, naming it", () => {
+    expect(loadConfig(base).ALLOWED_ORIGINS).toEqual([]);
+    const config = loadConfig({ ...base, ALLOWED_ORIGINS: " https://a.example , http://b.example:8080/path ," });
+    expect(config.ALLOWED_ORIGINS).toEqual(["https://a.example", "http://b.example:8080"]);
+    expect(() => loadConfig({ ...base, ALLOWED_ORIGINS: "a.example" })).toThrow(/ALLOWED_ORIGINS/u);
+  });
+
+  it("has limits for signups, password changes and failed webhook calls", () => {
+    const config = loadConfig(base);
+    expect(config.SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR).toBe(20);
+    expect(config.PASSWORD_CHANGE_RATE_LIMIT_PER_HOUR).toBe(10);
+    expect(config.WEBHOOK_FAILURE_LIMIT_PER_MINUTE).toBe(30);
+    expect(() => loadConfig({ ...base, SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: "0" })).toThrow(/SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR/u);
+  });
+
   it("keeps the API documentation to administrators unless API_DOCS_PUBLIC=true", () => {
     expect(loadConfig(base).API_DOCS_PUBLIC).toBe(false);
     expect(loadConfig({ ...base, API_DOCS_PUBLIC: "false" }).API_DOCS_PUBLIC).toBe(false);

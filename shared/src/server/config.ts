@@ -75,6 +75,31 @@ const envSchema = z.object({
   LOGIN_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
   /** Login attempts allowed per client address per minute. */
   LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE: positiveInt.default(60),
+  /** Signups allowed per client address per hour (each costs an argon2 hash). */
+  SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: positiveInt.default(20),
+  /** Password changes (right or wrong current password) allowed per user per hour. */
+  PASSWORD_CHANGE_RATE_LIMIT_PER_HOUR: positiveInt.default(10),
+  /** Failed (unsigned, malformed) SMS webhook calls per client address per minute before 429s. */
+  WEBHOOK_FAILURE_LIMIT_PER_MINUTE: positiveInt.default(30),
+  /**
+   * Comma-separated origins (scheme://host[:port]) allowed to make cookie-authorised calls and
+   * open sockets, besides the app's own (the request's Host and PUBLIC_BASE_URL).
+   */
+  ALLOWED_ORIGINS: z
+    .string()
+    .default("")
+    .transform((value, ctx) => {
+      const origins: string[] = [];
+      for (const item of value
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)) {
+        const origin = URL.canParse(item) ? new URL(item).origin : "null";
+        if (origin === "null") ctx.addIssue({ code: "custom", message: `"${item}" is not an origin (scheme://host[:port])` });
+        else origins.push(origin);
+      }
+      return origins;
+    }),
   PUBLIC_BASE_URL: optionalUrl,
   /** Serve /api/docs and /api/openapi.json to anyone; otherwise to administrators only. */
   API_DOCS_PUBLIC: z

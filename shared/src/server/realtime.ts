@@ -4,7 +4,7 @@
  */
 import { Emitter } from "@socket.io/redis-emitter";
 import type { Redis } from "ioredis";
-import { adminsRoom, userRoom, type ServerEvents } from "../events";
+import { adminsRoom, sessionRoom, userRoom, type ServerEvents } from "../events";
 
 export class Pusher {
   private readonly emitter: Emitter;
@@ -24,5 +24,24 @@ export class Pusher {
   /** Closes every socket the user holds, on whichever API process (a deactivated account). */
   disconnectUser(userId: string): void {
     this.emitter.in(userRoom(userId)).disconnectSockets(true);
+  }
+
+  /** Closes every socket opened with one login session, on whichever API process (logout). */
+  disconnectSession(sessionId: string): void {
+    this.emitter.in(sessionRoom(sessionId)).disconnectSockets(true);
+  }
+
+  /**
+   * A password change: the sockets of the session that made it follow it to its regenerated id,
+   * and every other socket of the user is closed.
+   */
+  keepOnlySession(userId: string, oldSessionId: string, newSessionId: string): void {
+    this.emitter.in(sessionRoom(oldSessionId)).socketsJoin(sessionRoom(newSessionId));
+    this.emitter.in(userRoom(userId)).except(sessionRoom(newSessionId)).disconnectSockets(true);
+  }
+
+  /** An administrator signed out of a session that stays signed in as a user: no more admin pushes. */
+  leaveAdmins(sessionId: string): void {
+    this.emitter.in(sessionRoom(sessionId)).socketsLeave(adminsRoom());
   }
 }

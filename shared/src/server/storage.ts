@@ -35,12 +35,15 @@ export function contentTypeOf(key: string): string {
 
 const SAFE_KEY = /^[a-z0-9-]+\/[a-f0-9]{24}\/[A-Za-z0-9._-]+$/u;
 
+const isSafeKey = (key: string) => SAFE_KEY.test(key) && !key.includes("..");
+
 export function assertSafeKey(key: string): void {
-  if (!SAFE_KEY.test(key) || key.includes("..")) throw new Error(`unsafe storage key ${key}`);
+  if (!isSafeKey(key)) throw new Error(`unsafe storage key ${key}`);
 }
 
+/** The user a key belongs to; null for a key that is not a safe storage key (so callers answer 404). */
 export function ownerOfKey(key: string): string | null {
-  return SAFE_KEY.test(key) ? (key.split("/")[1] ?? null) : null;
+  return isSafeKey(key) ? (key.split("/")[1] ?? null) : null;
 }
 
 export function localDiskStorage(root: string): Storage {

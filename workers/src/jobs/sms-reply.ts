@@ -11,6 +11,7 @@
  */
 import { UnrecoverableError, type Job, type Processor } from "bullmq";
 import type { Redis } from "ioredis";
+import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { Types } from "mongoose";
 import {
   canonicalPhone as sharedCanonicalPhone,
@@ -136,34 +137,29 @@ export function canonicalPhone(phone: string, country?: PhoneCountry): string {
   return sharedCanonicalPhone(phone, country);
 }
 
-const RATE_WINDOW_MS = 60_000;
-/**
- * Sliding window per phone: a sorted set of the message ids allowed in the last minute. A
- * retried job finds its own id and passes again without using a second slot.
- */
-const RATE_SCRIPT = `
-local key = KEYS[1]
-local now = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local limit = tonumber(ARGV[3])
-local member = ARGV[4]
-if redis.call('ZSCORE', key, member) then return 1 end
-redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
-if redis.call('ZCARD', key) >= limit then return 0 end
-redis.call('ZADD', key, now, member)
-redis.call('PEXPIRE', key, window)
-return 1
-`;
+const RATE_WINDOW_SECONDS = 60;
 
-export async function allowedByRateLimit(
-  redis: Redis,
-  phone: string,
-  messageId: string,
-  limit: number,
-  now = Date.now(),
-): Promise<boolean> {
-  const result = await redis.eval(RATE_SCRIPT, 1, `sms:rate:${phone}`, now, RATE_WINDOW_MS, limit, messageId);
-  return result === 1;
+/**
+ * Per-phone window on rate-limiter-flexible (Redis, shared by every worker). A retried job finds
+ * its own pass and goes through again without using a second slot.
+ */
+export async function allowedByRateLimit(redis: Redis, phone: string, messageId: string, limit: number): Promise<boolean> {
+  const passKey = `sms:rate:pass:${messageId}`;
+  if (await redis.exists(passKey)) return true;
+  const limiter = new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: "sms:rate",
+    points: limit,
+    duration: RATE_WINDOW_SECONDS,
+  });
+  try {
+    await limiter.consume(phone);
+  } catch (error) {
+    if (error instanceof RateLimiterRes) return false;
+    throw error;
+  }
+  await redis.set(passKey, "1", "EX", RATE_WINDOW_SECONDS);
+  return true;
 }
 
 interface Subscriber {

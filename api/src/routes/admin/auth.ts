@@ -23,6 +23,7 @@ export function adminAuthRoutes(ctx: AppContext): Router {
     handle(z.object({}).passthrough(), "body", (_input, req) => {
       delete req.session.adminId;
       delete req.session.adminRole;
+      ctx.pusher.leaveAdmins(req.sessionID);
       return { success: true };
     }),
   );

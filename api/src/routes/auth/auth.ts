@@ -1,9 +1,10 @@
 import { Router } from "express";
-import { canonicalPhone, loginRequestSchema, signupRequestSchema } from "@storefront/shared";
+import { canonicalPhone, changePasswordRequestSchema, loginRequestSchema, signupRequestSchema } from "@storefront/shared";
 import { z } from "zod";
 import type { AppContext } from "../../context";
+import { requireUser } from "../../middleware/auth";
 import { handle } from "../../middleware/validate";
-import { limitLoginAttempts, login, sessionUserBody, signup } from "../../services/auth";
+import { changePassword, limitLoginAttempts, limitSignups, login, logout, sessionUserBody, signup } from "../../services/auth";
 import { User } from "@storefront/shared/server";
 
 const noInput = z.object({}).passthrough();
@@ -13,6 +14,7 @@ export function authRoutes(ctx: AppContext): Router {
   const router = Router();
 
   const signupHandler = handle(signupRequestSchema, "body", async (input, req, res) => {
+    await limitSignups(ctx.redis, ctx.config, req.ip ?? "unknown");
     const user = await signup(input, ctx.config.DEFAULT_PHONE_COUNTRY);
     res.status(201);
     return { ...sessionUserBody(user), message: "Subscribed successfully" };
@@ -40,11 +42,17 @@ export function authRoutes(ctx: AppContext): Router {
   router.get(["/session-check-simple.php", "/auth/session"], sessionHandler);
 
   const logoutHandler = handle(noInput, "body", async (_input, req, res) => {
-    await new Promise<void>((resolve) => req.session.destroy(() => resolve()));
+    await logout(req, ctx.pusher);
     res.clearCookie("sf.sid", { path: "/" });
     return { success: true };
   });
   router.post(["/logout.php", "/auth/logout"], logoutHandler);
+
+  router.post(
+    ["/user/change-password.php", "/auth/change-password"],
+    requireUser,
+    handle(changePasswordRequestSchema, "body", (input, req) => changePassword(req, ctx, input)),
+  );
 
   return router;
 }

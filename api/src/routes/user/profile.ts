@@ -43,7 +43,7 @@ export function profileRoutes(ctx: AppContext): Router {
     async (req, res) => {
       const fields = parseOrThrow(updateProfileFieldsSchema, req.body ?? {});
       const id = req.user!.id;
-      const image = await checkImage(req.file, LIMITS.avatarBytes, MESSAGES.avatarTooLarge, "avatar");
+      const image = await checkImage(req.file, LIMITS.avatarBytes, MESSAGES.avatarTooLarge, "avatar", LIMITS.avatarMaxSide);
       const update: Record<string, string> = {};
       if (fields.displayName !== undefined) update.displayName = fields.displayName;
       if (fields.country !== undefined) update.country = fields.country;

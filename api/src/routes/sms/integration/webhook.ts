@@ -6,13 +6,13 @@ import {
   bodyFields,
   fallbackMessageId,
   inboundFrom,
-  logWebhookError,
   SmsTextError,
   verifyWebhook,
   webhookAuthSettings,
   type Accepted,
   type SignedRequest,
 } from "../../../services/sms-webhook";
+import { recordWebhookFailure, refuseThrottledWebhook } from "../../../services/webhook-failures";
 
 export const SMS_WEBHOOK_PATHS = ["/sms/integration/webhook.php", "/sms/webhook"];
 
@@ -40,6 +40,8 @@ function header(req: Request, name: string): string | undefined {
 export function smsWebhookRoutes(ctx: AppContext): Router {
   const router = Router();
   router.post(SMS_WEBHOOK_PATHS, express.raw({ type: () => true, limit: "64kb" }), async (req, res) => {
+    const ip = req.ip ?? "";
+    await refuseThrottledWebhook(ctx, ip);
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const token = typeof req.query.token === "string" ? req.query.token : undefined;
     const signed: SignedRequest = {
@@ -53,7 +55,7 @@ export function smsWebhookRoutes(ctx: AppContext): Router {
     };
     const verdict = verifyWebhook(signed, await webhookAuthSettings());
     if (!verdict.ok) {
-      await logWebhookError(verdict.reason, { ip: req.ip ?? "" });
+      await recordWebhookFailure(ctx, "bad_signature", verdict.reason, ip);
       res.status(401).json({ success: false, error: "Invalid webhook signature", code: "unauthorized" });
       return;
     }
@@ -65,7 +67,7 @@ export function smsWebhookRoutes(ctx: AppContext): Router {
       const known = error instanceof SmsTextError;
       const message = known ? error.message : "body: malformed JSON";
       const field = known ? message.split(":")[0]! : "body";
-      await logWebhookError(known ? message : "malformed body", { ip: req.ip ?? "" });
+      await recordWebhookFailure(ctx, "bad_request", known ? message : "malformed body", ip);
       res.status(400).json({ success: false, error: message, code: "bad_request", field });
       return;
     }
@@ -74,7 +76,7 @@ export function smsWebhookRoutes(ctx: AppContext): Router {
       const issue = parsed.error.issues[0];
       const field = issue?.path.join(".") || "body";
       const message = issue?.message.startsWith(field) ? issue.message : `${field}: ${issue?.message ?? "invalid"}`;
-      await logWebhookError(message, { ip: req.ip ?? "", fields: Object.keys(fields) });
+      await recordWebhookFailure(ctx, "bad_request", message, ip);
       res.status(400).json({ success: false, error: message, code: "bad_request", field });
       return;
     }
