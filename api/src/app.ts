@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import express, { type Express } from "express";
 import { pinoHttp } from "pino-http";
 import type { AppContext } from "./context";
+import { failFastWhenDown } from "./middleware/dependencies";
 import { errorHandler, notFoundHandler } from "./middleware/errors";
 import { httpMetrics } from "./middleware/metrics";
 import { sessionMiddleware } from "./middleware/session";
@@ -39,6 +40,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
     }),
   );
 
+  app.use("/api", failFastWhenDown(ctx));
   // Before the API's JSON parser: the webhook signature covers the raw body.
   app.use("/api", smsWebhookRoutes(ctx));
   const api = express.Router();

@@ -21,6 +21,7 @@ export const MESSAGES = {
   notFound: "Not found",
   idempotencyConflict: "This Idempotency-Key was already used for a different request",
   internal: "Something went wrong. Please try again.",
+  serviceUnavailable: "The service is briefly unavailable. Nothing was charged; please try again in a moment.",
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;
