@@ -38,8 +38,9 @@ async function activeAdmin(id: string | undefined): Promise<string | null> {
 
 export function attachSocketServer(httpServer: HttpServer, ctx: AppContext): { io: PushServer; close(): Promise<void> } {
   // Their own connections, with an error handler each: an outage is logged once, not per retry.
+  // No command timeout: the adapter does not await its publishes, which wait out an outage.
   const outage = new OutageLog(ctx.log, "redis (push)");
-  const pub = watchRedis(ctx.redis.duplicate(), outage);
+  const pub = watchRedis(ctx.redis.duplicate({ commandTimeout: undefined }), outage);
   const sub = watchRedis(ctx.redis.duplicate({ commandTimeout: undefined }), outage);
   const io: PushServer = new Server(httpServer, {
     path: "/socket.io",

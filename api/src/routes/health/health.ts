@@ -3,7 +3,7 @@ import { mongoReady, within } from "@storefront/shared/server";
 import type { AppContext } from "../../context";
 
 /** Each readiness check gives up after this long: the probe answers within a second. */
-const CHECK_MS = 700;
+const CHECK_MS = 900;
 
 export function healthRoutes(ctx: AppContext): Router {
   const router = Router();
@@ -13,21 +13,20 @@ export function healthRoutes(ctx: AppContext): Router {
   });
 
   router.get("/ready", async (_req, res) => {
-    const [mongoOk, redisOk] = await Promise.all([
+    // All checks at once, each bounded: the answer comes within CHECK_MS whatever hangs.
+    const [mongoOk, redisOk, workers] = await Promise.all([
       within(mongoReady(), CHECK_MS, false),
       within(
         ctx.redis.ping().then((r) => r === "PONG"),
         CHECK_MS,
         false,
       ),
+      within<string[] | null>(ctx.missingWorkers(), CHECK_MS, null),
     ]);
     const missing: string[] = [];
     if (!mongoOk) missing.push("mongodb");
     if (!redisOk) missing.push("redis");
-    else {
-      const workers = await within<string[] | null>(ctx.missingWorkers(), CHECK_MS, null);
-      missing.push(...(workers === null ? ["workers"] : workers.map((q) => `worker:${q}`)));
-    }
+    else missing.push(...(workers === null ? ["workers"] : workers.map((q) => `worker:${q}`)));
     res.status(missing.length ? 503 : 200).json({ status: missing.length ? "unavailable" : "ready", missing });
   });
 
