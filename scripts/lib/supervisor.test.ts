@@ -26,10 +26,19 @@ describe("supervise", () => {
   it("restarts a killed process, logging its name, signal and run time", async () => {
     const lines: string[] = [];
     const p = await supervise(
-      { name: "sleeper", start: () => node("setInterval(() => {}, 1000)") },
+      {
+        name: "sleeper",
+        // Ready 100 ms after it was spawned, as a real process is after its start-up.
+        start: async () => {
+          const child = await node("setInterval(() => {}, 1000)");
+          await new Promise((r) => setTimeout(r, 100));
+          return child;
+        },
+      },
       { policy: fast, stopChild, log: (l) => lines.push(l) },
     );
     try {
+      expect(p.startupMs).toBeGreaterThanOrEqual(100);
       const first = p.child.pid;
       p.child.kill("SIGKILL");
       await p.restarted(1, 5000);

@@ -51,6 +51,8 @@ export interface Supervised {
   readonly exits: readonly ExitRecord[];
   /** Restarts that reached "ready". */
   readonly restarts: number;
+  /** How long the first start took to reach "ready" (what a restart should roughly cost again). */
+  readonly startupMs: number;
   /** Resolves once the process has been restarted `count` times in all (and is ready). */
   restarted(count: number, timeoutMs: number): Promise<void>;
   /** No restart from now on (a shutdown has begun); the process itself is left alone. */
@@ -82,6 +84,7 @@ export async function supervise(spec: SupervisedSpec, options: SupervisorOptions
   let startedAt = 0;
   let crashesInARow = 0;
   let restarts = 0;
+  let startupMs = 0;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   /** Processes stopped on purpose by restart(): their exit is not a crash. */
@@ -126,6 +129,7 @@ export async function supervise(spec: SupervisedSpec, options: SupervisorOptions
       await options.stopChild(started);
       return;
     }
+    if (!isRestart) startupMs = now() - startedAt;
     child = started;
     watch(started);
     if (started.exitCode !== null || started.signalCode !== null) started.emit("exit", started.exitCode, started.signalCode);
@@ -150,6 +154,9 @@ export async function supervise(spec: SupervisedSpec, options: SupervisorOptions
     exits,
     get restarts() {
       return restarts;
+    },
+    get startupMs() {
+      return startupMs;
     },
     restarted(count, timeoutMs) {
       if (restarts >= count) return Promise.resolve();
