@@ -17,7 +17,7 @@ export default defineConfig({
         test: {
           ...common,
           name: "unit",
-          include: ["shared/src/**/*.test.ts", "api/src/**/*.test.ts", "workers/src/**/*.test.ts"],
+          include: ["shared/src/**/*.test.ts", "api/src/**/*.test.ts", "workers/src/**/*.test.ts", "scripts/lib/**/*.test.ts"],
         },
       },
       { test: { ...common, name: "integration", include: ["tests/integration/**/*.test.ts"] } },

@@ -1,11 +1,12 @@
 /**
  * `npm start`: the whole product on this machine. Starts Redis and the MongoDB-compatible server
  * when REDIS_URL / MONGODB_URI are unset (data under DATA_DIR), builds the web app when needed,
- * then one API process and one worker process per queue. Ctrl+C stops everything.
+ * then one API process and one worker process per queue, each supervised (restarted with backoff
+ * when it exits on its own). Ctrl+C stops everything.
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ALL_QUEUES, startStack } from "./lib/stack";
 
@@ -40,6 +41,11 @@ async function main(): Promise<void> {
     env: { SESSION_SECRET: sessionSecret(), NODE_ENV: process.env.NODE_ENV ?? "production" },
     inheritOutput: true,
   });
+  // Where `npm run backup` finds the running stack (its Redis and database ports change per run).
+  const stackFile = path.join(dataDir, "stack.json");
+  writeFileSync(stackFile, JSON.stringify({ pid: process.pid, mongoUri: stack.mongoUri, redisUrl: stack.redisUrl }), {
+    mode: 0o600,
+  });
   console.log(`[start] storefront on ${stack.apiUrls[0]} (API under /api); Ctrl+C stops it`);
   let stopping = false;
   const stop = async () => {
@@ -47,6 +53,7 @@ async function main(): Promise<void> {
     stopping = true;
     console.log("[start] stopping");
     await stack.stop();
+    rmSync(stackFile, { force: true });
     process.exit(0);
   };
   process.on("SIGINT", () => void stop());

@@ -4,6 +4,7 @@ import express, { type Express } from "express";
 import { pinoHttp } from "pino-http";
 import type { AppContext } from "./context";
 import { crossSiteGuard } from "./middleware/cross-site";
+import { failFastWhenDown } from "./middleware/dependencies";
 import { errorHandler, notFoundHandler } from "./middleware/errors";
 import { httpMetrics } from "./middleware/metrics";
 import { securityHeaders } from "./middleware/security-headers";
@@ -43,6 +44,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
     }),
   );
 
+  app.use("/api", failFastWhenDown(ctx));
   // Before the API's JSON parser: the webhook signature covers the raw body.
   app.use("/api", smsWebhookRoutes(ctx));
   const api = express.Router();

@@ -8,10 +8,12 @@ import {
   createLogger,
   createQueues,
   createRedis,
+  exitOnFatalErrors,
   loadConfigOrExit,
   localDiskStorage,
   mediaRoot,
   observeSocketServer,
+  OutageLog,
   Pusher,
   queuesWithoutWorkers,
 } from "@storefront/shared/server";
@@ -23,13 +25,19 @@ import { JobWaiter } from "./services/jobs";
 
 const config = loadConfigOrExit();
 const log = createLogger("api", config.LOG_LEVEL);
+exitOnFatalErrors(log);
+
+/** While Redis or the database is down, calls answer 503 within this bound instead of hanging. */
+const FAIL_FAST_MS = 1500;
 
 async function main(): Promise<void> {
-  await connectMongo(config.MONGODB_URI);
+  await connectMongo(config.MONGODB_URI, { failFastMs: FAIL_FAST_MS, outage: new OutageLog(log, "mongodb") });
   await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).createIndexes()));
-  const redis = createRedis(config.REDIS_URL);
+  const redisOutage = new OutageLog(log, "redis");
+  const redis = createRedis(config.REDIS_URL, { commandTimeout: FAIL_FAST_MS }, redisOutage);
   const queues = createQueues(redis);
-  const jobs = new JobWaiter(queues, () => createRedis(config.REDIS_URL), log, config.JOB_WAIT_TIMEOUT_MS);
+  // The blocking listener connections keep waiting through an outage (no command timeout).
+  const jobs = new JobWaiter(queues, () => createRedis(config.REDIS_URL, {}, redisOutage), log, config.JOB_WAIT_TIMEOUT_MS);
   const ctx: AppContext = {
     config,
     redis,

@@ -5,7 +5,8 @@
  * so a fresh machine and CI need nothing done by hand.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, openSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, openSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { homedir } from "node:os";
 import path from "node:path";
@@ -102,15 +103,19 @@ export interface RedisOptions {
   /** Directory for the append-only file; omitted means no persistence (tests). */
   dataDir?: string;
   logFile?: string;
+  /** Fixed port (a restart after a crash keeps the address clients know). */
+  port?: number;
 }
 
 export async function startRedis(options: RedisOptions = {}): Promise<RunningService> {
   const binary = ensureBinary("redis-server", "redis-server");
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--protected-mode", "yes"];
   if (options.dataDir) {
     mkdirSync(options.dataDir, { recursive: true });
-    args.push("--dir", options.dataDir, "--appendonly", "yes");
+    // everysec, as in docker-compose.yml: Redis write()s the AOF before it answers, so a killed
+    // redis-server loses no acknowledged write; the fsync policy only matters if the machine dies.
+    args.push("--dir", options.dataDir, "--appendonly", "yes", "--appendfsync", "everysec");
   } else {
     args.push("--appendonly", "no");
   }
@@ -125,13 +130,30 @@ export function ensureMongoServer(): { java: string; classpath: string } {
   const java = ensureBinary("java", "default-jre-headless");
   const home = path.join(cacheDir, `mongo-java-server-${MONGO_SERVER_VERSION}`);
   const lib = path.join(home, "lib");
-  const classes = path.join(home, "classes");
+  const source = path.join(MONGO_SERVER_SRC, "MongoServerMain.java");
+  // One compiled launcher per version of its source, so an edit is compiled again; compiled
+  // beside it and renamed into place, so concurrent runs never see a half-written directory.
+  const hash = createHash("sha256").update(readFileSync(source)).digest("hex").slice(0, 16);
+  const classes = path.join(home, `classes-${hash}`);
   const classpath = `${classes}${path.delimiter}${lib}/*`;
   if (existsSync(path.join(classes, "MongoServerMain.class"))) return { java, classpath };
-  const mvn = ensureBinary("mvn", "maven");
   const javac = ensureBinary("javac", "default-jdk-headless");
+  if (!existsSync(lib) || readdirSync(lib).length === 0) fetchMongoServer(lib);
+  const building = `${classes}.${process.pid}`;
+  mkdirSync(building, { recursive: true });
+  const compiled = spawnSync(javac, ["-d", building, "-cp", `${lib}/*`, source], { stdio: "inherit" });
+  if (compiled.status !== 0) throw new Error("javac could not compile the MongoDB-compatible server launcher");
+  try {
+    renameSync(building, classes);
+  } catch {
+    rmSync(building, { recursive: true, force: true }); // another run got there first
+  }
+  return { java, classpath };
+}
+
+function fetchMongoServer(lib: string): void {
+  const mvn = ensureBinary("mvn", "maven");
   log(`fetching mongo-java-server ${MONGO_SERVER_VERSION} from Maven Central`);
-  mkdirSync(classes, { recursive: true });
   const fetched = spawnSync(
     mvn,
     ["-q", "-B", "-f", path.join(MONGO_SERVER_SRC, "pom.xml"), "dependency:copy-dependencies", `-DoutputDirectory=${lib}`],
@@ -140,22 +162,19 @@ export function ensureMongoServer(): { java: string; classpath: string } {
   if (fetched.status !== 0 || !existsSync(lib) || readdirSync(lib).length === 0) {
     throw new Error("Maven could not fetch mongo-java-server");
   }
-  const compiled = spawnSync(javac, ["-d", classes, "-cp", `${lib}/*`, path.join(MONGO_SERVER_SRC, "MongoServerMain.java")], {
-    stdio: "inherit",
-  });
-  if (compiled.status !== 0) throw new Error("javac could not compile the MongoDB-compatible server launcher");
-  return { java, classpath };
 }
 
 export interface MongoOptions {
   /** H2 file that keeps the data; omitted means in memory (tests). */
   dataFile?: string;
   logFile?: string;
+  /** Fixed port (a restart after a crash keeps the address clients know). */
+  port?: number;
 }
 
 export async function startMongo(options: MongoOptions = {}): Promise<RunningService> {
   const { java, classpath } = ensureMongoServer();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const args = ["-Xmx768m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", classpath, "MongoServerMain"];
   args.push("127.0.0.1", String(port));
   if (options.dataFile) {

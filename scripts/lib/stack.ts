@@ -1,13 +1,15 @@
 /**
  * Starts the whole product as separate processes: Redis and the MongoDB-compatible server
  * (unless URLs are given), N API processes and worker processes per queue. Used by `npm start`,
- * the test suites (once per run) and the benchmarks.
+ * the test suites (once per run) and the benchmarks. Every process is supervised: one that exits
+ * on its own is started again with backoff, on the same port and data (supervisor.ts).
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { openSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, startMongo, startRedis, stopProcess, waitForPort, type RunningService } from "./infra";
+import { freePort, startMongo, startRedis, stopProcess, waitForPort } from "./infra";
+import { supervise, type RestartPolicy, type Supervised } from "./supervisor";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const tsxLoader = ["--import", "tsx"];
@@ -26,14 +28,13 @@ export interface StackOptions {
   port?: number;
   logDir?: string;
   inheritOutput?: boolean;
+  /** Backoff of the supervisor (tests shorten it); supervisor.ts has the defaults. */
+  restartPolicy?: RestartPolicy;
 }
 
-export interface ManagedProcess {
-  name: string;
-  child: ChildProcess;
+/** A supervised API or worker process and the environment it runs with. */
+export interface ManagedProcess extends Supervised {
   env: Record<string, string>;
-  /** Starts it again (after a kill) with the same environment. */
-  restart(): Promise<void>;
 }
 
 export interface Stack {
@@ -42,6 +43,9 @@ export interface Stack {
   apiUrls: string[];
   apis: ManagedProcess[];
   workers: ManagedProcess[];
+  /** The local Redis and MongoDB-compatible server, when the stack started them. */
+  redis?: Supervised;
+  mongo?: Supervised;
   env: Record<string, string>;
   startWorker(queues: string, extraEnv?: Record<string, string>): Promise<ManagedProcess>;
   stop(): Promise<void>;
@@ -79,31 +83,50 @@ function waitForMessage(child: ChildProcess, type: string, timeoutMs: number): P
 }
 
 export async function startStack(options: StackOptions): Promise<Stack> {
-  const services: RunningService[] = [];
   const logDir = options.logDir;
   if (logDir) mkdirSync(logDir, { recursive: true });
   const inherit = options.inheritOutput ?? false;
+  const supervision = { stopChild, ...(options.restartPolicy ? { policy: options.restartPolicy } : {}) };
 
   let mongoUri = options.mongoUri;
   let redisUrl = options.redisUrl;
+  const [mongoPort, redisPort] = await Promise.all([freePort(), freePort()]);
   const [mongo, redis] = await Promise.all([
     mongoUri
-      ? null
-      : startMongo({
-          ...(options.persist ? { dataFile: path.join(options.dataDir, "mongo", "storefront.mv") } : {}),
-          ...(logDir ? { logFile: path.join(logDir, "mongo.log") } : {}),
-        }),
+      ? undefined
+      : supervise(
+          {
+            name: "mongo",
+            start: async () =>
+              (
+                await startMongo({
+                  port: mongoPort,
+                  ...(options.persist ? { dataFile: path.join(options.dataDir, "mongo", "storefront.mv") } : {}),
+                  ...(logDir ? { logFile: path.join(logDir, "mongo.log") } : {}),
+                })
+              ).process,
+          },
+          supervision,
+        ),
     redisUrl
-      ? null
-      : startRedis({
-          ...(options.persist ? { dataDir: path.join(options.dataDir, "redis") } : {}),
-          ...(logDir ? { logFile: path.join(logDir, "redis.log") } : {}),
-        }),
+      ? undefined
+      : supervise(
+          {
+            name: "redis",
+            start: async () =>
+              (
+                await startRedis({
+                  port: redisPort,
+                  ...(options.persist ? { dataDir: path.join(options.dataDir, "redis") } : {}),
+                  ...(logDir ? { logFile: path.join(logDir, "redis.log") } : {}),
+                })
+              ).process,
+          },
+          supervision,
+        ),
   ]);
-  if (mongo) services.push(mongo);
-  if (redis) services.push(redis);
-  mongoUri ??= mongo!.url;
-  redisUrl ??= redis!.url;
+  mongoUri ??= `mongodb://127.0.0.1:${mongoPort}/storefront`;
+  redisUrl ??= `redis://127.0.0.1:${redisPort}`;
 
   const baseEnv: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -115,33 +138,37 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
   const processes: ManagedProcess[] = [];
 
-  function launch(
+  async function launch(
     name: string,
     script: string,
     env: Record<string, string>,
     ready: "listening" | "ready",
   ): Promise<ManagedProcess> {
-    const managed: ManagedProcess = {
-      name,
-      env,
-      child: undefined as unknown as ChildProcess,
-      async restart() {
-        await stopChild(managed.child);
-        await spawnIt();
+    const supervised = await supervise(
+      {
+        name,
+        async start() {
+          const out = output(logDir, name, inherit);
+          const child = fork(path.join(root, script), [], {
+            cwd: root,
+            env,
+            execArgv: tsxLoader,
+            stdio: ["ignore", out, out, "ipc"],
+          });
+          try {
+            await waitForMessage(child, ready, 90_000);
+          } catch (error) {
+            child.kill("SIGKILL");
+            throw error;
+          }
+          return child;
+        },
       },
-    };
-    const spawnIt = async () => {
-      const out = output(logDir, name, inherit);
-      managed.child = fork(path.join(root, script), [], {
-        cwd: root,
-        env,
-        execArgv: tsxLoader,
-        stdio: ["ignore", out, out, "ipc"],
-      });
-      await waitForMessage(managed.child, ready, 90_000);
-    };
+      supervision,
+    );
+    const managed = Object.assign(supervised, { env }) as ManagedProcess;
     processes.push(managed);
-    return spawnIt().then(() => managed);
+    return managed;
   }
 
   const apiCount = options.apiProcesses ?? 1;
@@ -169,6 +196,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     apiUrls: apiPorts.map((port) => `http://127.0.0.1:${port}`),
     apis,
     workers,
+    ...(redis ? { redis } : {}),
+    ...(mongo ? { mongo } : {}),
     env: baseEnv,
     async startWorker(queues, extraEnv) {
       const worker = await startWorker(queues, extraEnv);
@@ -176,8 +205,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       return worker;
     },
     async stop() {
-      await Promise.all(processes.map((p) => stopChild(p.child)));
-      await Promise.all(services.map((s) => s.stop()));
+      // Ctrl+C reaches every child at once: nothing that exits from here on is restarted.
+      for (const p of [...processes, redis, mongo]) p?.halt();
+      await Promise.all(processes.map((p) => p.stop()));
+      await Promise.all([redis?.stop(), mongo?.stop()]);
     },
   };
 }

@@ -30,6 +30,7 @@ export const MESSAGES = {
   aiUnavailable: "The AI service is not available right now. Please try again later.",
   aiRefused: "The AI service could not handle this request. Please change it and try again.",
   jobFailed: "The request could not be completed. Your coins were refunded.",
+  serviceUnavailable: "The service is briefly unavailable. Nothing was charged; please try again in a moment.",
 } as const;
 
 export type MessageKey = keyof typeof MESSAGES;
@@ -73,6 +74,7 @@ const SPEC_TEXT_KEYS: Partial<Record<ErrorCode, string>> = {
   phone_taken: "errors.phoneTaken",
   insufficient_coins: "errors.insufficientCoins",
   package_already_active: "admin.assign.duplicate",
+  unavailable: "errors.serviceUnavailable",
 };
 
 /** The i18n key (shared/src/i18n) of each code's text, which the web shows instead of the server's English. */

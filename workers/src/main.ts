@@ -2,7 +2,15 @@ import { hostname } from "node:os";
 import { Queue, Worker } from "bullmq";
 import mongoose from "mongoose";
 import { QUEUE_NAMES, type QueueName } from "@storefront/shared";
-import { attachJobMetrics, connectMongo, providerBackoff, type Config } from "@storefront/shared/server";
+import {
+  attachJobMetrics,
+  connectMongo,
+  exitOnFatalErrors,
+  isConnectionError,
+  OutageLog,
+  providerBackoff,
+  type Config,
+} from "@storefront/shared/server";
 import { workerContext } from "./jobs/charged";
 import { processors } from "./jobs/index";
 import { closeSmsGateways } from "./jobs/sms-reply";
@@ -10,6 +18,7 @@ import { intervalOf, schedules } from "./schedules/index";
 
 const ctx = workerContext();
 const { config, log } = ctx;
+exitOnFatalErrors(log);
 
 const CONCURRENCY: Record<QueueName, (c: Config) => number> = {
   chat: (c) => c.WORKER_CONCURRENCY_CHAT,
@@ -49,9 +58,19 @@ async function registerSchedules(): Promise<void> {
 async function main(): Promise<void> {
   const missing = QUEUE_NAMES.filter((q) => typeof processors[q] !== "function");
   if (missing.length) throw new Error(`no processor for queues: ${missing.join(", ")}`);
-  await connectMongo(config.MONGODB_URI);
+  await connectMongo(config.MONGODB_URI, { outage: new OutageLog(log, "mongodb") });
   const served = queuesToServe();
-  if (served.includes("maintenance")) await registerSchedules();
+  if (served.includes("maintenance")) {
+    await registerSchedules();
+    // A Redis that came back without its data (no AOF) has lost the schedulers: upsert them
+    // again on every reconnect (idempotent: BullMQ keeps one scheduler per name).
+    ctx.redis.on("ready", () => {
+      registerSchedules().catch((error: unknown) => log.warn({ err: error }, "re-registering schedules failed"));
+    });
+  }
+  // The worker connections' errors during an outage are the outage: logged once per outage.
+  const redisOutage = new OutageLog(log, "redis (worker)");
+  ctx.redis.on("ready", () => redisOutage.recovered());
   const workers = served.map(
     (name) =>
       new Worker(name, processors[name], {
@@ -73,7 +92,9 @@ async function main(): Promise<void> {
       log.warn({ queue: worker.name, jobId: job?.id, requestId: job?.data?.requestId, err: error }, "job attempt failed"),
     );
     worker.on("stalled", (jobId) => log.warn({ queue: worker.name, jobId }, "job stalled; handed to another worker"));
-    worker.on("error", (error) => log.error({ queue: worker.name, err: error }, "worker error"));
+    worker.on("error", (error) =>
+      isConnectionError(error) ? redisOutage.failed(error) : log.error({ queue: worker.name, err: error }, "worker error"),
+    );
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   log.info({ queues: workers.map((w) => w.name) }, "workers ready");

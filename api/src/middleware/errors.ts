@@ -8,6 +8,7 @@ import {
   UnknownUserError,
 } from "@storefront/shared/server";
 import { AppError, badRequest, conflict, notFound, paymentRequired, tooLarge } from "../errors";
+import { dependencyFailure } from "./dependencies";
 
 function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
@@ -27,7 +28,7 @@ function toAppError(error: unknown): AppError | null {
   if (typeof e?.status === "number" && e.status >= 400 && e.status < 500 && e.expose) {
     return new AppError(e.status, "bad_request", e.message ?? "Bad request");
   }
-  return null;
+  return dependencyFailure(error);
 }
 
 export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {

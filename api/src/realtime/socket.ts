@@ -10,7 +10,7 @@ import type { Session, SessionData } from "express-session";
 import { Types } from "mongoose";
 import { Server, type Socket } from "socket.io";
 import { adminsRoom, sessionRoom, userRoom, type ServerEvents } from "@storefront/shared";
-import { Admin, User } from "@storefront/shared/server";
+import { Admin, OutageLog, User, watchRedis } from "@storefront/shared/server";
 import type { AppContext } from "../context";
 import { configuredOrigins, isAllowedOrigin, senderOrigin } from "../middleware/cross-site";
 import { sessionMiddleware } from "../middleware/session";
@@ -39,8 +39,11 @@ async function activeAdmin(id: string | undefined): Promise<string | null> {
 }
 
 export function attachSocketServer(httpServer: HttpServer, ctx: AppContext): { io: PushServer; close(): Promise<void> } {
-  const pub = ctx.redis.duplicate();
-  const sub = ctx.redis.duplicate();
+  // Their own connections, with an error handler each: an outage is logged once, not per retry.
+  // No command timeout: the adapter does not await its publishes, which wait out an outage.
+  const outage = new OutageLog(ctx.log, "redis (push)");
+  const pub = watchRedis(ctx.redis.duplicate({ commandTimeout: undefined }), outage);
+  const sub = watchRedis(ctx.redis.duplicate({ commandTimeout: undefined }), outage);
   const allowedOrigins = configuredOrigins(ctx.config);
   const io: PushServer = new Server(httpServer, {
     path: "/socket.io",

@@ -17,6 +17,7 @@ import {
 import {
   chargedJobOptions,
   hold,
+  isConnectionError,
   jobIdForHold,
   LedgerEntry,
   releaseHold,
@@ -26,6 +27,7 @@ import {
 } from "@storefront/shared/server";
 import type { AppContext } from "../context";
 import { AppError, notFound, unavailable } from "../errors";
+import { assertLiveWorker } from "./queue-health";
 import { requestKey } from "./wallet";
 
 export interface AcceptJobInput {
@@ -65,6 +67,7 @@ export async function acceptJob(ctx: AppContext, input: AcceptJobInput): Promise
     ...(input.requestId ? { requestId: input.requestId } : {}),
   });
 
+  await assertLiveWorker(ctx.queues[input.queue]);
   const held = await hold({
     userId: input.userId,
     coins: input.cost,
@@ -158,7 +161,10 @@ export class JobWaiter {
     const events = new QueueEvents(queue, { connection: this.connect(), ...(prefix ? { prefix } : {}) });
     events.on("completed", ({ jobId, returnvalue }) => this.settle(queue, jobId, (w) => w.resolve(returnvalue)));
     events.on("failed", ({ jobId, failedReason }) => this.settle(queue, jobId, (w) => w.reject(jobFailed(jobId, failedReason))));
-    events.on("error", (error) => this.log.error({ err: error, queue }, "queue events listener error"));
+    // Connection errors are the connection's outage, logged once by its own handler.
+    events.on("error", (error) => {
+      if (!isConnectionError(error)) this.log.error({ err: error, queue }, "queue events listener error");
+    });
     await events.waitUntilReady();
     return events;
   }

@@ -1,19 +1,106 @@
 import { Redis, type RedisOptions } from "ioredis";
 import mongoose from "mongoose";
+import type { Logger } from "./logger";
 
 mongoose.set("strictQuery", true);
 
-export async function connectMongo(uri: string): Promise<typeof mongoose> {
-  return mongoose.connect(uri, { serverSelectionTimeoutMS: 10_000, maxPoolSize: 50 });
+/**
+ * Logs an outage of one dependency once when it starts and once when it ends, however many
+ * reconnect attempts (each an "error" event) lie between.
+ */
+export interface OutageLogger {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
+
+export class OutageLog {
+  private since: number | null = null;
+
+  constructor(
+    private readonly log: OutageLogger,
+    readonly dependency: string,
+  ) {}
+
+  get down(): boolean {
+    return this.since !== null;
+  }
+
+  failed(error: unknown): void {
+    if (this.since !== null) return;
+    this.since = Date.now();
+    this.log.warn({ err: error, dependency: this.dependency }, `${this.dependency} unreachable; reconnecting`);
+  }
+
+  recovered(): void {
+    if (this.since === null) return;
+    const downMs = Date.now() - this.since;
+    this.since = null;
+    this.log.info({ dependency: this.dependency, downMs }, `${this.dependency} reachable again`);
+  }
+}
+
+/** True for the errors a dropped or refused connection raises (an outage, not a bug). */
+export function isConnectionError(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | undefined;
+  return (
+    ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTCONN"].includes(e?.code ?? "") ||
+    /Connection is closed|connect ECONNREFUSED|Stream isn't writeable/u.test(e?.message ?? "")
+  );
+}
+
+export interface MongoConnectOptions {
+  /**
+   * Bound on how long an operation waits for an unreachable server (and mongoose's buffering
+   * while disconnected): the API answers 503 quickly instead of hanging. Workers keep the default.
+   */
+  failFastMs?: number;
+  outage?: OutageLog;
+}
+
+export async function connectMongo(uri: string, options: MongoConnectOptions = {}): Promise<typeof mongoose> {
+  const { failFastMs, outage } = options;
+  if (failFastMs) mongoose.set("bufferTimeoutMS", failFastMs);
+  if (outage) {
+    mongoose.connection.on("disconnected", () => outage.failed(new Error("disconnected")));
+    mongoose.connection.on("reconnected", () => outage.recovered());
+    mongoose.connection.on("connected", () => outage.recovered());
+  }
+  // A short selection timeout would fail the first connection while the server still starts:
+  // try for ten seconds, as the default would.
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return await mongoose.connect(uri, { serverSelectionTimeoutMS: failFastMs ?? 10_000, maxPoolSize: 50 });
+    } catch (error) {
+      if (Date.now() >= deadline) throw error;
+      await mongoose.disconnect().catch(() => undefined);
+    }
+  }
 }
 
 export async function disconnectMongo(): Promise<void> {
   await mongoose.disconnect();
 }
 
-/** A Redis connection; BullMQ needs maxRetriesPerRequest null on the connections it blocks on. */
-export function createRedis(url: string, options: RedisOptions = {}): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, ...options });
+/** Every Redis client gets its error handler here: an outage is logged once, not per attempt. */
+export function watchRedis(redis: Redis, outage: OutageLog): Redis {
+  redis.on("error", (error) => outage.failed(error));
+  redis.on("ready", () => outage.recovered());
+  return redis;
+}
+
+const stderrLog: OutageLogger = {
+  warn: (obj, msg) => process.stderr.write(`${msg}: ${(obj as { err?: Error }).err?.message ?? ""}\n`),
+  info: (_obj, msg) => process.stderr.write(`${msg}\n`),
+};
+
+/**
+ * A Redis connection; BullMQ needs maxRetriesPerRequest null on the connections it blocks on.
+ * Without an `outage` log of the caller's, outages go to stderr (never an unhandled "error").
+ */
+export function createRedis(url: string, options: RedisOptions = {}, outage?: OutageLog): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, ...options });
+  return watchRedis(redis, outage ?? new OutageLog(stderrLog, "redis"));
 }
 
 export async function mongoReady(): Promise<boolean> {
@@ -25,4 +112,26 @@ export async function mongoReady(): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** The promise's value, or `fallback` if it fails or takes longer than `ms`. */
+export function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+  });
+  return Promise.race([promise.catch(() => fallback), late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Logs and exits on an error nothing handled: the process may be in any state, so the
+ * supervisor (npm start) or the orchestrator starts a clean one.
+ */
+export function exitOnFatalErrors(log: Pick<Logger, "fatal">): void {
+  const die = (kind: string) => (error: unknown) => {
+    log.fatal({ err: error }, `${kind}; exiting so the supervisor restarts this process`);
+    process.exit(1);
+  };
+  process.on("unhandledRejection", die("unhandled promise rejection"));
+  process.on("uncaughtException", die("uncaught exception"));
 }

@@ -10,7 +10,10 @@ export class Pusher {
   private readonly emitter: Emitter;
 
   constructor(redis: Redis) {
-    this.emitter = new Emitter(redis);
+    // The emitter publishes without awaiting: a push that fails while Redis is down (or times
+    // out) is dropped, not left as an unhandled rejection. Pushes are best effort; screens re-read.
+    const publisher = { publish: (channel: string, message: string | Buffer) => redis.publish(channel, message).catch(() => 0) };
+    this.emitter = new Emitter(publisher as unknown as Redis);
   }
 
   toUser<E extends keyof ServerEvents>(userId: string, event: E, payload: ServerEvents[E]): void {

@@ -16,6 +16,7 @@ import {
 import {
   createLogger,
   createRedis,
+  OutageLog,
   LedgerEntry,
   loadConfigOrExit,
   providerBackoff,
@@ -42,8 +43,9 @@ let current: WorkerContext | undefined;
 export function workerContext(): WorkerContext {
   if (!current) {
     const config = loadConfigOrExit();
-    const redis = createRedis(config.REDIS_URL);
-    current = { config, redis, pusher: new Pusher(redis), log: createLogger("workers", config.LOG_LEVEL) };
+    const log = createLogger("workers", config.LOG_LEVEL);
+    const redis = createRedis(config.REDIS_URL, {}, new OutageLog(log, "redis"));
+    current = { config, redis, pusher: new Pusher(redis), log };
   }
   return current;
 }

@@ -1,6 +1,9 @@
 import { Router } from "express";
-import { mongoReady } from "@storefront/shared/server";
+import { mongoReady, within } from "@storefront/shared/server";
 import type { AppContext } from "../../context";
+
+/** Each readiness check gives up after this long: the probe answers within a second. */
+const CHECK_MS = 900;
 
 export function healthRoutes(ctx: AppContext): Router {
   const router = Router();
@@ -10,14 +13,20 @@ export function healthRoutes(ctx: AppContext): Router {
   });
 
   router.get("/ready", async (_req, res) => {
+    // All checks at once, each bounded: the answer comes within CHECK_MS whatever hangs.
+    const [mongoOk, redisOk, workers] = await Promise.all([
+      within(mongoReady(), CHECK_MS, false),
+      within(
+        ctx.redis.ping().then((r) => r === "PONG"),
+        CHECK_MS,
+        false,
+      ),
+      within<string[] | null>(ctx.missingWorkers(), CHECK_MS, null),
+    ]);
     const missing: string[] = [];
-    if (!(await mongoReady())) missing.push("mongodb");
-    const redisOk = await ctx.redis.ping().then(
-      (r) => r === "PONG",
-      () => false,
-    );
+    if (!mongoOk) missing.push("mongodb");
     if (!redisOk) missing.push("redis");
-    else missing.push(...(await ctx.missingWorkers()).map((q) => `worker:${q}`));
+    else missing.push(...(workers === null ? ["workers"] : workers.map((q) => `worker:${q}`)));
     res.status(missing.length ? 503 : 200).json({ status: missing.length ? "unavailable" : "ready", missing });
   });
 

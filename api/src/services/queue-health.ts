@@ -1,0 +1,31 @@
+/**
+ * Refuses a call for a queue no live worker consumes, before anything is charged: without it the
+ * call would hold the user's coins and answer 504 after the whole wait. BullMQ lists a queue's
+ * workers by their Redis client names (one CLIENT LIST); the answer is cached briefly per queue,
+ * so a burst of calls costs one look-up, and a restarted worker is seen within the cache time.
+ */
+import type { Queue } from "bullmq";
+import { MESSAGES } from "@storefront/shared";
+import { AppError } from "../errors";
+
+export const LIVE_WORKER_CACHE_MS = 1500;
+
+const cache = new WeakMap<Queue, { at: number; live: Promise<boolean> }>();
+
+export function hasLiveWorker(queue: Queue, now = Date.now()): Promise<boolean> {
+  const cached = cache.get(queue);
+  if (cached && now - cached.at < LIVE_WORKER_CACHE_MS) return cached.live;
+  const live = queue.getWorkersCount().then(
+    (count) => count > 0,
+    // Redis itself failing is reported by the call's own Redis commands (503 as well).
+    () => false,
+  );
+  cache.set(queue, { at: now, live });
+  return live;
+}
+
+/** 503 (code unavailable, `missing: ["worker:<queue>"]`) when no worker serves `queue`. */
+export async function assertLiveWorker(queue: Queue): Promise<void> {
+  if (await hasLiveWorker(queue)) return;
+  throw new AppError(503, "unavailable", MESSAGES.serviceUnavailable, { missing: [`worker:${queue.name}`], retryAfter: 2 });
+}
