@@ -42,7 +42,7 @@ export function BackButton({ history = false, to = "/dashboard" }: { history?: b
         <span aria-hidden="true" className="flip-rtl">
           ←
         </span>{" "}
-        {t("nav.back")}
+        <span className="back-button__text">{t("nav.back")}</span>
       </button>
     );
   }
@@ -51,7 +51,7 @@ export function BackButton({ history = false, to = "/dashboard" }: { history?: b
       <span aria-hidden="true" className="flip-rtl">
         ←
       </span>{" "}
-      {t("nav.backToDashboard")}
+      <span className="back-button__text">{t("nav.backToDashboard")}</span>
     </AppLink>
   );
 }
@@ -93,4 +93,19 @@ export function SidebarToggle({ open, onToggle, label }: { open: boolean; onTogg
       ☰
     </button>
   );
+}
+
+/** The ✕ of a drawer (a side panel covering the page on narrow screens). */
+export function DrawerClose({ onClose }: { onClose(): void }) {
+  const { t } = useTranslation();
+  return (
+    <button type="button" className="icon-button drawer-close" onClick={onClose} aria-label={t("nav.closePanel")}>
+      <span aria-hidden="true">✕</span>
+    </button>
+  );
+}
+
+/** The dimmed page behind an open drawer; a tap on it closes the drawer. */
+export function DrawerOverlay({ onClose }: { onClose(): void }) {
+  return <div className="drawer-overlay" onClick={onClose} aria-hidden="true" data-testid="drawer-overlay" />;
 }
