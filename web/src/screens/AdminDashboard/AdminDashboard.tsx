@@ -3,14 +3,17 @@
  * a home button and Logout. Allowed only when the admin_session flag is present and the server
  * confirms the session (SPEC §6); otherwise the Access Denied screen.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ComponentType } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import { roleAllows, type AdminPermission, type AdminRecord } from "@storefront/shared";
 import { AppLink } from "../../components/AppLink";
 import { AccessDenied } from "../../components/Guards";
+import { DrawerClose, DrawerOverlay } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { PageLoading } from "../../components/Spinner";
+import { useDrawer } from "../../hooks/useDrawer";
+import { useMediaQuery } from "../../hooks/useMediaQuery";
 import { adminApi } from "./adminApi";
 import { clearAdminSession, hasAdminSessionFlag, storeAdminSession } from "./adminSession";
 import { AdminContext } from "./context";
@@ -37,8 +40,6 @@ const SECTIONS: SectionDef[] = [
   { id: "smsIntegration", icon: "✉️", permission: "sms:view", component: lazy(() => import("./sections/SmsIntegration")) },
   { id: "queues", icon: "⏱️", permission: "queues:view", component: lazy(() => import("./sections/Queues")) },
   { id: "audit", icon: "📝", permission: "audit:view", component: lazy(() => import("./sections/AuditLog")) },
-  { id: "analytics", icon: "📈", component: lazy(() => import("./sections/Empty")) },
-  { id: "settings", icon: "🔧", component: lazy(() => import("./sections/Empty")) },
 ];
 
 type Check = { state: "checking" } | { state: "denied" } | { state: "ok"; admin: AdminRecord };
@@ -79,7 +80,12 @@ function BackOffice({ admin }: { admin: AdminRecord }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
-  const [menuOpen, setMenuOpen] = useState(true);
+  // On a phone the menu is a drawer over the content, closed until asked for.
+  const wide = useMediaQuery("(min-width: 769px)");
+  const [menuOpen, setMenuOpen] = useState(wide);
+  const menuRef = useRef<HTMLElement>(null);
+  useDrawer(menuRef, menuOpen, !wide, () => setMenuOpen(false));
+  useEffect(() => setMenuOpen(wide), [wide]);
   const visible = SECTIONS.filter((s) => !s.permission || roleAllows(admin.role, s.permission));
   const current = visible.find((s) => s.id === params.get("section")) ?? visible[0]!;
   const Section = current.component;
@@ -103,7 +109,13 @@ function BackOffice({ admin }: { admin: AdminRecord }) {
   return (
     <AdminContext.Provider value={context}>
       <div className={`admin ${menuOpen ? "admin--menu-open" : "admin--menu-closed"}`}>
-        <nav className="admin__menu" aria-label={t("admin.menu.label")} id="admin-menu">
+        <nav
+          ref={menuRef}
+          className={`admin__menu${wide ? "" : " drawer--modal"}`}
+          aria-label={t("admin.menu.label")}
+          id="admin-menu"
+        >
+          <DrawerClose onClose={() => setMenuOpen(false)} />
           <div className="admin__brand">
             <span className="brand__mark" aria-hidden="true">
               AI
@@ -117,7 +129,10 @@ function BackOffice({ admin }: { admin: AdminRecord }) {
                   type="button"
                   className={`admin__menu-item${section.id === current.id ? " is-current" : ""}`}
                   aria-current={section.id === current.id ? "page" : undefined}
-                  onClick={() => setParams({ section: section.id })}
+                  onClick={() => {
+                    setParams({ section: section.id });
+                    if (!wide) setMenuOpen(false);
+                  }}
                   title={t(`admin.menu.${section.id}`)}
                 >
                   <span aria-hidden="true" className="admin__menu-icon">
@@ -129,6 +144,7 @@ function BackOffice({ admin }: { admin: AdminRecord }) {
             ))}
           </ul>
         </nav>
+        {menuOpen && !wide && <DrawerOverlay onClose={() => setMenuOpen(false)} />}
         <div className="admin__main">
           <header className="page-header admin__header">
             <div className="page-header__start">
@@ -146,7 +162,7 @@ function BackOffice({ admin }: { admin: AdminRecord }) {
             </div>
             <div className="page-header__end">
               <span className="admin__who" data-testid="admin-who">
-                {admin.username} · {t(`admin.roles.${admin.role}`)}
+                <span dir="auto">{admin.username}</span> · {t(`admin.roles.${admin.role}`)}
               </span>
               <LanguageToggle />
               <AppLink to="/dashboard" className="btn btn--secondary">

@@ -5,6 +5,7 @@ import { roleAllows, type AdminPermission } from "@storefront/shared";
 import { ApiError } from "../../api/client";
 import { ConfirmDialog, useModalDialog } from "../../components/ConfirmDialog";
 import { useToast } from "../../components/Toasts";
+import { localeOf } from "../../lib/locale";
 import { useAdmin } from "./context";
 
 export function Panel({ title, actions, children }: { title?: ReactNode; actions?: ReactNode; children: ReactNode }) {
@@ -54,7 +55,8 @@ export function Table<T>({
   children(row: T, index: number): ReactNode;
 }) {
   return (
-    <div className="admin-table-wrap">
+    // Focusable, so a keyboard can scroll a table wider than the screen.
+    <div className="admin-table-wrap" tabIndex={0}>
       <table className="admin-table" data-testid={testId}>
         <thead>
           <tr>
@@ -140,14 +142,12 @@ export function errorText(error: unknown, fallback: string): string {
 }
 
 export function formatNumber(value: number, language: string): string {
-  return new Intl.NumberFormat(language === "ar" ? "ar" : "en").format(value);
+  return new Intl.NumberFormat(localeOf(language)).format(value);
 }
 
 export function formatDate(iso: string | null, language: string): string {
   if (!iso) return "—";
-  return new Intl.DateTimeFormat(language === "ar" ? "ar" : "en", { dateStyle: "medium", timeStyle: "short" }).format(
-    new Date(iso),
-  );
+  return new Intl.DateTimeFormat(localeOf(language), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
 }
 
 /** A modal form dialog on <dialog> (focus kept inside by the browser, Escape closes). */
