@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { toggleLanguage } from "../i18n";
+import { GlobeIcon } from "./icons";
 
 /**
  * Switches en ⇄ ar; the label names the language it switches to, in that language, so the button
@@ -16,7 +17,7 @@ export function LanguageToggle({ className = "" }: { className?: string }) {
       aria-label={t("language.switchTo")}
       data-testid="language-toggle"
     >
-      <span aria-hidden="true">🌐</span> {t("language.other")}
+      <GlobeIcon size={18} /> {t("language.other")}
     </button>
   );
 }

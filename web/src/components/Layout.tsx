@@ -5,6 +5,7 @@ import { useNavigate } from "react-router-dom";
 import { AppLink } from "./AppLink";
 import { useAuth } from "../hooks/useAuth";
 import { useSignOut } from "../hooks/useSignOut";
+import { CloseIcon, MenuIcon } from "./icons";
 import { LanguageToggle } from "./LanguageToggle";
 import { WalletBadge } from "./WalletBadge";
 
@@ -90,7 +91,7 @@ export function PageHeader({ title, start, end, className = "" }: PageHeaderProp
 export function SidebarToggle({ open, onToggle, label }: { open: boolean; onToggle(): void; label: string }) {
   return (
     <button type="button" className="icon-button" onClick={onToggle} aria-expanded={open} aria-label={label}>
-      ☰
+      <MenuIcon />
     </button>
   );
 }
@@ -100,7 +101,7 @@ export function DrawerClose({ onClose }: { onClose(): void }) {
   const { t } = useTranslation();
   return (
     <button type="button" className="icon-button drawer-close" onClick={onClose} aria-label={t("nav.closePanel")}>
-      <span aria-hidden="true">✕</span>
+      <CloseIcon />
     </button>
   );
 }

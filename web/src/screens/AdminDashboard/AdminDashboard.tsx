@@ -9,6 +9,18 @@ import { useNavigate, useSearchParams } from "react-router-dom";
 import { roleAllows, type AdminPermission, type AdminRecord } from "@storefront/shared";
 import { AppLink } from "../../components/AppLink";
 import { AccessDenied } from "../../components/Guards";
+import {
+  AntennaIcon,
+  ChartIcon,
+  ClockIcon,
+  HomeIcon,
+  ListIcon,
+  MailIcon,
+  MenuIcon,
+  PackageIcon,
+  SlidersIcon,
+  UsersIcon,
+} from "../../components/icons";
 import { DrawerClose, DrawerOverlay } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { PageLoading } from "../../components/Spinner";
@@ -25,21 +37,26 @@ export interface SectionProps {
 
 interface SectionDef {
   id: string;
-  icon: string;
+  icon: ComponentType<{ size?: number }>;
   /** Shown only to roles holding it; SPEC's sections without one are for every administrator. */
   permission?: AdminPermission;
   component: ComponentType<SectionProps>;
 }
 
 const SECTIONS: SectionDef[] = [
-  { id: "dashboard", icon: "📊", component: lazy(() => import("./sections/Overview")) },
-  { id: "users", icon: "👥", permission: "users:view", component: lazy(() => import("./sections/Users")) },
-  { id: "packages", icon: "📦", permission: "packages:view", component: lazy(() => import("./sections/Packages")) },
-  { id: "walletConfig", icon: "⚙️", permission: "wallet_config:view", component: lazy(() => import("./sections/WalletConfig")) },
-  { id: "smsConfig", icon: "📡", permission: "sms:view", component: lazy(() => import("./sections/SmsConfig")) },
-  { id: "smsIntegration", icon: "✉️", permission: "sms:view", component: lazy(() => import("./sections/SmsIntegration")) },
-  { id: "queues", icon: "⏱️", permission: "queues:view", component: lazy(() => import("./sections/Queues")) },
-  { id: "audit", icon: "📝", permission: "audit:view", component: lazy(() => import("./sections/AuditLog")) },
+  { id: "dashboard", icon: ChartIcon, component: lazy(() => import("./sections/Overview")) },
+  { id: "users", icon: UsersIcon, permission: "users:view", component: lazy(() => import("./sections/Users")) },
+  { id: "packages", icon: PackageIcon, permission: "packages:view", component: lazy(() => import("./sections/Packages")) },
+  {
+    id: "walletConfig",
+    icon: SlidersIcon,
+    permission: "wallet_config:view",
+    component: lazy(() => import("./sections/WalletConfig")),
+  },
+  { id: "smsConfig", icon: AntennaIcon, permission: "sms:view", component: lazy(() => import("./sections/SmsConfig")) },
+  { id: "smsIntegration", icon: MailIcon, permission: "sms:view", component: lazy(() => import("./sections/SmsIntegration")) },
+  { id: "queues", icon: ClockIcon, permission: "queues:view", component: lazy(() => import("./sections/Queues")) },
+  { id: "audit", icon: ListIcon, permission: "audit:view", component: lazy(() => import("./sections/AuditLog")) },
 ];
 
 type Check = { state: "checking" } | { state: "denied" } | { state: "ok"; admin: AdminRecord };
@@ -136,7 +153,7 @@ function BackOffice({ admin }: { admin: AdminRecord }) {
                   title={t(`admin.menu.${section.id}`)}
                 >
                   <span aria-hidden="true" className="admin__menu-icon">
-                    {section.icon}
+                    <section.icon size={18} />
                   </span>
                   <span className="admin__menu-text">{t(`admin.menu.${section.id}`)}</span>
                 </button>
@@ -155,7 +172,7 @@ function BackOffice({ admin }: { admin: AdminRecord }) {
                 aria-controls="admin-menu"
                 onClick={() => setMenuOpen((open) => !open)}
               >
-                <span aria-hidden="true">☰</span>
+                <MenuIcon />
                 <span className="visually-hidden">{t("admin.menu.toggle")}</span>
               </button>
               <h1 className="page-header__title">{t(`admin.menu.${current.id}`)}</h1>
@@ -166,7 +183,7 @@ function BackOffice({ admin }: { admin: AdminRecord }) {
               </span>
               <LanguageToggle />
               <AppLink to="/dashboard" className="btn btn--secondary">
-                <span aria-hidden="true">🏠</span> {t("admin.menu.home")}
+                <HomeIcon size={18} /> {t("admin.menu.home")}
               </AppLink>
               <button type="button" className="btn btn--secondary" onClick={() => void logout()}>
                 {t("admin.menu.logout")}
