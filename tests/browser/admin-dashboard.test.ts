@@ -296,8 +296,6 @@ describe("administrator dashboard (/admin-dashboard)", () => {
       "Wallet Packages",
       "SMS Config",
       "SMS Integration",
-      "Analytics",
-      "Settings",
     ]);
     await p.getByRole("navigation").getByRole("button", { name: "User Management" }).click();
     await p.getByTestId("users-table").locator("tbody tr").first().waitFor();

@@ -191,7 +191,7 @@ describe("subscriber web app", () => {
     await page.getByText("Profile updated successfully!").waitFor();
     await page.reload();
     await page.getByLabel("Display name").waitFor();
-    await expect.poll(() => page.getByLabel("Display name").inputValue()).toBe("Browser Tester");
+    await expect.poll(() => page.getByLabel("Display name").inputValue(), { timeout: 10_000 }).toBe("Browser Tester");
   });
 
   it("signs out to /login and forgets the attempted URL", async () => {

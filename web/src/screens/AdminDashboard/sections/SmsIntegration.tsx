@@ -361,8 +361,8 @@ function LogsTable({ data, onPage }: { data: { logs: SmsLogRow[] } & Paged; onPa
         {(log) => (
           <tr key={log.id}>
             <td>{formatDate(log.created_at, i18n.language)}</td>
-            <td>{log.action}</td>
-            <td>{log.user_name}</td>
+            <td translate="no">{log.action}</td>
+            <td dir="auto">{log.user_name}</td>
             <td dir="ltr">{log.phone}</td>
             <td>
               <pre className="admin-pre" dir="ltr">
@@ -399,10 +399,12 @@ function MessagesTable({ data, onPage }: { data: { messages: SmsMessageRow[] } &
           <tr key={m.id}>
             <td>{formatDate(m.created_at, i18n.language)}</td>
             <td>{t(`admin.smsIntegration.${m.direction}`)}</td>
-            <td>{m.user_name}</td>
+            <td dir="auto">{m.user_name}</td>
             <td dir="ltr">{m.phone}</td>
             <td dir="auto">{m.message}</td>
-            <td className="admin-break">{m.gateway_response}</td>
+            <td className="admin-break" translate="no">
+              {m.gateway_response}
+            </td>
           </tr>
         )}
       </Table>
@@ -439,7 +441,7 @@ function StatsView({ stats, n }: { stats: SmsStats; n(value: number): string }) 
       >
         {(u) => (
           <tr key={u.phone}>
-            <td>{u.name}</td>
+            <td dir="auto">{u.name}</td>
             <td dir="ltr">{u.phone}</td>
             <td>{n(u.total_sms)}</td>
             <td>{n(u.replies_received)}</td>
