@@ -1,7 +1,7 @@
 /** Copy (every message) and regenerate (the last reply) under a chat message. */
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { CopyIcon, RegenerateIcon } from "./icons";
+import { CopyIcon, RegenerateIcon } from "./toolIcons";
 
 export function MessageActions({ text, onRegenerate }: { text: string; onRegenerate?: (() => void) | undefined }) {
   const { t } = useTranslation();

@@ -9,6 +9,7 @@ import { useNavigate, useSearchParams } from "react-router-dom";
 import { roleAllows, type AdminPermission, type AdminRecord } from "@storefront/shared";
 import { AppLink } from "../../components/AppLink";
 import { AccessDenied } from "../../components/Guards";
+import { MenuIcon } from "../../components/icons";
 import {
   AntennaIcon,
   ChartIcon,
@@ -16,11 +17,10 @@ import {
   HomeIcon,
   ListIcon,
   MailIcon,
-  MenuIcon,
   PackageIcon,
   SlidersIcon,
   UsersIcon,
-} from "../../components/icons";
+} from "../../components/toolIcons";
 import { DrawerClose, DrawerOverlay } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { PageLoading } from "../../components/Spinner";

@@ -5,7 +5,7 @@
 import type { ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { ChatIcon, ImageIcon, MicIcon, PhoneIcon, PulseIcon, VideoIcon } from "../../components/icons";
+import { ChatIcon, ImageIcon, MicIcon, PhoneIcon, PulseIcon, VideoIcon } from "../../components/toolIcons";
 import { Avatar, SignOutButton } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { useToast } from "../../components/Toasts";

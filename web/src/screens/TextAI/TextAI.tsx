@@ -21,7 +21,7 @@ import { deleteConversation, listConversations, loadConversation, saveConversati
 import { announceWalletUpdate } from "../../api/wallet";
 import { AppLink } from "../../components/AppLink";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
-import { PersonaIcon, StopIcon } from "../../components/icons";
+import { PersonaIcon, StopIcon } from "../../components/toolIcons";
 import { MessageActions } from "../../components/MessageActions";
 import { Avatar, BackButton, DrawerClose, DrawerOverlay, initialOf, PageHeader, SidebarToggle } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
