@@ -171,7 +171,8 @@ function ConfigTab() {
         ))}
         <div className="field">
           <label htmlFor={`${id}-webhook`}>{t("admin.smsIntegration.webhookUrl")}</label>
-          <input id={`${id}-webhook`} className="input" dir="ltr" readOnly value={form.webhook_url} />
+          {/* A read-only box that wraps, so the whole URL shows on a phone too. */}
+          <textarea id={`${id}-webhook`} className="textarea admin-url" dir="ltr" readOnly rows={2} value={form.webhook_url} />
           <span className="field-hint">{t("admin.smsIntegration.webhookHint")}</span>
         </div>
         {!readOnly && (
