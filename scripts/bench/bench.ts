@@ -9,7 +9,7 @@
  * Sizes: BENCH_REQUESTS (400), BENCH_WARMUP (50), BENCH_CONCURRENCY (16), BENCH_SERIAL (300).
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -17,6 +17,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
+import { MongoClient } from "mongodb";
 import { io, type Socket } from "socket.io-client";
 import { stopProcess } from "../lib/infra";
 import { startStack, type Stack } from "../lib/stack";
@@ -35,9 +36,13 @@ const REQUESTS = sizeFromEnv("BENCH_REQUESTS", 400, 5000);
 const WARMUP = sizeFromEnv("BENCH_WARMUP", 50, 1000);
 const CONCURRENCY = sizeFromEnv("BENCH_CONCURRENCY", 16, 64);
 const SERIAL = sizeFromEnv("BENCH_SERIAL", 300, 5000);
+const BACKLOG = sizeFromEnv("BENCH_BACKLOG", 200, 2000);
 const SERIAL_WARMUP = 20;
 /** The trivial queue of the raw BullMQ baseline (raw-worker.ts). */
 const RAW_QUEUE = "bench-raw";
+/** The floor's queue (floor.ts, floor-worker.ts). */
+const FLOOR_QUEUE = "bench-floor";
+const WEBHOOK_SECRET = randomBytes(24).toString("hex");
 const CHAT_BODY = { message: "hello there", avatarType: "general", language: "en" };
 
 /** Starts a helper process under tsx and waits for its IPC message of the given type. */
@@ -81,11 +86,16 @@ async function postJson(url: string, body: unknown, cookie?: string): Promise<Re
 
 interface BenchUser {
   id: string;
+  phone: string;
   cookie: string;
 }
 
 /** Signs up and logs in `count` users, then sets each balance through the admin call (a ledger entry). */
-async function makeUsers(api: string, count: number, admin: { username: string; password: string }): Promise<BenchUser[]> {
+async function makeUsers(
+  api: string,
+  count: number,
+  admin: { username: string; password: string },
+): Promise<{ users: BenchUser[]; adminCookie: string }> {
   const adminLogin = await postJson(`${api}/api/admin/login.php`, admin);
   if (adminLogin.status !== 200) throw new Error(`admin login failed: ${adminLogin.status} ${await adminLogin.text()}`);
   const adminCookie = sessionCookie(adminLogin);
@@ -105,9 +115,68 @@ async function makeUsers(api: string, count: number, admin: { username: string; 
       adminCookie,
     );
     if (coins.status !== 200) throw new Error(`giving coins failed: ${coins.status} ${await coins.text()}`);
-    users.push({ id: user.id, cookie });
+    users.push({ id: user.id, phone, cookie });
   }
-  return users;
+  return { users, adminCookie };
+}
+
+/** The floor's own session and wallet for each bench user, on the stack's Redis and database. */
+async function seedFloor(redisUrl: string, mongoUri: string, users: readonly BenchUser[]): Promise<string[]> {
+  const redis = new Redis(redisUrl);
+  const mongo = await MongoClient.connect(mongoUri);
+  const cookies: string[] = [];
+  for (const user of users) {
+    const token = randomUUID();
+    await redis.set(`floor:sess:${token}`, JSON.stringify({ userId: user.id }));
+    await mongo
+      .db()
+      .collection<{ _id: string; coins: number }>("floor_wallets")
+      .updateOne({ _id: user.id }, { $set: { coins: 1_000_000 } }, { upsert: true });
+    cookies.push(`floor=${token}`);
+  }
+  await mongo.close();
+  redis.disconnect();
+  return cookies;
+}
+
+/** A signed inbound SMS as a gateway sends it (HMAC over "<timestamp>.<raw body>"). */
+function signedWebhook(from: string): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify({ from, to: "5555", text: "what time is it?", message_id: randomUUID() });
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = createHmac("sha256", WEBHOOK_SECRET).update(`${timestamp}.${body}`).digest("hex");
+  return { body, headers: { "x-signature": `sha256=${signature}`, "x-signature-timestamp": timestamp } };
+}
+
+/**
+ * Jobs/s of the workers on `queueName`: `enqueue` queues `count` jobs while the queue is paused;
+ * the clock runs from resume to the last "completed" event.
+ */
+async function drainRate(redisUrl: string, queueName: string, count: number, enqueue: () => Promise<unknown>): Promise<number> {
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue(queueName, { connection });
+  const events = new QueueEvents(queueName, { connection: new Redis(redisUrl, { maxRetriesPerRequest: null }) });
+  await events.waitUntilReady();
+  await queue.pause();
+  const queued = enqueue();
+  const deadline = Date.now() + 60_000;
+  while ((await queue.getWaitingCount()) < count) {
+    if (Date.now() > deadline) throw new Error(`${queueName}: the backlog of ${count} jobs was not queued within 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  let completed = 0;
+  const allDone = new Promise<number>((resolve) =>
+    events.on("completed", () => {
+      if (++completed === count) resolve(performance.now());
+    }),
+  );
+  const started = performance.now();
+  await queue.resume();
+  const finished = await allDone;
+  await queued;
+  await events.close();
+  await queue.close();
+  connection.disconnect();
+  return (count * 1000) / (finished - started);
 }
 
 function chatCall(client: BenchClient, api: string, user: BenchUser) {
@@ -261,7 +330,7 @@ async function main(): Promise<void> {
     stack = await startStack({
       dataDir,
       persist: false,
-      workers: ["chat"],
+      workers: ["chat", "sms-reply"],
       logDir: path.join(root, "test-artifacts", "bench-logs"),
       env: {
         NODE_ENV: "production",
@@ -280,14 +349,42 @@ async function main(): Promise<void> {
     const bare = await startChild("bare-server.ts", { ...(process.env as Record<string, string>) }, "listening");
     children.push(bare.child);
     const bareUrl = `http://127.0.0.1:${String(bare.message.port)}/bare`;
+    const concurrencyEnv = String(Number.parseInt(String(workerConcurrency), 10));
     const raw = await startChild(
       "raw-worker.ts",
-      { ...(process.env as Record<string, string>), REDIS_URL: stack.redisUrl, RAW_QUEUE },
+      { ...(process.env as Record<string, string>), REDIS_URL: stack.redisUrl, RAW_QUEUE, RAW_CONCURRENCY: concurrencyEnv },
       "ready",
     );
     children.push(raw.child);
+    const floorEnv = {
+      ...(process.env as Record<string, string>),
+      REDIS_URL: stack.redisUrl,
+      MONGODB_URI: stack.mongoUri,
+      FLOOR_QUEUE,
+      FLOOR_CONCURRENCY: concurrencyEnv,
+    };
+    const floorWorker = await startChild("floor-worker.ts", floorEnv, "ready");
+    children.push(floorWorker.child);
+    const floor = await startChild("floor.ts", floorEnv, "listening");
+    children.push(floor.child);
+    const floorUrl = `http://127.0.0.1:${String(floor.message.port)}/floor`;
 
-    const users = await makeUsers(api, CONCURRENCY, admin);
+    const { users, adminCookie } = await makeUsers(api, CONCURRENCY, admin);
+    const floorCookies = await seedFloor(stack.redisUrl, stack.mongoUri, users);
+    const smsConfig = await postJson(
+      `${api}/api/sms/integration/config.php`,
+      {
+        enabled: true,
+        gateway_url: "http://127.0.0.1:9/unused",
+        webhook_secret: WEBHOOK_SECRET,
+        rate_limit_per_minute: 100,
+        auto_reply_enabled: true,
+        welcome_message: "Welcome",
+        insufficient_funds_message: "Not enough coins",
+      },
+      adminCookie,
+    );
+    if (smsConfig.status !== 200) throw new Error(`SMS integration setup failed: ${smsConfig.status} ${await smsConfig.text()}`);
     console.log(`[bench] ${users.length} users with 1,000,000 coins each; chat worker concurrency ${workerConcurrency}`);
 
     // (a) Throughput: same client, same concurrency, warm-up first.
@@ -309,6 +406,15 @@ async function main(): Promise<void> {
       const res = await client.get(`${api}/api/wallet/get.php`, { cookie: users[lane]!.cookie });
       return res.status === 200 ? undefined : `wallet ${res.status}`;
     };
+    const floorLane = async (_: number, lane: number) => {
+      const res = await client.post(floorUrl, CHAT_BODY, { cookie: floorCookies[lane]! });
+      return res.status === 200 ? undefined : `floor ${res.status}`;
+    };
+    const webhookLane = async (_: number, lane: number) => {
+      const { body, headers } = signedWebhook(users[lane]!.phone);
+      const res = await client.postRaw(`${api}/api/sms/integration/webhook.php`, body, headers);
+      return res.status === 202 ? undefined : `webhook ${res.status}: ${res.body.slice(0, 200)}`;
+    };
 
     console.log(`[bench] (a) throughput: ${WARMUP} warm-up then ${REQUESTS} calls each at concurrency ${CONCURRENCY}`);
     checkLoad("bare warm-up", await runLoad(WARMUP, CONCURRENCY, bareCall));
@@ -317,6 +423,17 @@ async function main(): Promise<void> {
     checkLoad("wallet warm-up", await runLoad(WARMUP, CONCURRENCY, walletLane));
     const walletResult = await runLoad(REQUESTS, CONCURRENCY, walletLane);
     checkLoad("wallet", walletResult);
+    checkLoad("floor warm-up", await runLoad(WARMUP, CONCURRENCY, floorLane));
+    const floorResult = await runLoad(REQUESTS, CONCURRENCY, floorLane);
+    checkLoad("floor", floorResult);
+    // The SMS-reply worker stays paused: this measures accepting (signature, dedup, enqueue) alone.
+    const smsQueue = new Queue("sms-reply", { connection: new Redis(stack.redisUrl, { maxRetriesPerRequest: null }) });
+    await smsQueue.pause();
+    checkLoad("webhook warm-up", await runLoad(WARMUP, CONCURRENCY, webhookLane));
+    const webhookResult = await runLoad(REQUESTS, CONCURRENCY, webhookLane);
+    checkLoad("webhook", webhookResult);
+    await smsQueue.obliterate({ force: true });
+    await smsQueue.close();
     checkLoad("chat warm-up", await runLoad(WARMUP, CONCURRENCY, chatLane));
     recording = true;
     const chatResult = await runLoad(REQUESTS, CONCURRENCY, chatLane);
@@ -346,6 +463,13 @@ async function main(): Promise<void> {
       }
     }
     socket.disconnect();
+    const floorLatencies: number[] = [];
+    for (let i = 0; i < SERIAL_WARMUP + SERIAL; i++) {
+      const t0 = performance.now();
+      const failure = await floorLane(i, 0);
+      if (failure) throw new Error(failure);
+      if (i >= SERIAL_WARMUP) floorLatencies.push(performance.now() - t0);
+    }
 
     const redis = new Redis(stack.redisUrl, { maxRetriesPerRequest: null });
     const queue = new Queue(RAW_QUEUE, { connection: redis });
@@ -373,10 +497,35 @@ async function main(): Promise<void> {
     client.close();
     console.log(`[bench] load average after (b): ${load()}`);
 
+    // (c) Worker throughput: the same backlog through the chat worker and through a no-op worker.
+    console.log(`[bench] (c) worker throughput: a backlog of ${BACKLOG} jobs each, concurrency ${concurrencyEnv}`);
+    const backlogClient = new BenchClient(BACKLOG);
+    const chatJobsPerSecond = await drainRate(stack.redisUrl, "chat", BACKLOG, () =>
+      Promise.all(
+        Array.from({ length: BACKLOG }, async (_, i) => {
+          const res = await backlogClient.post(`${api}/api/textai/chat.php`, CHAT_BODY, {
+            cookie: users[i % users.length]!.cookie,
+          });
+          if (res.status !== 200) throw new Error(`backlog chat ${res.status}: ${res.body.slice(0, 200)}`);
+        }),
+      ),
+    );
+    backlogClient.close();
+    const rawJobsPerSecond = await drainRate(stack.redisUrl, RAW_QUEUE, BACKLOG, async () => {
+      const queue = new Queue(RAW_QUEUE, { connection: new Redis(stack!.redisUrl, { maxRetriesPerRequest: null }) });
+      await queue.addBulk(
+        Array.from({ length: BACKLOG }, (_, i) => ({ name: "trivial", data: { i }, opts: { removeOnComplete: true } })),
+      );
+      await queue.close();
+    });
+
     const bareLat = summarise(bareResult.latenciesMs);
     const chatLat = summarise(chatResult.latenciesMs);
     const walletLat = summarise(walletResult.latenciesMs);
     const walletRps = requestsPerSecond(walletResult);
+    const floorRps = requestsPerSecond(floorResult);
+    const webhookRps = requestsPerSecond(webhookResult);
+    const floorSerial = summarise(floorLatencies);
     const bareRps = requestsPerSecond(bareResult);
     const chatRps = requestsPerSecond(chatResult);
     const push = summarise(pushLatencies);
@@ -390,7 +539,9 @@ async function main(): Promise<void> {
     console.log(
       `    chat / bare requests/s                     ${ratio(chatRps, bareRps)} (bare is ${ratio(bareRps, chatRps)} faster)`,
     );
-    console.log(`    GET /api/wallet/get.php (for scale)         ${walletRps.toFixed(1).padStart(8)} req/s`);
+    console.log(`    floor (session, debit, add, settle)        ${floorRps.toFixed(1).padStart(8)} req/s`);
+    console.log(`    GET /api/wallet/get.php                    ${walletRps.toFixed(1).padStart(8)} req/s`);
+    console.log(`    POST /api/sms/integration/webhook.php      ${webhookRps.toFixed(1).padStart(8)} req/s`);
     console.log(`    ${line("bare latency", bareLat)}`);
     console.log(`    ${line("wallet latency", walletLat)}`);
     console.log(`    ${line("chat latency", chatLat)}`);
@@ -403,6 +554,7 @@ async function main(): Promise<void> {
     console.log(`(b) latency, one call at a time, ${SERIAL} calls each`);
     console.log(`    ${line("chat HTTP send → pushed job:completed", push)}`);
     console.log(`    ${line("chat HTTP send → HTTP answer", httpSerial)}`);
+    console.log(`    ${line("floor send → answer (job completed)", floorSerial)}`);
     console.log(`    ${line("raw BullMQ add → completed (QueueEvents)", rawLat)}`);
     console.log(
       `    push / raw                                 p50 ${ratio(push.p50, rawLat.p50)}  p99 ${ratio(push.p99, rawLat.p99)}`,
@@ -412,6 +564,19 @@ async function main(): Promise<void> {
     );
     console.log("    where a chat call's time goes (ms, from the job's BullMQ timestamps):");
     for (const [label, s] of serialPhases) console.log(`      ${line(label, s)}`);
+    console.log("");
+    console.log(`(c) worker throughput, a backlog of ${BACKLOG} jobs, concurrency ${concurrencyEnv}`);
+    console.log(`    chat jobs (offline provider)               ${chatJobsPerSecond.toFixed(1).padStart(8)} jobs/s`);
+    console.log(`    no-op BullMQ worker                        ${rawJobsPerSecond.toFixed(1).padStart(8)} jobs/s`);
+    console.log("");
+    console.log("ratios (issue 12 goals: chat/floor >= 0.5, chat/bare >= 0.2, wallet/bare >= 0.4,");
+    console.log("        push/floor p50 <= 1.5 and p99 <= 2, webhook/bare >= 0.5, worker/raw >= 0.5)");
+    console.log(`chat / floor requests/s ${ratio(chatRps, floorRps)}`);
+    console.log(`chat / bare requests/s ${ratio(chatRps, bareRps)}`);
+    console.log(`wallet / bare requests/s ${ratio(walletRps, bareRps)}`);
+    console.log(`push / floor p50 ${ratio(push.p50, floorSerial.p50)} p99 ${ratio(push.p99, floorSerial.p99)}`);
+    console.log(`webhook / bare requests/s ${ratio(webhookRps, bareRps)}`);
+    console.log(`worker / raw jobs/s ${ratio(chatJobsPerSecond, rawJobsPerSecond)}`);
   } finally {
     await cleanup();
   }

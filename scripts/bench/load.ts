@@ -23,6 +23,11 @@ export class BenchClient {
     return this.request("POST", url, Buffer.from(JSON.stringify(body)), headers);
   }
 
+  /** A POST of an exact JSON text (what a signature covers). */
+  postRaw(url: string, body: string, headers: Record<string, string> = {}): Promise<HttpReply> {
+    return this.request("POST", url, Buffer.from(body), headers);
+  }
+
   get(url: string, headers: Record<string, string> = {}): Promise<HttpReply> {
     return this.request("GET", url, undefined, headers);
   }

@@ -6,6 +6,8 @@ export const ADMIN_PERMISSIONS = [
   "users:view",
   "users:toggle",
   "users:edit_wallet",
+  /** Anything that adds coins to a wallet: package assignment (and so its renewals), setting a balance. */
+  "coins:grant",
   "packages:view",
   "packages:manage",
   "packages:assign",

@@ -21,7 +21,17 @@ const LANGUAGES = ["en", "ar"] as const;
 
 const PUBLIC_SCREENS = ["/", "/login", "/signup", "/admin-login"];
 const USER_SCREENS = ["/dashboard", "/text-ai", "/doctor", "/image-ai", "/video-test", "/sms-ai", "/profile"];
-const ADMIN_SECTIONS = ["dashboard", "users", "packages", "walletConfig", "smsConfig", "smsIntegration", "queues", "audit"];
+const ADMIN_SECTIONS = [
+  "dashboard",
+  "users",
+  "packages",
+  "walletConfig",
+  "smsConfig",
+  "smsIntegration",
+  "queues",
+  "audit",
+  "admins",
+];
 
 /**
  * Latin words an Arabic screen may show: brand and product names, units and technical names
@@ -135,11 +145,17 @@ function inspect(): ScreenReport {
   if (document.documentElement.lang === "ar") {
     // User-written text, and text marked as another language on purpose (the language toggle).
     const userText =
-      "[dir='auto'], [translate='no'], [lang]:not([lang='ar']), textarea, input, select, script, style, noscript, svg";
+      "[dir='auto'], bdi, [translate='no'], [lang]:not([lang='ar']), textarea, input, select, script, style, noscript, svg";
     const serverText = "[role='alert'], [role='status'], .toast, [aria-live]";
-    const record = (text: string, where: Element) => {
+    // Words of user-written text on the page (names in a label such as "Role of root-admin").
+    const userWords = new Set<string>();
+    for (const el of document.body.querySelectorAll(userText)) {
+      const text = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el.value : (el.textContent ?? "");
+      for (const word of text.match(/[A-Za-z][A-Za-z'’-]+/gu) ?? []) userWords.add(word);
+    }
+    const record = (text: string, where: Element, attribute = false) => {
       for (const word of text.match(/[A-Za-z][A-Za-z'’-]+/gu) ?? []) {
-        if (LATIN.includes(word.toLowerCase())) continue;
+        if (LATIN.includes(word.toLowerCase()) || (attribute && userWords.has(word))) continue;
         (where.closest(serverText) ? latinDynamic : latinStatic).push(`${word} in ${describe(where)}`);
       }
     };
@@ -154,7 +170,7 @@ function inspect(): ScreenReport {
       if (el.closest(userText)) continue;
       for (const attr of ["aria-label", "placeholder", "title", "alt"]) {
         const value = el.getAttribute(attr);
-        if (value) record(value, el);
+        if (value) record(value, el, true);
       }
     }
   }

@@ -165,18 +165,20 @@ describe("admin/user-packages.php", () => {
     const doc = await PackageAssignmentModel.findById(assignmentId).lean();
     expect(doc).toMatchObject({ isActive: false, endedReason: "removed" });
     expect(await ledgerSum(id)).toBe(70);
+    // Within the paid period the removed assignment is taken back up: no second credit.
     const again = await admin.post(ASSIGN, {
       userId: id,
       packageId: pkg.id,
       expiresAt: new Date(Date.now() + 3600_000).toISOString(),
     });
     expect(again.status).toBe(200);
-    expect(await ledgerSum(id)).toBe(140);
+    expect(again.body).toMatchObject({ coinsAdded: 0, assignment: { id: assignmentId, is_active: true } });
+    expect(await ledgerSum(id)).toBe(70);
     const list = (await admin.get(`${ASSIGN}?userId=${id}`)).body.packages;
-    expect(list.map((p: { is_active: boolean }) => p.is_active)).toEqual([true, false]);
+    expect(list.map((p: { is_active: boolean }) => p.is_active)).toEqual([true]);
     expect((await del(admin, `${ASSIGN}?id=${"b".repeat(24)}`)).status).toBe(404);
     const audit = await AuditLog.find({ targetId: assignmentId }).sort({ createdAt: 1 }).lean();
-    expect(audit.map((a) => a.action)).toEqual(["assignment.create", "assignment.remove"]);
+    expect(audit.map((a) => a.action)).toEqual(["assignment.create", "assignment.remove", "assignment.resume"]);
   });
 
   it("validates the assignment: missing package, bad ids, past expiry, unknown user or package", async () => {
@@ -200,12 +202,13 @@ describe("admin/user-packages.php", () => {
     expect(await ledgerSum(id)).toBe(0);
   });
 
-  it("lets support assign and remove, and answers 401 without a session", async () => {
+  it("lets support remove but not assign (a coin grant), and answers 401 without a session", async () => {
     const admin = await superAdmin();
     const support = await adminWithRole("support");
     const { id } = await newUser();
     const pkg = await createPackage(admin, { coins: 5 });
-    const res = await support.post(ASSIGN, { userId: id, packageId: pkg.id });
+    expect((await support.post(ASSIGN, { userId: id, packageId: pkg.id })).status).toBe(403);
+    const res = await admin.post(ASSIGN, { userId: id, packageId: pkg.id });
     expect(res.status).toBe(200);
     expect((await del(support, `${ASSIGN}?id=${res.body.assignment.id}`)).status).toBe(200);
     expect((await new Client().get(`${ASSIGN}?userId=${id}`)).status).toBe(401);

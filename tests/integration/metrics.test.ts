@@ -33,8 +33,8 @@ describe("GET /api/metrics", () => {
     await anon.get("/health");
     await anon.get("/health?probe=1");
     await anon.get("/no-such-call-12345.php");
-    await anon.get("/docs/assets/swagger-ui.css");
     const admin = await adminClient();
+    await admin.get("/docs/assets/swagger-ui.css");
     const res = await admin.get("/metrics");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/plain/u);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { missingSchemas } from "@storefront/shared/server";
-import { Client } from "../support/client";
+import { adminClient, Client, newUser } from "../support/client";
 
 /** Every call of SPEC §7 (method and path under /api), written out here independently of the generator. */
 const SPEC_CALLS = [
@@ -59,7 +59,7 @@ type Doc = {
 };
 
 async function fetchDoc(): Promise<Doc> {
-  const res = await new Client().get("/openapi.json");
+  const res = await (await adminClient()).get("/openapi.json");
   expect(res.status).toBe(200);
   return res.body as Doc;
 }
@@ -124,7 +124,7 @@ describe("OpenAPI document at /api/openapi.json", () => {
 
 describe("interactive viewer at /api/docs", () => {
   it("serves Swagger UI and its assets from this server, not a CDN", async () => {
-    const client = new Client();
+    const client = await adminClient();
     const page = await client.get("/docs");
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toMatch(/text\/html/u);
@@ -138,5 +138,50 @@ describe("interactive viewer at /api/docs", () => {
     }
     expect((await client.get("/docs/init.js")).body).toContain("/api/openapi.json");
     expect((await client.get("/docs/assets/no-such-file.js")).status).toBe(404);
+  });
+});
+
+describe("API documentation access (API_DOCS_PUBLIC unset)", () => {
+  it("answers 401 to visitors and subscribers for the document, the viewer and its assets", async () => {
+    const { client: subscriber } = await newUser();
+    for (const client of [new Client(), subscriber]) {
+      for (const path of [
+        "/openapi.json",
+        "/docs",
+        "/docs/init.js",
+        "/docs/assets/swagger-ui.css",
+        "/docs/assets/package.json",
+      ]) {
+        expect((await client.get(path)).status, path).toBe(401);
+      }
+    }
+  });
+
+  it("never serves swagger-ui-dist's package.json, README or source maps, even to an administrator", async () => {
+    const admin = await adminClient();
+    for (const path of [
+      "/docs/assets/package.json",
+      "/docs/assets/README.md",
+      "/docs/assets/swagger-ui-bundle.js.map",
+      "/docs/assets/index.html",
+      "/docs/assets/%2e%2e/package.json",
+    ]) {
+      const res = await admin.get(path);
+      expect(res.status, path).toBe(404);
+      expect(JSON.stringify(res.body), path).not.toMatch(/"version"/u);
+    }
+  });
+
+  it("keeps Bull Board and its static files to administrators, without dependency files", async () => {
+    const anon = new Client();
+    const board = "/admin/queues/board";
+    expect((await anon.get(`${board}/`)).status).toBe(401);
+    expect((await anon.get(`${board}/static/favicon-32x32.png`)).status).toBe(401);
+    const admin = await adminClient();
+    expect((await admin.get(`${board}/static/favicon-32x32.png`)).status).toBe(200);
+    for (const path of [`${board}/static/package.json`, `${board}/static/%2e%2e/package.json`, `${board}/package.json`]) {
+      const res = await admin.get(path);
+      expect(JSON.stringify(res.body), path).not.toMatch(/"dependencies"|"version"\s*:/u);
+    }
   });
 });

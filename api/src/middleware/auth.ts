@@ -3,6 +3,7 @@ import { Types } from "mongoose";
 import { MESSAGES, roleAllows, type AdminPermission, type AdminRole } from "@storefront/shared";
 import { Admin, User } from "@storefront/shared/server";
 import { forbidden, unauthorized } from "../errors";
+import "./session";
 
 export interface AuthedUser {
   id: string;
@@ -51,18 +52,27 @@ export function assertOwnUserId(req: Request, ...candidates: (string | undefined
   return own;
 }
 
-/** Admin session with a role that holds `permission`: 401 without a session, 403 without the right. */
-export function requireAdmin(permission?: AdminPermission): RequestHandler {
+/**
+ * Admin session with a role that holds every one of `permissions`: 401 without a session (or
+ * one ended by a password reset or deactivation), 403 without the rights.
+ */
+export function requireAdmin(...permissions: AdminPermission[]): RequestHandler {
   return async (req, _res, next) => {
     const adminId = req.session?.adminId;
     if (!adminId || !Types.ObjectId.isValid(adminId)) throw unauthorized(MESSAGES.adminSessionRequired);
-    const admin = await Admin.findById(adminId, { username: 1, role: 1, isActive: 1 }).lean<{
+    const admin = await Admin.findById(adminId, { username: 1, role: 1, isActive: 1, sessionVersion: 1 }).lean<{
       username: string;
       role: AdminRole;
       isActive: boolean;
+      sessionVersion?: number;
     }>();
-    if (!admin || !admin.isActive) throw unauthorized(MESSAGES.adminSessionRequired);
-    if (permission && !roleAllows(admin.role, permission)) throw forbidden(MESSAGES.adminForbidden);
+    if (!admin || !admin.isActive || (admin.sessionVersion ?? 0) !== (req.session.adminSessionVersion ?? 0)) {
+      delete req.session.adminId;
+      delete req.session.adminRole;
+      delete req.session.adminSessionVersion;
+      throw unauthorized(MESSAGES.adminSessionRequired);
+    }
+    if (permissions.some((permission) => !roleAllows(admin.role, permission))) throw forbidden(MESSAGES.adminForbidden);
     req.admin = { id: adminId, username: admin.username, role: admin.role };
     next();
   };

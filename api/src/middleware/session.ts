@@ -9,6 +9,8 @@ declare module "express-session" {
     phone?: string;
     adminId?: string;
     adminRole?: AdminRole;
+    /** The admin's `sessionVersion` at login: a password reset or deactivation raises it, ending this session. */
+    adminSessionVersion?: number;
   }
 }
 

@@ -1,5 +1,6 @@
 import { Router } from "express";
 import type { AppContext } from "../context";
+import { adminAdminsRoutes } from "./admin/admins";
 import { adminAuditRoutes } from "./admin/audit";
 import { adminAuthRoutes } from "./admin/auth";
 import { adminDashboardRoutes } from "./admin/dashboard";
@@ -48,6 +49,7 @@ export function apiRoutes(ctx: AppContext): Router {
   router.use(adminUserPackagesRoutes(ctx));
   router.use(adminWalletConfigRoutes(ctx));
   router.use(adminAuditRoutes(ctx));
+  router.use(adminAdminsRoutes(ctx));
   router.use(adminQueuesRoutes(ctx));
   router.use(adminSmsConfigRoutes(ctx));
   router.use(smsConfigRoutes(ctx));

@@ -47,21 +47,26 @@ export async function login(req: Request, input: LoginRequest): Promise<{ id: st
   if (!user.isActive) throw forbidden(MESSAGES.accountInactive);
   const adminId = req.session.adminId;
   const adminRole = req.session.adminRole;
+  const adminSessionVersion = req.session.adminSessionVersion;
   await regenerate(req);
   req.session.userId = String(user._id);
   req.session.phone = user.phone;
-  if (adminId) Object.assign(req.session, { adminId, adminRole });
+  if (adminId) Object.assign(req.session, { adminId, adminRole, adminSessionVersion });
   await save(req);
   return { id: String(user._id), phone: user.phone };
 }
 
 export async function adminLogin(req: Request, username: string, password: string): Promise<AdminRecord> {
-  const admin = await Admin.findOne({ username }, { username: 1, passwordHash: 1, role: 1, isActive: 1 }).lean<{
+  const admin = await Admin.findOne(
+    { username },
+    { username: 1, passwordHash: 1, role: 1, isActive: 1, sessionVersion: 1 },
+  ).lean<{
     _id: unknown;
     username: string;
     passwordHash: string;
     role: AdminRecord["role"];
     isActive: boolean;
+    sessionVersion?: number;
   }>();
   const valid = await verifyPassword(admin?.passwordHash ?? null, password);
   if (!admin || !valid || !admin.isActive) throw unauthorized(MESSAGES.adminLoginFailed);
@@ -69,6 +74,7 @@ export async function adminLogin(req: Request, username: string, password: strin
   await regenerate(req);
   req.session.adminId = String(admin._id);
   req.session.adminRole = admin.role;
+  req.session.adminSessionVersion = admin.sessionVersion ?? 0;
   if (userId) Object.assign(req.session, { userId, phone });
   await save(req);
   await Admin.updateOne({ _id: admin._id }, { lastLoginAt: new Date() });

@@ -152,6 +152,9 @@ export async function assignPackage(
   const subscriptionType = pkg.subscriptionType as SubscriptionType;
   const expiresAt = input.expiresAt ?? new Date(now.getTime() + SUBSCRIPTION_PERIOD_MS[subscriptionType]);
 
+  const resumed = await resumeRemovedAssignment(admin, input, now);
+  if (resumed) return resumed;
+
   let created: PackageAssignmentDoc;
   try {
     const doc = await PackageAssignmentModel.create({
@@ -194,9 +197,61 @@ export async function assignPackage(
     targetType: "assignment",
     targetId: id,
     before: null,
-    after: assignment,
+    after: { ...assignment, coins_credited: pkg.coins },
   });
   return { assignment, coinsAdded: pkg.coins };
+}
+
+/**
+ * Assigning again a package removed within its paid period takes that assignment back up
+ * instead of starting a new one: same period, same ledger keys, so no second credit (removing
+ * and re-assigning was a way to mint coins). The period ends when it would have; the unique
+ * active key still refuses a second active copy under concurrent requests.
+ */
+async function resumeRemovedAssignment(
+  admin: AuthedAdmin,
+  input: AssignPackageRequest,
+  now: Date,
+): Promise<{ assignment: PackageAssignment; coinsAdded: number } | null> {
+  const filter = {
+    userId: new Types.ObjectId(input.userId),
+    packageId: new Types.ObjectId(input.packageId),
+    isActive: false,
+    endedReason: "removed",
+    expiresAt: { $gt: now },
+  };
+  const previous = await PackageAssignmentModel.findOne(filter).sort({ expiresAt: -1 }).lean<PackageAssignmentDoc>();
+  if (!previous) return null;
+  let resumed: PackageAssignmentDoc | null;
+  try {
+    resumed = await PackageAssignmentModel.findOneAndUpdate(
+      { _id: previous._id, isActive: false, endedReason: "removed", expiresAt: { $gt: now } },
+      {
+        $set: {
+          isActive: true,
+          activeKey: activeAssignmentKey(input.userId, input.packageId),
+          autoRenew: input.autoRenew,
+          endedAt: null,
+          endedReason: null,
+          assignedBy: `admin:${admin.id}`,
+        },
+      },
+      { returnDocument: "after" },
+    ).lean<PackageAssignmentDoc>();
+  } catch (error) {
+    if (isDuplicateKey(error)) throw conflict(MESSAGES.packageAlreadyActive);
+    throw error;
+  }
+  if (!resumed) return null;
+  const assignment = toAssignment(resumed);
+  await recordAudit(admin, {
+    action: "assignment.resume",
+    targetType: "assignment",
+    targetId: assignment.id,
+    before: toAssignment(previous),
+    after: { ...assignment, coins_credited: 0 },
+  });
+  return { assignment, coinsAdded: 0 };
 }
 
 /** Removing deactivates: the coins already credited stay, the subscription stops renewing. */

@@ -34,3 +34,12 @@ export const TOAST_MS = {
   logoutRedirect: 1000,
   adminLoginRedirect: 1000,
 } as const;
+
+/**
+ * Upper bounds of one wallet package (docs/decisions.md): 50 times the largest default package,
+ * so a typo or a hostile manager cannot mint billions of coins in one assignment.
+ */
+export const PACKAGE_MAX = { coins: 1_000_000, price: 10_000 } as const;
+
+/** Administrator passwords: longer than subscribers' (PASSWORD_MIN), as they guard every account. */
+export const ADMIN_PASSWORD_MIN = 12;

@@ -1,6 +1,6 @@
 /** Requests and responses of the administrator calls of SPEC §7 (users, packages, assignments, wallet config, audit, queues). */
 import { z } from "zod";
-import { FEATURES, SUBSCRIPTION_TYPES } from "../constants";
+import { ADMIN_PASSWORD_MIN, ADMIN_ROLES, FEATURES, PACKAGE_MAX, SUBSCRIPTION_TYPES } from "../constants";
 import { MESSAGES } from "../messages";
 import { tierTableProblems } from "../pricing";
 import { booleanishSchema, decimalSchema, intSchema, objectIdSchema } from "./common";
@@ -88,11 +88,11 @@ export const walletPackageFieldsSchema = z.object({
   name: packageName,
   coins: z
     .union([z.literal("").transform(() => 0), intSchema])
-    .pipe(z.number().min(0, "coins must be at least 0").max(MAX_COINS, `coins must be at most ${MAX_COINS}`))
+    .pipe(z.number().min(0, "coins must be at least 0").max(PACKAGE_MAX.coins, `coins must be at most ${PACKAGE_MAX.coins}`))
     .default(0),
   price: z
     .union([z.literal("").transform(() => 0), decimalSchema])
-    .pipe(z.number().min(0, "price must be at least 0").max(1_000_000, "price must be at most 1000000"))
+    .pipe(z.number().min(0, "price must be at least 0").max(PACKAGE_MAX.price, `price must be at most ${PACKAGE_MAX.price}`))
     .transform((v) => Math.round(v * 100) / 100)
     .default(0),
   subscription_type: z.enum(SUBSCRIPTION_TYPES, { error: "subscription_type must be daily, weekly or monthly" }).default("daily"),
@@ -269,3 +269,63 @@ export const queueJobActionRequestSchema = z.object({
   action: z.enum(["retry", "remove"], { error: "action must be retry or remove" }),
 });
 export type QueueJobActionRequest = z.infer<typeof queueJobActionRequestSchema>;
+
+const adminUsername = z
+  .string({ error: "username is required" })
+  .trim()
+  .min(3, "username must be at least 3 characters")
+  .max(50, "username must be at most 50 characters")
+  .regex(/^[A-Za-z0-9._-]+$/u, "username may only hold letters, digits, dot, dash and underscore");
+
+/** Subscribers' password rule (length) with a higher floor; `adminPasswordProblem` adds the rest. */
+export const adminPasswordSchema = z
+  .string({ error: "password is required" })
+  .min(ADMIN_PASSWORD_MIN, `password must be at least ${ADMIN_PASSWORD_MIN} characters`)
+  .max(200, "password must be at most 200 characters");
+
+/**
+ * What is wrong with an administrator's password beyond its length, or null: it must not hold
+ * the username and needs at least 5 different characters ("aaaaaaaaaaaa" is 12 long and worthless).
+ */
+export function adminPasswordProblem(password: string, username: string): string | null {
+  if (username && password.toLowerCase().includes(username.toLowerCase())) return "password must not contain the username";
+  if (new Set(password).size < 5) return "password must have at least 5 different characters";
+  return null;
+}
+
+const adminRole = z.enum(ADMIN_ROLES, { error: `role must be one of ${ADMIN_ROLES.join(", ")}` });
+
+export const createAdminRequestSchema = z
+  .object({ username: adminUsername, password: adminPasswordSchema, role: adminRole })
+  .superRefine((value, ctx) => {
+    const problem = adminPasswordProblem(value.password, value.username);
+    if (problem) ctx.addIssue({ code: "custom", path: ["password"], message: problem });
+  });
+export type CreateAdminRequest = z.infer<typeof createAdminRequestSchema>;
+
+/** Changes one administrator; at least one of role, isActive, password. */
+export const updateAdminRequestSchema = z
+  .object({
+    id: objectIdSchema,
+    role: adminRole.optional(),
+    isActive: booleanishSchema.optional(),
+    password: adminPasswordSchema.optional(),
+  })
+  .refine((v) => v.role !== undefined || v.isActive !== undefined || v.password !== undefined, {
+    message: "role, isActive or password is required",
+    path: ["role"],
+  });
+export type UpdateAdminRequest = z.infer<typeof updateAdminRequestSchema>;
+
+export const adminAccountSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  role: z.enum(ADMIN_ROLES),
+  is_active: z.boolean(),
+  last_login_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type AdminAccount = z.infer<typeof adminAccountSchema>;
+
+export const adminsResponseSchema = z.object({ success: z.literal(true), admins: z.array(adminAccountSchema) });
+export type AdminsResponse = z.infer<typeof adminsResponseSchema>;

@@ -24,4 +24,11 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ...base, ADMIN_USERNAME: "root" })).toThrow(/ADMIN_USERNAME/u);
     expect(() => loadConfig({ ...base, ADMIN_USERNAME: "root", ADMIN_PASSWORD: "short" })).toThrow(/ADMIN_PASSWORD/u);
   });
+
+  it("keeps the API documentation to administrators unless API_DOCS_PUBLIC=true", () => {
+    expect(loadConfig(base).API_DOCS_PUBLIC).toBe(false);
+    expect(loadConfig({ ...base, API_DOCS_PUBLIC: "false" }).API_DOCS_PUBLIC).toBe(false);
+    expect(loadConfig({ ...base, API_DOCS_PUBLIC: "true" }).API_DOCS_PUBLIC).toBe(true);
+    expect(() => loadConfig({ ...base, API_DOCS_PUBLIC: "yes" })).toThrow(/API_DOCS_PUBLIC/u);
+  });
 });

@@ -70,6 +70,11 @@ const envSchema = z.object({
   /** Login attempts allowed per client address per minute. */
   LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE: positiveInt.default(60),
   PUBLIC_BASE_URL: optionalUrl,
+  /** Serve /api/docs and /api/openapi.json to anyone; otherwise to administrators only. */
+  API_DOCS_PUBLIC: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .default("false")
+    .transform((v) => v === "true"),
 });
 
 export type Config = z.infer<typeof envSchema> & { SESSION_SECRET: string; dataDir: string };

@@ -137,6 +137,12 @@ export const ListIcon = (p: IconProps) => (
   </Svg>
 );
 
+export const ShieldIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6z" />
+  </Svg>
+);
+
 /** One distinct icon per chat persona, so the avatars differ in every language. */
 const PERSONA_PATHS: Record<PersonaId, React.ReactNode> = {
   general: <path d="M12 3l2.2 5.3L20 9l-4.4 3.8L17 19l-5-3-5 3 1.4-6.2L4 9l5.8-.7z" />,

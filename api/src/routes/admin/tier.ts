@@ -11,7 +11,7 @@ export function adminTierRoutes(ctx: AppContext): Router {
   const router = Router();
   router.post(
     ["/admin/update-user-tier.php", "/admin/users/tier"],
-    requireAdmin("users:edit_wallet"),
+    requireAdmin("users:edit_wallet", "coins:grant"),
     handle(updateUserTierRequestSchema, "body", async (input, req) => {
       if (!/^[a-f0-9]{24}$/u.test(input.userId)) throw badRequest("userId: must be a user id", "userId");
       const result = await setCoinsAndTier(input.userId, input.newCoins, input.newTier, req.admin!.id, ctx.pusher);

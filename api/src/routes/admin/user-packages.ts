@@ -21,9 +21,10 @@ export function adminUserPackagesRoutes(ctx: AppContext): Router {
     }),
   );
 
+  // Assigning credits the package's coins (and sets up their renewals): a coin grant.
   router.post(
     paths,
-    requireAdmin("packages:assign"),
+    requireAdmin("packages:assign", "coins:grant"),
     (req, _res, next) => {
       // SPEC §5 names this text for a missing package, before any other field is looked at.
       const packageId = (req.body as { packageId?: unknown } | undefined)?.packageId;

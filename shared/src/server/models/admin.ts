@@ -8,6 +8,8 @@ const adminSchema = new Schema(
     role: { type: String, enum: ADMIN_ROLES, required: true },
     isActive: { type: Boolean, default: true },
     lastLoginAt: { type: Date, default: null },
+    /** Raised by a password reset or a deactivation; sessions holding an older value get 401 (requireAdmin). */
+    sessionVersion: { type: Number, default: 0 },
   },
   { timestamps: true },
 );

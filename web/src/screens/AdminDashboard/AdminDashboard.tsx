@@ -18,6 +18,7 @@ import {
   ListIcon,
   MailIcon,
   PackageIcon,
+  ShieldIcon,
   SlidersIcon,
   UsersIcon,
 } from "../../components/toolIcons";
@@ -57,6 +58,7 @@ const SECTIONS: SectionDef[] = [
   { id: "smsIntegration", icon: MailIcon, permission: "sms:view", component: lazy(() => import("./sections/SmsIntegration")) },
   { id: "queues", icon: ClockIcon, permission: "queues:view", component: lazy(() => import("./sections/Queues")) },
   { id: "audit", icon: ListIcon, permission: "audit:view", component: lazy(() => import("./sections/AuditLog")) },
+  { id: "admins", icon: ShieldIcon, permission: "admins:manage", component: lazy(() => import("./sections/Admins")) },
 ];
 
 type Check = { state: "checking" } | { state: "denied" } | { state: "ok"; admin: AdminRecord };

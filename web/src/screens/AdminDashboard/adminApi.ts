@@ -1,6 +1,8 @@
 /** Typed fetchers of the administrator calls of SPEC §7, on the app's one fetch wrapper. */
 import type {
+  AdminAccount,
   AdminRecord,
+  AdminRole,
   AdminUsersResponse,
   AuditEntry,
   DashboardStats,
@@ -51,6 +53,12 @@ export const adminApi = {
 
   queues: () => get<QueuesResponse>("admin/queues.php"),
   jobAction: (queue: string, jobId: string, action: "retry" | "remove") => post("admin/queues.php", { queue, jobId, action }),
+
+  admins: () => get<{ success: true; admins: AdminAccount[] }>("admin/admins.php"),
+  createAdmin: (body: { username: string; role: AdminRole; password: string }) =>
+    post<{ success: true; admin: AdminAccount }>("admin/admins.php", body),
+  updateAdmin: (body: { id: string; role?: AdminRole; isActive?: boolean; password?: string }) =>
+    request<{ success: true; admin: AdminAccount }>("admin/admins.php", { method: "PUT", body }),
 
   audit: (query: Query) => get<{ success: true; logs: AuditEntry[] } & Paged>("admin/audit-log.php", query),
 

@@ -4,7 +4,7 @@
  */
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { FALLBACK_PACKAGES, SUBSCRIPTION_TYPES, type WalletPackage } from "@storefront/shared";
+import { FALLBACK_PACKAGES, PACKAGE_MAX, SUBSCRIPTION_TYPES, type WalletPackage } from "@storefront/shared";
 import { useToast } from "../../../components/Toasts";
 import { adminApi, type PackageForm } from "../adminApi";
 import { errorText, FormActions, formatNumber, Panel, useCan, useConfirmedDelete, useLoad } from "../ui";
@@ -178,8 +178,10 @@ function PackageEditor({
     if (!form.name.trim()) found.name = t("admin.packages.nameRequired");
     const coins = String(form.coins).trim() === "" ? 0 : Number(form.coins);
     if (!Number.isInteger(coins) || coins < 0) found.coins = t("admin.packages.coinsInvalid");
+    else if (coins > PACKAGE_MAX.coins) found.coins = t("admin.packages.coinsMax", { max: PACKAGE_MAX.coins });
     const price = String(form.price).trim() === "" ? 0 : Number(form.price);
     if (!Number.isFinite(price) || price < 0) found.price = t("admin.packages.priceInvalid");
+    else if (price > PACKAGE_MAX.price) found.price = t("admin.packages.priceMax", { max: PACKAGE_MAX.price });
     setErrors(found);
     if (Object.keys(found).length) return;
     setSaving(true);
@@ -217,6 +219,7 @@ function PackageEditor({
             className="input"
             type="number"
             min={0}
+            max={PACKAGE_MAX.coins}
             step={1}
             value={form.coins}
             onChange={(e) => set("coins", e.target.value)}
@@ -231,6 +234,7 @@ function PackageEditor({
             className="input"
             type="number"
             min={0}
+            max={PACKAGE_MAX.price}
             step={0.01}
             value={form.price}
             onChange={(e) => set("price", e.target.value)}

@@ -87,12 +87,12 @@ export default function Users() {
               </label>
             </td>
             <td className="admin-actions">
-              {can("users:edit_wallet") && (
+              {can("users:edit_wallet") && can("coins:grant") && (
                 <button type="button" className="btn btn--secondary btn--small" onClick={() => setEditing(user)}>
                   {t("admin.users.editTier")}
                 </button>
               )}
-              {can("packages:assign") && (
+              {can("packages:assign") && can("coins:grant") && (
                 <button type="button" className="btn btn--primary btn--small" onClick={() => setAssigning(user)}>
                   {t("admin.users.assignPackage")}
                 </button>
