@@ -237,6 +237,12 @@ async function check(page: Page, errors: string[], name: string, size: string, l
   await page
     .waitForFunction(() => !document.querySelector(".page-loading, .spinner, [aria-busy='true']"), null, { timeout: 5000 })
     .catch(() => undefined);
+  // Admin tables render their rows (or their "empty" row) once their data has come.
+  await page
+    .waitForFunction(() => [...document.querySelectorAll(".admin-table")].every((t) => t.querySelector("tbody tr")), null, {
+      timeout: 5000,
+    })
+    .catch(() => undefined);
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
   const report = await page.evaluate(inspect);
   const started = Date.now();
