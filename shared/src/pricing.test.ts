@@ -4,6 +4,7 @@ import {
   DEFAULT_PRICING,
   DEFAULT_TIERS,
   priceOf,
+  shownTier,
   smsEncoding,
   smsParts,
   tierForCoins,
@@ -159,5 +160,26 @@ describe("wordCount", () => {
   it("counts runs of non-space characters in any script", () => {
     expect(wordCount("  مرحبا   بك يا دكتور ")).toBe(4);
     expect(wordCount("")).toBe(0);
+  });
+});
+
+describe("shownTier", () => {
+  it("is the balance's tier, never below the floor an administrator set", () => {
+    // The case: tier 3 set with 5,000 coins shows tier 6 (the balance's) everywhere.
+    expect(shownTier(5000, 3)).toBe(6);
+    expect(shownTier(4999, 3)).toBe(5);
+    expect(shownTier(0, 3)).toBe(3);
+    expect(shownTier(100_000_000, 1)).toBe(10);
+    expect(shownTier(0, 0)).toBe(1);
+    expect(shownTier(0, 12)).toBe(10);
+  });
+
+  it("is the tier tierInfo reports for any balance and floor", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 200_000 }), fc.integer({ min: 1, max: 10 }), (coins, floor) => {
+        expect(tierInfo(coins, floor).currentTier).toBe(shownTier(coins, floor));
+        expect(shownTier(coins, floor)).toBeGreaterThanOrEqual(Math.max(floor, tierForCoins(coins)));
+      }),
+    );
   });
 });

@@ -197,12 +197,18 @@ export function tierForCoins(coins: number, tiers: readonly TierRow[] = DEFAULT_
 }
 
 /**
- * Tier shown to the user: the tier their balance reaches, never below the floor an
- * administrator set (admin/update-user-tier.php).
+ * The one tier a user has, shown alike to the subscriber (wallet), in the admin tables and in the
+ * admin form's preview: the tier their balance reaches, never below the floor an administrator
+ * set (admin/update-user-tier.php stores that floor as the user's `tier`; docs/decisions.md).
  */
+export function shownTier(coins: number, tierFloor: number, tiers: readonly TierRow[] = DEFAULT_TIERS): number {
+  return Math.min(10, Math.max(1, Math.trunc(tierFloor) || 1, tierForCoins(coins, tiers)));
+}
+
+/** The shown tier (shownTier) with its name and the progress to the next one. */
 export function tierInfo(coins: number, tierFloor: number, tiers: readonly TierRow[] = DEFAULT_TIERS): TierInfo {
   const sorted = [...tiers].sort((a, b) => a.tier_number - b.tier_number);
-  const current = Math.min(10, Math.max(1, tierFloor, tierForCoins(coins, sorted)));
+  const current = shownTier(coins, tierFloor, sorted);
   const row = sorted.find((t) => t.tier_number === current);
   const next = sorted.find((t) => t.tier_number === current + 1);
   let progress = 100;

@@ -129,37 +129,6 @@ describe("subscriber web app", () => {
     await screenshot(page, "text-ai-chat-en");
   });
 
-  const screens = [
-    { path: "/doctor", name: "doctor" },
-    { path: "/image-ai", name: "image-ai" },
-    { path: "/video-test", name: "video" },
-    { path: "/sms-ai", name: "sms-ai" },
-    { path: "/profile", name: "profile" },
-  ];
-
-  for (const language of ["en", "ar"] as const) {
-    it(`renders every tool screen in ${language} without serious accessibility violations`, async () => {
-      for (const screen of screens) {
-        await page.goto(`${baseUrl}${screen.path}`);
-        await page.locator("main").first().waitFor();
-        await setLanguage(language);
-        await page.waitForLoadState("networkidle").catch(() => undefined);
-        expect(await page.evaluate(() => document.documentElement.dir)).toBe(language === "ar" ? "rtl" : "ltr");
-        expect({ screen: screen.name, violations: await seriousViolations(page) }).toEqual({
-          screen: screen.name,
-          violations: [],
-        });
-        await screenshot(page, `${screen.name}-${language}`);
-      }
-      for (const screen of ["/", "/login", "/signup", "/dashboard", "/text-ai"]) {
-        await page.goto(`${baseUrl}${screen}`);
-        await page.locator("main").first().waitFor();
-        await screenshot(page, `${screen === "/" ? "home" : screen.slice(1)}-${language}`);
-      }
-      await setLanguage("en");
-    });
-  }
-
   it("answers an SMS with the local engine and keeps the 400 character limit", async () => {
     await page.goto(`${baseUrl}/sms-ai`);
     await page.getByLabel("Message", { exact: true }).fill("hello");
@@ -207,7 +176,10 @@ describe("subscriber web app", () => {
 
   it("starts a video, shows its status and lists it under My Videos", async () => {
     await page.goto(`${baseUrl}/video-test`);
-    expect(await page.getByTestId("video-cost").textContent()).toBe("Estimated cost: $1.000");
+    // The price in coins (what is charged) before Generate, the dollar price second, and the balance.
+    expect(await page.getByTestId("video-cost").textContent()).toBe("Cost: 1,000 coins ($1.000 provider price)");
+    await page.getByTestId("video-balance").filter({ hasText: "Your balance:" }).waitFor();
+    await page.locator(".video-page .wallet-badge").waitFor();
     await page.getByRole("button", { name: "Generate", exact: true }).click();
     expect(await page.getByTestId("video-status").textContent()).toBe("❌ Please enter a prompt");
     await page.getByLabel("Prompt", { exact: true }).fill("waves rolling onto a beach at sunset");
@@ -228,7 +200,7 @@ describe("subscriber web app", () => {
     await page.getByText("Profile updated successfully!").waitFor();
     await page.reload();
     await page.getByLabel("Display name").waitFor();
-    await expect.poll(() => page.getByLabel("Display name").inputValue()).toBe("Browser Tester");
+    await expect.poll(() => page.getByLabel("Display name").inputValue(), { timeout: 10_000 }).toBe("Browser Tester");
   });
 
   it("signs out to /login and forgets the attempted URL", async () => {

@@ -30,9 +30,12 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-/** Serious and critical axe violations on the page, as readable lines. */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
+/**
+ * Serious and critical axe violations on the page, as readable lines. `disableRules` skips rules
+ * a caller has already run on the same screen (colour contrast does not change with the width).
+ */
+export async function seriousViolations(page: Page, disableRules: string[] = []): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).disableRules(disableRules).analyze();
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);

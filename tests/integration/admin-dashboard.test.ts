@@ -31,7 +31,8 @@ describe("admin/dashboard-data.php", () => {
     expect(feature("text", stats).count - feature("text", before).count).toBe(1);
     expect(feature("sms", stats).total_tokens - feature("sms", before).total_tokens).toBe(3);
 
-    expect(stats.top_users[0]).toMatchObject({ id, phone, coins: 3_999_997, total_spent: 1_000_003, tier: 4 });
+    // The tier the subscriber sees: the balance reaches tier 10, above the floor of 4 set by the admin.
+    expect(stats.top_users[0]).toMatchObject({ id, phone, coins: 3_999_997, total_spent: 1_000_003, tier: 10 });
 
     expect(stats.daily).toHaveLength(30);
     const today = new Date().toISOString().slice(0, 10);

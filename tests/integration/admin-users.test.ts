@@ -26,7 +26,7 @@ describe("admin/users.php", () => {
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
     const row = res.body.users.find((u: { id: string }) => u.id === id);
-    expect(row).toMatchObject({ id, phone, coins: 468, tier: 3, is_active: true });
+    expect(row).toMatchObject({ id, phone, coins: 468, tier: 3, tier_floor: 3, is_active: true });
     expect(row.usage_stats).toEqual([
       { feature_type: "image", total_tokens: 20 },
       { feature_type: "text", total_tokens: 12 },
@@ -116,6 +116,15 @@ describe("admin/users.php", () => {
     expect((await admin.post("/admin/update-user-tier.php", { userId: id, newCoins: 900, newTier: 6 })).status).toBe(200);
     const audit = await AuditLog.findOne({ action: "user.set_wallet", targetId: id }).sort({ createdAt: -1 }).lean();
     expect(audit).toMatchObject({ before: { coins: 40, tier: 2 }, after: { coins: 900, tier: 6 }, adminRole: "super_admin" });
+  });
+
+  it("shows the subscriber and the administrator the same tier (shownTier) after a tier edit", async () => {
+    const admin = await superAdmin();
+    const { client, id, phone } = await newUser();
+    expect((await admin.post("/admin/update-user-tier.php", { userId: id, newCoins: 5000, newTier: 3 })).status).toBe(200);
+    const seen = (await client.get("/wallet/get.php")).body.tierInfo.currentTier;
+    const row = (await admin.get(`/admin/users.php?search=${encodeURIComponent(phone.slice(1))}`)).body.users[0];
+    expect({ seen, listed: row.tier, floor: row.tier_floor }).toEqual({ seen: 6, listed: 6, floor: 3 });
   });
 
   it("rejects negative coins and tier 11 on the tier edit", async () => {

@@ -1,7 +1,7 @@
 /** The dashboard numbers (SPEC §2, §3), every one an aggregation or a count: nothing is loaded into memory. */
 import mongoose from "mongoose";
-import type { DashboardStats } from "@storefront/shared";
-import { LedgerEntry, User } from "@storefront/shared/server";
+import { shownTier, type DashboardStats } from "@storefront/shared";
+import { LedgerEntry, loadWalletTables, User } from "@storefront/shared/server";
 import { SPENT_MATCH } from "./admin-usage";
 
 const DAY_MS = 24 * 3600_000;
@@ -61,6 +61,7 @@ export async function dashboardStats(now = new Date()): Promise<DashboardStats> 
     countCollection("images"),
     countCollection("conversations"),
   ]);
+  const { tiers } = await loadWalletTables();
 
   const byDay = new Map(daily.map((d) => [d._id, d]));
   const days = Array.from({ length: USAGE_WINDOW_DAYS }, (_, i) => utcDay(new Date(since.getTime() + i * DAY_MS)));
@@ -78,7 +79,7 @@ export async function dashboardStats(now = new Date()): Promise<DashboardStats> 
       phone: t.user[0]?.phone ?? "",
       coins: t.user[0]?.coins ?? 0,
       total_spent: t.total,
-      tier: t.user[0]?.tier ?? 1,
+      tier: shownTier(t.user[0]?.coins ?? 0, t.user[0]?.tier ?? 1, tiers),
     })),
     daily: days.map((date) => ({ date, coins_spent: byDay.get(date)?.total ?? 0, count: byDay.get(date)?.count ?? 0 })),
   };

@@ -1,7 +1,7 @@
 /** Customer Support: the user list with usage, and the active toggle (SPEC §2, §4). */
 import { Types } from "mongoose";
-import type { AdminUserRow, AdminUsersQuery, AdminUsersResponse } from "@storefront/shared";
-import { LedgerEntry, User, type Pusher } from "@storefront/shared/server";
+import { shownTier, type AdminUserRow, type AdminUsersQuery, type AdminUsersResponse } from "@storefront/shared";
+import { LedgerEntry, loadWalletTables, User, type Pusher } from "@storefront/shared/server";
 import { notFound } from "../errors";
 import type { AuthedAdmin } from "../middleware/auth";
 import { usageByUserPipeline } from "./admin-usage";
@@ -32,13 +32,14 @@ function phoneFilter(search: string | undefined): Record<string, unknown> {
 
 export async function listUsers(query: AdminUsersQuery): Promise<AdminUsersResponse> {
   const filter = phoneFilter(query.search);
-  const [users, total] = await Promise.all([
+  const [users, total, tables] = await Promise.all([
     User.find(filter, { phone: 1, coins: 1, tier: 1, isActive: 1, createdAt: 1 })
       .sort({ createdAt: -1, _id: -1 })
       .skip((query.page - 1) * query.limit)
       .limit(query.limit)
       .lean<UserRowDoc[]>(),
     User.countDocuments(filter),
+    loadWalletTables(),
   ]);
   const usage = users.length
     ? await LedgerEntry.aggregate<{ _id: { userId: Types.ObjectId; feature: string }; total: number }>(
@@ -58,7 +59,8 @@ export async function listUsers(query: AdminUsersQuery): Promise<AdminUsersRespo
       id: String(u._id),
       phone: u.phone,
       coins: u.coins,
-      tier: u.tier ?? 1,
+      tier: shownTier(u.coins, u.tier ?? 1, tables.tiers),
+      tier_floor: u.tier ?? 1,
       is_active: u.isActive !== false,
       created_at: u.createdAt.toISOString(),
       usage_stats: (byUser.get(String(u._id)) ?? []).sort((a, b) => a.feature_type.localeCompare(b.feature_type)),

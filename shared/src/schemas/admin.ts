@@ -33,7 +33,10 @@ export const adminUserRowSchema = z.object({
   id: z.string(),
   phone: z.string(),
   coins: z.number().int(),
+  /** The tier the user sees (shownTier): their balance's tier, at least tier_floor. */
   tier: z.number().int(),
+  /** The floor an administrator set (admin/update-user-tier.php newTier). */
+  tier_floor: z.number().int(),
   is_active: z.boolean(),
   created_at: z.string(),
   usage_stats: z.array(usageStatSchema),

@@ -48,11 +48,23 @@ export interface GenerateVideoResult {
   remainingCoins?: number;
 }
 
+export interface VideoChoices {
+  model?: string;
+  aspectRatio?: string;
+  resolution?: string;
+}
+
 /**
- * Starts a generation (only prompt and duration are sent, SPEC §5). Non-OK statuses without a body
- * error read "HTTP error! status: {code}" as the video screen words it.
+ * Starts a generation: prompt and duration (SPEC §5), plus the model, ratio and resolution the
+ * screen shows, so the price shown before Generate is the price charged. Non-OK statuses without a
+ * body error read "HTTP error! status: {code}" as the video screen words it.
  */
-export async function generateVideo(prompt: string, duration: number, userId: string): Promise<GenerateVideoResult> {
+export async function generateVideo(
+  prompt: string,
+  duration: number,
+  userId: string,
+  choices: VideoChoices = {},
+): Promise<GenerateVideoResult> {
   let res: {
     success?: boolean;
     video_id?: string | number;
@@ -62,7 +74,7 @@ export async function generateVideo(prompt: string, duration: number, userId: st
     error?: string;
   };
   try {
-    res = await post("videos/ai-store-generator.php", { prompt, duration, userId });
+    res = await post("videos/ai-store-generator.php", { prompt, duration, userId, ...choices });
   } catch (error) {
     if (error instanceof ApiError && !error.serverError)
       throw new ApiError(`HTTP error! status: ${error.status}`, error.status, error.body);

@@ -1,18 +1,23 @@
 import { useTranslation } from "react-i18next";
 import { toggleLanguage } from "../i18n";
+import { GlobeIcon } from "./icons";
 
-/** Switches en ⇄ ar; the label names the language it switches to, in that language. */
+/**
+ * Switches en ⇄ ar; the label names the language it switches to, in that language, so the button
+ * carries that language's `lang` (screen readers pronounce it right; checks see it is on purpose).
+ */
 export function LanguageToggle({ className = "" }: { className?: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <button
       type="button"
+      lang={i18n.language === "ar" ? "en" : "ar"}
       className={`btn btn--ghost language-toggle ${className}`}
       onClick={() => void toggleLanguage()}
       aria-label={t("language.switchTo")}
       data-testid="language-toggle"
     >
-      <span aria-hidden="true">🌐</span> {t("language.other")}
+      <GlobeIcon size={18} /> {t("language.other")}
     </button>
   );
 }

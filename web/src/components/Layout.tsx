@@ -5,6 +5,7 @@ import { useNavigate } from "react-router-dom";
 import { AppLink } from "./AppLink";
 import { useAuth } from "../hooks/useAuth";
 import { useSignOut } from "../hooks/useSignOut";
+import { CloseIcon, MenuIcon } from "./icons";
 import { LanguageToggle } from "./LanguageToggle";
 import { WalletBadge } from "./WalletBadge";
 
@@ -42,7 +43,7 @@ export function BackButton({ history = false, to = "/dashboard" }: { history?: b
         <span aria-hidden="true" className="flip-rtl">
           ←
         </span>{" "}
-        {t("nav.back")}
+        <span className="back-button__text">{t("nav.back")}</span>
       </button>
     );
   }
@@ -51,7 +52,7 @@ export function BackButton({ history = false, to = "/dashboard" }: { history?: b
       <span aria-hidden="true" className="flip-rtl">
         ←
       </span>{" "}
-      {t("nav.backToDashboard")}
+      <span className="back-button__text">{t("nav.backToDashboard")}</span>
     </AppLink>
   );
 }
@@ -90,7 +91,22 @@ export function PageHeader({ title, start, end, className = "" }: PageHeaderProp
 export function SidebarToggle({ open, onToggle, label }: { open: boolean; onToggle(): void; label: string }) {
   return (
     <button type="button" className="icon-button" onClick={onToggle} aria-expanded={open} aria-label={label}>
-      ☰
+      <MenuIcon />
     </button>
   );
+}
+
+/** The ✕ of a drawer (a side panel covering the page on narrow screens). */
+export function DrawerClose({ onClose }: { onClose(): void }) {
+  const { t } = useTranslation();
+  return (
+    <button type="button" className="icon-button drawer-close" onClick={onClose} aria-label={t("nav.closePanel")}>
+      <CloseIcon />
+    </button>
+  );
+}
+
+/** The dimmed page behind an open drawer; a tap on it closes the drawer. */
+export function DrawerOverlay({ onClose }: { onClose(): void }) {
+  return <div className="drawer-overlay" onClick={onClose} aria-hidden="true" data-testid="drawer-overlay" />;
 }

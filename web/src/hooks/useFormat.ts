@@ -1,13 +1,14 @@
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { relativeTime, type Language } from "@storefront/shared";
+import { LOCALES } from "../lib/locale";
 
 /** Numbers, dates and relative times in the interface language (Intl). */
 export function useFormat() {
   const { i18n } = useTranslation();
   const language: Language = i18n.language === "ar" ? "ar" : "en";
   return useMemo(() => {
-    const locale = language === "ar" ? "ar-EG" : "en-US";
+    const locale = LOCALES[language];
     const integer = new Intl.NumberFormat(locale);
     const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
     const date = new Intl.DateTimeFormat(locale, { dateStyle: "medium" });

@@ -3,14 +3,30 @@
  * a home button and Logout. Allowed only when the admin_session flag is present and the server
  * confirms the session (SPEC §6); otherwise the Access Denied screen.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ComponentType } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import { roleAllows, type AdminPermission, type AdminRecord } from "@storefront/shared";
 import { AppLink } from "../../components/AppLink";
 import { AccessDenied } from "../../components/Guards";
+import { MenuIcon } from "../../components/icons";
+import {
+  AntennaIcon,
+  ChartIcon,
+  ClockIcon,
+  HomeIcon,
+  ListIcon,
+  MailIcon,
+  PackageIcon,
+  ShieldIcon,
+  SlidersIcon,
+  UsersIcon,
+} from "../../components/toolIcons";
+import { DrawerClose, DrawerOverlay } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { PageLoading } from "../../components/Spinner";
+import { useDrawer } from "../../hooks/useDrawer";
+import { useMediaQuery } from "../../hooks/useMediaQuery";
 import { adminApi } from "./adminApi";
 import { clearAdminSession, hasAdminSessionFlag, storeAdminSession } from "./adminSession";
 import { AdminContext } from "./context";
@@ -22,24 +38,27 @@ export interface SectionProps {
 
 interface SectionDef {
   id: string;
-  icon: string;
+  icon: ComponentType<{ size?: number }>;
   /** Shown only to roles holding it; SPEC's sections without one are for every administrator. */
   permission?: AdminPermission;
   component: ComponentType<SectionProps>;
 }
 
 const SECTIONS: SectionDef[] = [
-  { id: "dashboard", icon: "📊", component: lazy(() => import("./sections/Overview")) },
-  { id: "users", icon: "👥", permission: "users:view", component: lazy(() => import("./sections/Users")) },
-  { id: "packages", icon: "📦", permission: "packages:view", component: lazy(() => import("./sections/Packages")) },
-  { id: "walletConfig", icon: "⚙️", permission: "wallet_config:view", component: lazy(() => import("./sections/WalletConfig")) },
-  { id: "smsConfig", icon: "📡", permission: "sms:view", component: lazy(() => import("./sections/SmsConfig")) },
-  { id: "smsIntegration", icon: "✉️", permission: "sms:view", component: lazy(() => import("./sections/SmsIntegration")) },
-  { id: "queues", icon: "⏱️", permission: "queues:view", component: lazy(() => import("./sections/Queues")) },
-  { id: "audit", icon: "📝", permission: "audit:view", component: lazy(() => import("./sections/AuditLog")) },
-  { id: "admins", icon: "🛡️", permission: "admins:manage", component: lazy(() => import("./sections/Admins")) },
-  { id: "analytics", icon: "📈", component: lazy(() => import("./sections/Empty")) },
-  { id: "settings", icon: "🔧", component: lazy(() => import("./sections/Empty")) },
+  { id: "dashboard", icon: ChartIcon, component: lazy(() => import("./sections/Overview")) },
+  { id: "users", icon: UsersIcon, permission: "users:view", component: lazy(() => import("./sections/Users")) },
+  { id: "packages", icon: PackageIcon, permission: "packages:view", component: lazy(() => import("./sections/Packages")) },
+  {
+    id: "walletConfig",
+    icon: SlidersIcon,
+    permission: "wallet_config:view",
+    component: lazy(() => import("./sections/WalletConfig")),
+  },
+  { id: "smsConfig", icon: AntennaIcon, permission: "sms:view", component: lazy(() => import("./sections/SmsConfig")) },
+  { id: "smsIntegration", icon: MailIcon, permission: "sms:view", component: lazy(() => import("./sections/SmsIntegration")) },
+  { id: "queues", icon: ClockIcon, permission: "queues:view", component: lazy(() => import("./sections/Queues")) },
+  { id: "audit", icon: ListIcon, permission: "audit:view", component: lazy(() => import("./sections/AuditLog")) },
+  { id: "admins", icon: ShieldIcon, permission: "admins:manage", component: lazy(() => import("./sections/Admins")) },
 ];
 
 type Check = { state: "checking" } | { state: "denied" } | { state: "ok"; admin: AdminRecord };
@@ -80,7 +99,12 @@ function BackOffice({ admin }: { admin: AdminRecord }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
-  const [menuOpen, setMenuOpen] = useState(true);
+  // On a phone the menu is a drawer over the content, closed until asked for.
+  const wide = useMediaQuery("(min-width: 769px)");
+  const [menuOpen, setMenuOpen] = useState(wide);
+  const menuRef = useRef<HTMLElement>(null);
+  useDrawer(menuRef, menuOpen, !wide, () => setMenuOpen(false));
+  useEffect(() => setMenuOpen(wide), [wide]);
   const visible = SECTIONS.filter((s) => !s.permission || roleAllows(admin.role, s.permission));
   const current = visible.find((s) => s.id === params.get("section")) ?? visible[0]!;
   const Section = current.component;
@@ -104,7 +128,13 @@ function BackOffice({ admin }: { admin: AdminRecord }) {
   return (
     <AdminContext.Provider value={context}>
       <div className={`admin ${menuOpen ? "admin--menu-open" : "admin--menu-closed"}`}>
-        <nav className="admin__menu" aria-label={t("admin.menu.label")} id="admin-menu">
+        <nav
+          ref={menuRef}
+          className={`admin__menu${wide ? "" : " drawer--modal"}`}
+          aria-label={t("admin.menu.label")}
+          id="admin-menu"
+        >
+          <DrawerClose onClose={() => setMenuOpen(false)} />
           <div className="admin__brand">
             <span className="brand__mark" aria-hidden="true">
               AI
@@ -118,11 +148,14 @@ function BackOffice({ admin }: { admin: AdminRecord }) {
                   type="button"
                   className={`admin__menu-item${section.id === current.id ? " is-current" : ""}`}
                   aria-current={section.id === current.id ? "page" : undefined}
-                  onClick={() => setParams({ section: section.id })}
+                  onClick={() => {
+                    setParams({ section: section.id });
+                    if (!wide) setMenuOpen(false);
+                  }}
                   title={t(`admin.menu.${section.id}`)}
                 >
                   <span aria-hidden="true" className="admin__menu-icon">
-                    {section.icon}
+                    <section.icon size={18} />
                   </span>
                   <span className="admin__menu-text">{t(`admin.menu.${section.id}`)}</span>
                 </button>
@@ -130,6 +163,7 @@ function BackOffice({ admin }: { admin: AdminRecord }) {
             ))}
           </ul>
         </nav>
+        {menuOpen && !wide && <DrawerOverlay onClose={() => setMenuOpen(false)} />}
         <div className="admin__main">
           <header className="page-header admin__header">
             <div className="page-header__start">
@@ -140,18 +174,18 @@ function BackOffice({ admin }: { admin: AdminRecord }) {
                 aria-controls="admin-menu"
                 onClick={() => setMenuOpen((open) => !open)}
               >
-                <span aria-hidden="true">☰</span>
+                <MenuIcon />
                 <span className="visually-hidden">{t("admin.menu.toggle")}</span>
               </button>
               <h1 className="page-header__title">{t(`admin.menu.${current.id}`)}</h1>
             </div>
             <div className="page-header__end">
               <span className="admin__who" data-testid="admin-who">
-                {admin.username} · {t(`admin.roles.${admin.role}`)}
+                <span dir="auto">{admin.username}</span> · {t(`admin.roles.${admin.role}`)}
               </span>
               <LanguageToggle />
               <AppLink to="/dashboard" className="btn btn--secondary">
-                <span aria-hidden="true">🏠</span> {t("admin.menu.home")}
+                <HomeIcon size={18} /> {t("admin.menu.home")}
               </AppLink>
               <button type="button" className="btn btn--secondary" onClick={() => void logout()}>
                 {t("admin.menu.logout")}

@@ -6,6 +6,7 @@ import { ApiError } from "../../api/client";
 import { errorMessage } from "../../api/errors";
 import { ConfirmDialog, useModalDialog } from "../../components/ConfirmDialog";
 import { useToast } from "../../components/Toasts";
+import { localeOf } from "../../lib/locale";
 import { useAdmin } from "./context";
 
 export function Panel({ title, actions, children }: { title?: ReactNode; actions?: ReactNode; children: ReactNode }) {
@@ -55,7 +56,8 @@ export function Table<T>({
   children(row: T, index: number): ReactNode;
 }) {
   return (
-    <div className="admin-table-wrap">
+    // Focusable, so a keyboard can scroll a table wider than the screen.
+    <div className="admin-table-wrap" tabIndex={0}>
       <table className="admin-table" data-testid={testId}>
         <thead>
           <tr>
@@ -139,14 +141,12 @@ export function useLoad<T>(
 export const errorText = errorMessage;
 
 export function formatNumber(value: number, language: string): string {
-  return new Intl.NumberFormat(language === "ar" ? "ar" : "en").format(value);
+  return new Intl.NumberFormat(localeOf(language)).format(value);
 }
 
 export function formatDate(iso: string | null, language: string): string {
   if (!iso) return "—";
-  return new Intl.DateTimeFormat(language === "ar" ? "ar" : "en", { dateStyle: "medium", timeStyle: "short" }).format(
-    new Date(iso),
-  );
+  return new Intl.DateTimeFormat(localeOf(language), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
 }
 
 /** A modal form dialog on <dialog> (focus kept inside by the browser, Escape closes). */

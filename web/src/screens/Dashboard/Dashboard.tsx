@@ -2,8 +2,10 @@
  * SPEC §2 Dashboard: header (name, language, wallet, avatar, sign-out) and five tool cards; voice
  * only announces that it is coming soon.
  */
+import type { ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
+import { ChatIcon, ImageIcon, MicIcon, PhoneIcon, PulseIcon, VideoIcon } from "../../components/toolIcons";
 import { Avatar, SignOutButton } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { useToast } from "../../components/Toasts";
@@ -13,17 +15,17 @@ import "./Dashboard.css";
 
 interface Tool {
   key: "video" | "text" | "image" | "sms" | "voice";
-  icon: string;
+  icon: ComponentType<{ size?: number }>;
   to: string | null;
   color: string;
 }
 
 const TOOLS: readonly Tool[] = [
-  { key: "text", icon: "💬", to: "/text-ai", color: "#4f46e5" },
-  { key: "image", icon: "🎨", to: "/image-ai", color: "#be185d" },
-  { key: "video", icon: "🎬", to: "/video-test", color: "#c2410c" },
-  { key: "sms", icon: "📱", to: "/sms-ai", color: "#0e7490" },
-  { key: "voice", icon: "🎙️", to: null, color: "#7c3aed" },
+  { key: "text", icon: ChatIcon, to: "/text-ai", color: "#4f46e5" },
+  { key: "image", icon: ImageIcon, to: "/image-ai", color: "#be185d" },
+  { key: "video", icon: VideoIcon, to: "/video-test", color: "#c2410c" },
+  { key: "sms", icon: PhoneIcon, to: "/sms-ai", color: "#0e7490" },
+  { key: "voice", icon: MicIcon, to: null, color: "#7c3aed" },
 ];
 
 export default function Dashboard() {
@@ -62,7 +64,7 @@ export default function Dashboard() {
           {TOOLS.map((tool) => (
             <article key={tool.key} className="card tool-card" style={{ ["--tool-color" as string]: tool.color }}>
               <div className="tool-card__icon" aria-hidden="true">
-                {tool.icon}
+                <tool.icon size={28} />
               </div>
               <h2 className="tool-card__title">{t(`dashboard.tools.${tool.key}.title`)}</h2>
               <p className="tool-card__text">{t(`dashboard.tools.${tool.key}.text`)}</p>
@@ -77,7 +79,7 @@ export default function Dashboard() {
                 </button>
                 {tool.key === "text" && (
                   <button type="button" className="btn btn--ghost" onClick={() => navigate("/doctor")}>
-                    <span aria-hidden="true">🩺</span> {t("dashboard.doctorLink")}
+                    <PulseIcon size={18} /> {t("dashboard.doctorLink")}
                   </button>
                 )}
                 {tool.key === "voice" && <span className="tool-card__soon">{t("dashboard.soonBadge")}</span>}

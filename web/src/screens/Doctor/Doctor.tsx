@@ -10,12 +10,15 @@ import { cleanMarkdown, displayConversationTitle, doctorConversationTitle, LIMIT
 import { sendChat, type ChatMessage } from "../../api/chat";
 import { listConversations, loadConversation, saveConversation, type ConversationSummary } from "../../api/conversations";
 import { announceWalletUpdate } from "../../api/wallet";
-import { BackButton, PageHeader, SidebarToggle } from "../../components/Layout";
+import { BackButton, DrawerClose, DrawerOverlay, PageHeader, SidebarToggle } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { useToast } from "../../components/Toasts";
 import { WalletBadge } from "../../components/WalletBadge";
 import { useAutoGrow } from "../../hooks/useAutoGrow";
+import { useChatErrors } from "../../hooks/useChatErrors";
+import { MessageActions } from "../../components/MessageActions";
 import { useUser } from "../../hooks/useAuth";
+import { useDrawer } from "../../hooks/useDrawer";
 import { useFormat } from "../../hooks/useFormat";
 import { useMediaQuery } from "../../hooks/useMediaQuery";
 import "../TextAI/TextAI.css";
@@ -38,10 +41,14 @@ export default function Doctor() {
   const [loading, setLoading] = useState(false);
   const [search, setSearch] = useState("");
   const [atBottom, setAtBottom] = useState(true);
+  const [failure, setFailure] = useState("");
+  const chatError = useChatErrors();
   const abort = useRef<AbortController | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const threadRef = useRef<HTMLDivElement>(null);
   useAutoGrow(inputRef, input);
+  const sidebarRef = useRef<HTMLElement>(null);
+  useDrawer(sidebarRef, sidebarOpen, !wide, () => setSidebarOpen(false));
   useEffect(() => {
     setSidebarOpen(wide);
   }, [wide]);
@@ -64,6 +71,7 @@ export default function Doctor() {
     const userMessage: ChatMessage = { id: newId("msg"), type: "user", content: text, timestamp: new Date().toISOString() };
     const withUser = [...history, userMessage];
     setMessages(withUser);
+    setFailure("");
     setLoading(true);
     const controller = new AbortController();
     abort.current = controller;
@@ -82,9 +90,15 @@ export default function Doctor() {
       );
       reply = { id: newId("msg"), type: "ai", content: cleanMarkdown(answer), timestamp: new Date().toISOString() };
       announceWalletUpdate();
-    } catch {
+    } catch (error) {
       if (controller.signal.aborted) return;
-      reply = { id: newId("msg"), type: "ai", content: t("errors.doctorReplyFailed"), timestamp: new Date().toISOString() };
+      // A failed attempt is not a consultation: nothing is saved, the question goes back in the box
+      // and the reason (with the price and the balance on a 402) shows above it.
+      setMessages(history);
+      setInput(text);
+      setFailure(chatError(error, t("errors.doctorReplyFailed")));
+      if (!history.length) setConversationId(null);
+      return;
     } finally {
       if (abort.current === controller) {
         abort.current = null;
@@ -149,7 +163,15 @@ export default function Doctor() {
       <a href="#doctor-input" className="skip-link">
         {t("doctor.skipLink")}
       </a>
-      <aside className="text-ai__sidebar doctor__sidebar" hidden={!sidebarOpen} aria-label={t("doctor.conversations")}>
+      <aside
+        ref={sidebarRef}
+        className={`text-ai__sidebar doctor__sidebar${wide ? "" : " drawer--modal"}`}
+        hidden={!sidebarOpen}
+        aria-label={t("doctor.conversations")}
+        role={wide ? undefined : "dialog"}
+        aria-modal={wide ? undefined : true}
+      >
+        <DrawerClose onClose={() => setSidebarOpen(false)} />
         <div className="text-ai__sidebar-top">
           <h2 className="text-ai__sidebar-title">{t("doctor.conversations")}</h2>
           <button
@@ -176,10 +198,12 @@ export default function Doctor() {
           {visible.map((c) => (
             <li key={c.id} className={c.id === conversationId ? "text-ai__item text-ai__item--active" : "text-ai__item"}>
               <button type="button" className="text-ai__item-open" onClick={() => void open(c.id)}>
-                <span className="text-ai__item-title">{displayConversationTitle(c.title, t("doctor.titlePrefix"))}</span>
+                <span className="text-ai__item-title" dir="auto">
+                  {displayConversationTitle(c.title, t("doctor.titlePrefix"))}
+                </span>
                 <span className="text-ai__item-date">
                   {format.relative(c.timestamp ?? c.updated_at ?? c.created_at ?? "")}
-                  {c.lastMessage ? ` · ${c.lastMessage.slice(0, 40)}` : ""}
+                  {c.lastMessage && <span dir="auto"> · {c.lastMessage}</span>}
                 </span>
               </button>
             </li>
@@ -187,6 +211,7 @@ export default function Doctor() {
           {visible.length === 0 && <li className="text-ai__none">{t("doctor.noConversations")}</li>}
         </ul>
       </aside>
+      {sidebarOpen && !wide && <DrawerOverlay onClose={() => setSidebarOpen(false)} />}
       <div className="text-ai__main">
         <PageHeader
           title={
@@ -238,12 +263,11 @@ export default function Doctor() {
             <ol className="chat-list" aria-live="polite">
               {messages.map((m, i) => (
                 <li key={m.id ?? i} className={`bubble bubble--${m.type}`} data-testid={`message-${m.type}`}>
-                  {m.content}
-                  {m.type === "ai" && i === lastIndex && !loading && (
-                    <button type="button" className="btn btn--ghost btn--small doctor__retry" onClick={retry}>
-                      ↻ {t("doctor.retry")}
-                    </button>
-                  )}
+                  <span dir="auto">{m.content}</span>
+                  <MessageActions
+                    text={m.content}
+                    onRegenerate={m.type === "ai" && i === lastIndex && !loading ? retry : undefined}
+                  />
                 </li>
               ))}
               {loading && (
@@ -274,6 +298,11 @@ export default function Doctor() {
             send();
           }}
         >
+          {failure && (
+            <p className="alert alert--error doctor__failure" role="alert" data-testid="doctor-failure">
+              {failure}
+            </p>
+          )}
           <div className="doctor__chips" role="group" aria-label={t("doctor.quickRepliesLabel")}>
             {QUICK_REPLIES.map((key) => (
               <button key={key} type="button" className="chip" onClick={() => setInput(t(`doctor.quickReplies.${key}`))}>

@@ -23,10 +23,11 @@ import { errorMessage } from "../../api/errors";
 import { deleteImage, editImage, generateImage, imageHistory, saveImage, type GeneratedImage } from "../../api/images";
 import { announceWalletUpdate } from "../../api/wallet";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
-import { BackButton, initialOf, PageHeader, SidebarToggle } from "../../components/Layout";
+import { BackButton, DrawerClose, DrawerOverlay, initialOf, PageHeader, SidebarToggle } from "../../components/Layout";
 import { useToast } from "../../components/Toasts";
 import { useUser } from "../../hooks/useAuth";
 import { useFormat } from "../../hooks/useFormat";
+import { useDrawer } from "../../hooks/useDrawer";
 import { useMediaQuery } from "../../hooks/useMediaQuery";
 import "./ImageAI.css";
 
@@ -71,6 +72,9 @@ export default function ImageAI() {
   const [results, setResults] = useState<GeneratedImage[]>([]);
   const [deleteId, setDeleteId] = useState<string | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
+  const sidebarRef = useRef<HTMLElement>(null);
+  const closeSidebar = () => setSidebarOpen(false);
+  useDrawer(sidebarRef, sidebarOpen, !wide, closeSidebar);
   useEffect(() => {
     setSidebarOpen(wide);
   }, [wide]);
@@ -169,7 +173,15 @@ export default function ImageAI() {
 
   return (
     <div className="image-ai">
-      <aside className="image-ai__sidebar" hidden={!sidebarOpen} aria-label={t("image.agents")}>
+      <aside
+        ref={sidebarRef}
+        className={`image-ai__sidebar${wide ? "" : " drawer--modal"}`}
+        hidden={!sidebarOpen}
+        aria-label={t("image.agents")}
+        aria-modal={wide ? undefined : true}
+        role={wide ? undefined : "dialog"}
+      >
+        <DrawerClose onClose={closeSidebar} />
         <div className="segmented" role="radiogroup" aria-label={t("image.mode")}>
           {(["generate", "edit"] as const).map((m) => (
             <button
@@ -234,6 +246,7 @@ export default function ImageAI() {
           <span dir="ltr">{user.phone}</span>
         </div>
       </aside>
+      {sidebarOpen && !wide && <DrawerOverlay onClose={closeSidebar} />}
       <div className="image-ai__main">
         <PageHeader
           title={t("image.title")}

@@ -8,6 +8,7 @@ import { BackButton, PageHeader, initialOf } from "../../components/Layout";
 import { useToast } from "../../components/Toasts";
 import { useUser } from "../../hooks/useAuth";
 import { useFormat } from "../../hooks/useFormat";
+import { ChangePassword } from "./ChangePassword";
 import "./Profile.css";
 
 export default function Profile() {
@@ -141,6 +142,7 @@ export default function Profile() {
             {saving ? t("profile.saving") : t("profile.save")}
           </button>
         </form>
+        <ChangePassword />
       </main>
     </div>
   );

@@ -39,7 +39,6 @@ export default function SmsAI() {
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);
   const [error, setError] = useState("");
-  const endRef = useRef<HTMLDivElement>(null);
   const limit = format.language === "ar" ? LIMITS.smsCharsArabic : LIMITS.smsCharsEnglish;
   const length = Array.from(text).length;
 
@@ -61,8 +60,12 @@ export default function SmsAI() {
     };
     // Only when the toggle or the user changes: later sends fill `messages` themselves.
   }, [useBackend, user.id]);
+  // The newest message stays in view, unless the user scrolled up to read older ones.
+  const listRef = useRef<HTMLOListElement>(null);
+  const pinned = useRef(true);
   useEffect(() => {
-    endRef.current?.scrollIntoView({ block: "end" });
+    const list = listRef.current;
+    if (list && pinned.current) list.scrollTop = list.scrollHeight;
   }, [messages]);
 
   async function send() {
@@ -136,17 +139,27 @@ export default function SmsAI() {
       <main id="main" className="sms-page__main">
         <section className="card sms-thread" aria-labelledby="sms-thread-title">
           <h2 id="sms-thread-title">{t("sms.conversation")}</h2>
-          <ol className="sms-thread__list" aria-live="polite">
+          <ol
+            className="sms-thread__list"
+            aria-live="polite"
+            ref={listRef}
+            data-testid="sms-thread"
+            onScroll={(e) => {
+              const el = e.currentTarget;
+              pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+            }}
+          >
             {messages.length === 0 && <li className="empty-state">{t("sms.empty")}</li>}
             {messages.map((m, i) => (
               <li key={i} className={`sms-bubble sms-bubble--${m.role}`} data-testid={`sms-${m.role}`}>
                 <span className="sms-bubble__who">{m.role === "user" ? t("common.you") : t("sms.assistant")}</span>
-                <span className="sms-bubble__text">{m.message}</span>
+                <span className="sms-bubble__text" dir="auto">
+                  {m.message}
+                </span>
                 <span className="sms-bubble__time">{format.time(m.timestamp)}</span>
               </li>
             ))}
           </ol>
-          <div ref={endRef} />
         </section>
         <form
           className="card sms-config"
@@ -162,7 +175,9 @@ export default function SmsAI() {
             <span className="switch__track" aria-hidden="true" />
             <span>{t("sms.useBackend")}</span>
           </label>
-          <p className="field-hint">{t("sms.useBackendHint")}</p>
+          <p className="field-hint" data-testid="sms-backend-hint">
+            {useBackend ? t("sms.useBackendHintOn") : t("sms.useBackendHint")}
+          </p>
           <div className="field">
             <label htmlFor="sms-sender">{t("sms.senderId")}</label>
             <input id="sms-sender" className="input" value={sender} onChange={(e) => setSender(e.target.value)} dir="ltr" />

@@ -22,13 +22,16 @@ import { deleteConversation, listConversations, loadConversation, saveConversati
 import { announceWalletUpdate } from "../../api/wallet";
 import { AppLink } from "../../components/AppLink";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
-import { Avatar, BackButton, initialOf, PageHeader, SidebarToggle } from "../../components/Layout";
+import { PersonaIcon, StopIcon } from "../../components/toolIcons";
+import { MessageActions } from "../../components/MessageActions";
+import { Avatar, BackButton, DrawerClose, DrawerOverlay, initialOf, PageHeader, SidebarToggle } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { useToast } from "../../components/Toasts";
 import { WalletBadge } from "../../components/WalletBadge";
 import { useAutoGrow } from "../../hooks/useAutoGrow";
 import { useUser } from "../../hooks/useAuth";
 import { useChatErrors } from "../../hooks/useChatErrors";
+import { useDrawer } from "../../hooks/useDrawer";
 import { useFormat } from "../../hooks/useFormat";
 import { useMediaQuery } from "../../hooks/useMediaQuery";
 import { useServerEvent } from "../../hooks/useServerEvent";
@@ -61,8 +64,11 @@ export default function TextAI() {
   const [deleteTarget, setDeleteTarget] = useState<{ id: string; title: string } | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const endRef = useRef<HTMLDivElement>(null);
+  const abort = useRef<AbortController | null>(null);
   const personaName = (id: PersonaId) => t(`personas.${id}.name`, { defaultValue: personaById(id).name });
 
+  const sidebarRef = useRef<HTMLElement>(null);
+  useDrawer(sidebarRef, sidebarOpen, !wide, () => setSidebarOpen(false));
   useEffect(() => {
     setSidebarOpen(wide);
   }, [wide]);
@@ -118,25 +124,31 @@ export default function TextAI() {
     return () => document.removeEventListener("keydown", onKey);
   }, [newChat]);
 
-  async function send() {
-    const text = input.trim();
+  /** Sends the box's text, or (regenerate) a earlier question again over the history before it. */
+  async function send(again?: { text: string; history: ChatMessage[] }) {
+    const text = (again?.text ?? input).trim();
     if (!text || loading) return;
-    const before = messages;
+    const before = again?.history ?? messages;
     const userMessage: ChatMessage = { type: "user", content: text, timestamp: new Date().toISOString() };
     const withUser = [...before, userMessage];
     setMessages(withUser);
-    setInput("");
+    if (!again) setInput("");
     setLoading(true);
     setStreamed("");
+    const controller = new AbortController();
+    abort.current = controller;
     try {
-      const reply = await sendChat({
-        message: text,
-        userId: user.id,
-        conversationId,
-        avatarType: persona.id,
-        conversationHistory: before,
-        language: format.language,
-      });
+      const reply = await sendChat(
+        {
+          message: text,
+          userId: user.id,
+          conversationId,
+          avatarType: persona.id,
+          conversationHistory: before,
+          language: format.language,
+        },
+        controller.signal,
+      );
       const all = [...withUser, { type: "ai" as const, content: cleanMarkdown(reply), timestamp: new Date().toISOString() }];
       setMessages(all);
       announceWalletUpdate();
@@ -153,11 +165,17 @@ export default function TextAI() {
     } catch (error) {
       setMessages(before);
       setInput(text);
-      toast.error(chatError(error, t("errors.sendFailed")));
+      if (!controller.signal.aborted) toast.error(chatError(error, t("errors.sendFailed")));
     } finally {
+      if (abort.current === controller) abort.current = null;
       setLoading(false);
       setStreamed("");
     }
+  }
+
+  function regenerate() {
+    const last = messages.findLastIndex((m) => m.type === "user");
+    if (last >= 0) void send({ text: messages[last]!.content, history: messages.slice(0, last) });
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
@@ -221,7 +239,15 @@ export default function TextAI() {
 
   return (
     <div className={`text-ai ${sidebarOpen ? "text-ai--sidebar-open" : ""}`}>
-      <aside className="text-ai__sidebar" aria-label={t("textAi.history")} hidden={!sidebarOpen}>
+      <aside
+        ref={sidebarRef}
+        className={`text-ai__sidebar${wide ? "" : " drawer--modal"}`}
+        aria-label={t("textAi.history")}
+        hidden={!sidebarOpen}
+        role={wide ? undefined : "dialog"}
+        aria-modal={wide ? undefined : true}
+      >
+        <DrawerClose onClose={() => setSidebarOpen(false)} />
         <div className="text-ai__sidebar-top">
           <h2 className="text-ai__sidebar-title">{t("textAi.history")}</h2>
           <button type="button" className="btn btn--primary btn--small" onClick={newChat} title={t("textAi.newChatLabel")}>
@@ -245,7 +271,9 @@ export default function TextAI() {
                 onClick={() => void open(c.id)}
                 aria-current={c.id === conversationId}
               >
-                <span className="text-ai__item-title">{c.title}</span>
+                <span className="text-ai__item-title" dir="auto">
+                  {c.title}
+                </span>
                 {c.created_at && <span className="text-ai__item-date">{format.date(c.updated_at ?? c.created_at)}</span>}
               </button>
               <button
@@ -269,7 +297,7 @@ export default function TextAI() {
           <span dir="ltr">{t("textAi.profileEntry", { tail: phoneTail })}</span>
         </AppLink>
       </aside>
-      {sidebarOpen && !wide && <div className="text-ai__overlay" onClick={() => setSidebarOpen(false)} aria-hidden="true" />}
+      {sidebarOpen && !wide && <DrawerOverlay onClose={() => setSidebarOpen(false)} />}
 
       <div className="text-ai__main">
         <PageHeader
@@ -300,7 +328,7 @@ export default function TextAI() {
                 data-testid="persona-button"
               >
                 <span className="persona-dot" aria-hidden="true">
-                  {personaName(persona.id).charAt(0)}
+                  <PersonaIcon id={persona.id} size={16} />
                 </span>
                 <span className="persona-button__name">{personaName(persona.id)}</span>
               </button>
@@ -317,7 +345,7 @@ export default function TextAI() {
                 style={{ ["--persona" as string]: persona.color }}
                 aria-hidden="true"
               >
-                {personaName(persona.id).charAt(0)}
+                <PersonaIcon id={persona.id} size={28} />
               </span>
               <h2>{t("textAi.emptyState")}</h2>
               <p>{t("textAi.emptyHint", { persona: personaName(persona.id) })}</p>
@@ -327,7 +355,11 @@ export default function TextAI() {
               {messages.map((m, i) => (
                 <li key={i} className={`bubble bubble--${m.type}`} data-testid={`message-${m.type}`}>
                   <span className="visually-hidden">{m.type === "user" ? t("common.you") : personaName(persona.id)}: </span>
-                  {m.content}
+                  <span dir="auto">{m.content}</span>
+                  <MessageActions
+                    text={m.content}
+                    onRegenerate={m.type === "ai" && i === messages.length - 1 && !loading ? regenerate : undefined}
+                  />
                 </li>
               ))}
               {loading && (
@@ -366,9 +398,15 @@ export default function TextAI() {
             onChange={(e) => setInput(e.target.value)}
             onKeyDown={onKeyDown}
           />
-          <button type="submit" className="btn btn--primary composer__send" disabled={loading || !input.trim()}>
-            {t("common.send")}
-          </button>
+          {loading ? (
+            <button type="button" className="btn btn--secondary composer__send" onClick={() => abort.current?.abort()}>
+              <StopIcon size={16} /> {t("doctor.stop")}
+            </button>
+          ) : (
+            <button type="submit" className="btn btn--primary composer__send" disabled={!input.trim()}>
+              {t("common.send")}
+            </button>
+          )}
         </form>
       </div>
 
@@ -448,7 +486,7 @@ function PersonaPicker({ current, picked, onPick, onConfirm, onClose, name }: Pi
             onClick={() => onPick(p.id)}
           >
             <span className="persona-dot" aria-hidden="true">
-              {name(p.id).charAt(0)}
+              <PersonaIcon id={p.id} size={16} />
             </span>
             <span className="persona-option__name">{name(p.id)}</span>
             <span className="persona-option__description">

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { DEFAULT_VIDEO_MODEL, LIMITS, VIDEO_MODELS, VIDEO_TIMING, type VideoModelId } from "@storefront/shared";
+import { DEFAULT_VIDEO_MODEL, LIMITS, priceOf, VIDEO_MODELS, VIDEO_TIMING, type VideoModelId } from "@storefront/shared";
 import { ApiError } from "../../api/client";
 import { errorMessage } from "../../api/errors";
 import { generateVideo, videoHistory, videoStatus, type Video as VideoRecord } from "../../api/videos";
@@ -15,10 +15,13 @@ import { AppLink } from "../../components/AppLink";
 import { BackButton } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { useToast } from "../../components/Toasts";
+import { WalletBadge } from "../../components/WalletBadge";
 import { useAuth } from "../../hooks/useAuth";
+import { useChatErrors } from "../../hooks/useChatErrors";
 import { useFormat } from "../../hooks/useFormat";
 import { useServerEvent } from "../../hooks/useServerEvent";
 import { useSignOut } from "../../hooks/useSignOut";
+import { useWallet } from "../../hooks/useWallet";
 import "./Video.css";
 
 const RESOLUTIONS = ["720p", "1080p"] as const;
@@ -43,6 +46,8 @@ export default function Video() {
   const [current, setCurrent] = useState<{ id: string; estimatedSeconds: number } | null>(null);
   const [finished, setFinished] = useState<VideoRecord | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const wallet = useWallet();
+  const paidError = useChatErrors();
 
   const history = useQuery({
     queryKey: ["videos", user?.id],
@@ -94,7 +99,11 @@ export default function Video() {
     }
   });
 
-  const cost = (VIDEO_MODELS.find((m) => m.id === model)?.costPerSecond ?? 0) * duration;
+  // Charged in coins (shared priceOf, as the API does); the provider's dollar price is secondary.
+  const dollars = (VIDEO_MODELS.find((m) => m.id === model)?.costPerSecond ?? 0) * duration;
+  const coins = priceOf({ feature: "video", model, seconds: duration });
+  const balance = wallet.data?.wallet.coins;
+  const short = balance !== undefined && balance < coins;
 
   async function generate() {
     if (!user || starting || current) return;
@@ -105,7 +114,7 @@ export default function Video() {
     setStarting(true);
     setFinished(null);
     try {
-      const started = await generateVideo(prompt.trim(), duration, user.id);
+      const started = await generateVideo(prompt.trim(), duration, user.id, { model, aspectRatio: aspect, resolution });
       const estimatedSeconds = started.estimatedSeconds ?? VIDEO_TIMING.defaultEstimatedSeconds;
       setStatus({
         tone: "info",
@@ -125,11 +134,13 @@ export default function Video() {
       poll(started.videoId, VIDEO_TIMING.firstPollMs);
     } catch (error) {
       const text =
-        error instanceof ApiError
-          ? t("video.error", { error: errorMessage(error, error.message || t("video.unknownError")) })
-          : error instanceof TypeError
-            ? t("video.networkError", { message: error.message })
-            : t("video.error", { error: (error as Error).message || t("video.unknownError") });
+        error instanceof ApiError && error.status === 402
+          ? paidError(error, "")
+          : error instanceof ApiError
+            ? t("video.error", { error: errorMessage(error, error.message || t("video.unknownError")) })
+            : error instanceof TypeError
+              ? t("video.networkError", { message: error.message })
+              : t("video.error", { error: (error as Error).message || t("video.unknownError") });
       setStatus({ tone: "error", text });
       toast.error(text);
     } finally {
@@ -162,6 +173,7 @@ export default function Video() {
           <LanguageToggle />
           {user ? (
             <>
+              <WalletBadge />
               <span className="video-page__phone" dir="ltr">
                 {user.phone}
               </span>
@@ -219,8 +231,15 @@ export default function Video() {
                   ))}
                 </select>
                 <span className="video-page__cost" data-testid="video-cost">
-                  {t("video.estimatedCost", { cost: format.decimal(cost, 3) })}
+                  {t("video.costCoins", { coins: format.number(coins), price: format.decimal(dollars, 3) })}
                 </span>
+                {balance !== undefined && (
+                  <span className={short ? "field-error" : "field-hint"} data-testid="video-balance">
+                    {short
+                      ? t("errors.insufficientCoins", { needed: format.number(coins), available: format.number(balance) })
+                      : t("video.balance", { coins: format.number(balance) })}
+                  </span>
+                )}
               </div>
               <div className="field">
                 <label htmlFor="video-prompt">{t("video.prompt")}</label>

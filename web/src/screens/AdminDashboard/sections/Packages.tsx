@@ -80,7 +80,7 @@ export default function Packages() {
           {shown.map((p) => (
             <article key={p.id} className="card admin-package" data-testid="package-card">
               <header>
-                <h3>{p.name}</h3>
+                <h3 dir="auto">{p.name}</h3>
                 <div className="admin-badges">
                   <span className="admin-badge">{t(`admin.packages.${p.subscription_type}`)}</span>
                   {p.auto_renew && <span className="admin-badge admin-badge--ok">{t("admin.packages.autoRenew")}</span>}
@@ -96,7 +96,7 @@ export default function Packages() {
               <p className="admin-muted">
                 {t("admin.packages.perK", { price: p.coins > 0 ? ((p.price / p.coins) * 1000).toFixed(3) : "—" })}
               </p>
-              {p.description && <p>{p.description}</p>}
+              {p.description && <p dir="auto">{p.description}</p>}
               {!p.fallback && can("packages:manage") && (
                 <footer className="admin-actions">
                   <button
@@ -166,7 +166,11 @@ function PackageEditor({
   const [form, setForm] = useState(initial);
   const [errors, setErrors] = useState<Partial<Record<keyof PackageForm, string>>>({});
   const [saving, setSaving] = useState(false);
-  const set = <K extends keyof PackageForm>(key: K, value: PackageForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+  // Editing a field clears its error: an error stays only while the field is still wrong.
+  const set = <K extends keyof PackageForm>(key: K, value: PackageForm[K]) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    setErrors((e) => (e[key] ? { ...e, [key]: undefined } : e));
+  };
 
   async function submit(event: FormEvent) {
     event.preventDefault();

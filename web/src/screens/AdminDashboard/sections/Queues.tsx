@@ -11,6 +11,7 @@ import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { useToast } from "../../../components/Toasts";
 import { adminApi } from "../adminApi";
 import { errorText, formatDate, formatNumber, Panel, Table, useCan, useLoad } from "../ui";
+import { localeOf } from "../../../lib/locale";
 
 const POLL_MS = 10_000;
 /** Points of the throughput-over-time chart kept in the page (one per push or poll). */
@@ -69,7 +70,7 @@ export default function Queues() {
   const [removing, setRemoving] = useState<{ queue: string; id: string } | null>(null);
   const live = useQueuePush(useCallback((next: QueueStat[]) => setStats(next), []));
   const n = (value: number) => formatNumber(value, i18n.language);
-  const ms = (value: number | null) => (value === null ? "—" : `${n(Math.round(value))} ms`);
+  const ms = (value: number | null) => (value === null ? "—" : t("admin.queues.ms", { n: n(Math.round(value)) }));
 
   useEffect(() => {
     if (data) setStats(data.queues);
@@ -77,7 +78,7 @@ export default function Queues() {
   useEffect(() => {
     if (!stats) return;
     const point = {
-      time: new Date().toLocaleTimeString(i18n.language === "ar" ? "ar" : "en", { hour12: false }),
+      time: new Date().toLocaleTimeString(localeOf(i18n.language), { hour12: false }),
       perMinute: stats.reduce((sum, q) => sum + q.jobs_per_minute, 0),
     };
     setHistory((points) => [...points, point].slice(-HISTORY_POINTS));
@@ -128,7 +129,9 @@ export default function Queues() {
         >
           {(q) => (
             <tr key={q.name} data-queue={q.name}>
-              <th scope="row">{q.name}</th>
+              <th scope="row" translate="no" dir="ltr">
+                {q.name}
+              </th>
               {STATES.map((s) => (
                 <td key={s} data-state={s}>
                   {n(q.counts[s])}
@@ -195,7 +198,7 @@ export default function Queues() {
           {(job) => (
             <tr key={`${job.queue}:${job.id}`} data-job-id={job.id}>
               <td>{job.queue}</td>
-              <td className="admin-mono">
+              <td className="admin-mono" translate="no">
                 {job.name} #{job.id}
               </td>
               <td className="admin-break" dir="auto">

@@ -66,14 +66,16 @@ export default function SmsConfig() {
       >
         {(g) => (
           <tr key={g.id}>
-            <td>{g.gatewayName}</td>
+            <td dir="auto">{g.gatewayName}</td>
             <td dir="ltr">{g.shortcode}</td>
             <td>{g.port}</td>
             <td>{g.smsType}</td>
-            <td dir="ltr" className="admin-break">
+            <td dir="ltr" className="admin-break" translate="no">
               {g.apiUrl}
             </td>
-            <td dir="ltr">{g.username}</td>
+            <td dir="ltr" translate="no">
+              {g.username}
+            </td>
             <td className="admin-actions">
               {can("sms:manage") && (
                 <>

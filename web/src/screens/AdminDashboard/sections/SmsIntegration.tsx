@@ -258,7 +258,15 @@ function ConfigTab() {
           <legend>{t("admin.smsIntegration.webhookSection")}</legend>
           <div className="field">
             <label htmlFor={`${id}-webhook`}>{t("admin.smsIntegration.webhookUrl")}</label>
-            <input id={`${id}-webhook`} className="input" dir="ltr" readOnly value={stored.webhook_url} />
+            {/* A read-only box that wraps, so the whole URL shows on a phone too. */}
+            <textarea
+              id={`${id}-webhook`}
+              className="textarea admin-url"
+              dir="ltr"
+              readOnly
+              rows={2}
+              value={stored.webhook_url}
+            />
             <span className="field-hint">{t("admin.smsIntegration.webhookHint")}</span>
           </div>
           <div className="admin-form-grid">
@@ -515,8 +523,8 @@ function LogsTable({ data, onPage }: { data: { logs: SmsLogRow[] } & Paged; onPa
         {(log) => (
           <tr key={log.id}>
             <td>{formatDate(log.created_at, i18n.language)}</td>
-            <td>{log.action}</td>
-            <td>{log.user_name}</td>
+            <td translate="no">{log.action}</td>
+            <td dir="auto">{log.user_name}</td>
             <td dir="ltr">{log.phone}</td>
             <td>
               <pre className="admin-pre" dir="ltr">
@@ -553,10 +561,12 @@ function MessagesTable({ data, onPage }: { data: { messages: SmsMessageRow[] } &
           <tr key={m.id}>
             <td>{formatDate(m.created_at, i18n.language)}</td>
             <td>{t(`admin.smsIntegration.${m.direction}`)}</td>
-            <td>{m.user_name}</td>
+            <td dir="auto">{m.user_name}</td>
             <td dir="ltr">{m.phone}</td>
             <td dir="auto">{m.message}</td>
-            <td className="admin-break">{m.gateway_response}</td>
+            <td className="admin-break" translate="no">
+              {m.gateway_response}
+            </td>
           </tr>
         )}
       </Table>
@@ -593,7 +603,7 @@ function StatsView({ stats, n }: { stats: SmsStats; n(value: number): string }) 
       >
         {(u) => (
           <tr key={u.phone}>
-            <td>{u.name}</td>
+            <td dir="auto">{u.name}</td>
             <td dir="ltr">{u.phone}</td>
             <td>{n(u.total_sms)}</td>
             <td>{n(u.replies_received)}</td>

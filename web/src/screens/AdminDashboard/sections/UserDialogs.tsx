@@ -1,7 +1,14 @@
 /** The Edit Tier and Assign Package dialogs of SPEC §2 User Management. */
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import type { AdminUserRow, PackageAssignment, WalletPackage } from "@storefront/shared";
+import {
+  DEFAULT_TIERS,
+  shownTier,
+  type AdminUserRow,
+  type PackageAssignment,
+  type TierRow,
+  type WalletPackage,
+} from "@storefront/shared";
 import { ApiError } from "../../../api/client";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { useToast } from "../../../components/Toasts";
@@ -15,9 +22,24 @@ export function EditTierDialog({ user, onClose, onSaved }: { user: AdminUserRow;
   const coinsId = useId();
   const tierId = useId();
   const [coins, setCoins] = useState(String(user.coins));
-  const [tier, setTier] = useState(user.tier);
+  const [tier, setTier] = useState(user.tier_floor);
   const [error, setError] = useState("");
   const [saving, setSaving] = useState(false);
+  // The tier table the server computes the shown tier with (the defaults until it has loaded).
+  const [tiers, setTiers] = useState<readonly TierRow[]>(DEFAULT_TIERS);
+  useEffect(() => {
+    let live = true;
+    adminApi.walletConfig().then(
+      (res) => live && setTiers(res.tiers),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  const coinsValue = Number(coins);
+  const preview =
+    coins.trim() !== "" && Number.isInteger(coinsValue) && coinsValue >= 0 ? shownTier(coinsValue, tier, tiers) : null;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -29,7 +51,7 @@ export function EditTierDialog({ user, onClose, onSaved }: { user: AdminUserRow;
     setSaving(true);
     try {
       const res = await adminApi.updateTier(user.id, value, tier);
-      toast.success(t("admin.tier.updated", { tier: res.newTier, coins: res.newCoins }));
+      toast.success(t("admin.tier.updated", { tier: shownTier(res.newCoins, res.newTier, tiers), coins: res.newCoins }));
       onSaved();
     } catch (caught) {
       toast.error(errorText(caught, t("admin.tier.failed")));
@@ -58,7 +80,7 @@ export function EditTierDialog({ user, onClose, onSaved }: { user: AdminUserRow;
           {error && <span className="field-error">{error}</span>}
         </div>
         <div className="field">
-          <label htmlFor={tierId}>{t("admin.tier.tier")}</label>
+          <label htmlFor={tierId}>{t("admin.tier.floor")}</label>
           <select id={tierId} className="select" value={tier} onChange={(e) => setTier(Number(e.target.value))}>
             {Array.from({ length: 10 }, (_, i) => i + 1).map((n) => (
               <option key={n} value={n}>
@@ -66,7 +88,13 @@ export function EditTierDialog({ user, onClose, onSaved }: { user: AdminUserRow;
               </option>
             ))}
           </select>
+          <span className="field-hint">{t("admin.tier.floorHint")}</span>
         </div>
+        {preview !== null && (
+          <p className="alert alert--warning" data-testid="tier-preview" aria-live="polite">
+            {t("admin.tier.preview", { tier: preview })}
+          </p>
+        )}
         <FormActions onCancel={onClose} busy={saving} label={t("admin.tier.update")} busyLabel={t("admin.tier.updating")} />
       </form>
     </Modal>

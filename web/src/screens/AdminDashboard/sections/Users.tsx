@@ -66,7 +66,7 @@ export default function Users() {
       >
         {(user) => (
           <tr key={user.id} data-user-id={user.id}>
-            <td className="admin-mono" title={user.id}>
+            <td className="admin-mono" title={user.id} translate="no">
               {user.id.slice(-8)}
             </td>
             <td dir="ltr">{user.phone}</td>

@@ -96,7 +96,7 @@ export default function WalletConfig() {
         >
           {(row, i) => (
             <tr key={row.feature_type}>
-              <td>{row.feature_type.toUpperCase()}</td>
+              <td>{t(`admin.walletConfig.features.${row.feature_type}`, { defaultValue: row.feature_type })}</td>
               <td>
                 <input
                   className="input admin-cell-input"
@@ -105,7 +105,7 @@ export default function WalletConfig() {
                   step={1}
                   value={row.tokens_per_unit}
                   disabled={!editable}
-                  aria-label={`${row.feature_type.toUpperCase()} ${t("admin.walletConfig.tokensPerUnit")}`}
+                  aria-label={`${t(`admin.walletConfig.features.${row.feature_type}`, { defaultValue: row.feature_type })} ${t("admin.walletConfig.tokensPerUnit")}`}
                   onChange={(e) =>
                     setPricing((rows) => rows.map((r, j) => (j === i ? { ...r, tokens_per_unit: e.target.value } : r)))
                   }
