@@ -7,8 +7,7 @@ import { errorHandler, notFoundHandler } from "./middleware/errors";
 import { httpMetrics } from "./middleware/metrics";
 import { sessionMiddleware } from "./middleware/session";
 import { webApp } from "./middleware/web-app";
-import { apiRoutes } from "./routes/index";
-import { smsWebhookRoutes } from "./routes/sms/integration/webhook";
+import { apiRoutes, ownBodyRoutes } from "./routes/index";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/u;
 
@@ -40,7 +39,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
   );
 
   // Before the API's JSON parser: the webhook signature covers the raw body.
-  app.use("/api", smsWebhookRoutes(ctx));
+  app.use("/api", ownBodyRoutes(ctx));
   const api = express.Router();
   api.use(express.json({ limit: "1mb", strict: true }));
   api.use(express.urlencoded({ extended: false, limit: "1mb", parameterLimit: 100 }));

@@ -47,3 +47,9 @@ export const adminRecordSchema = z.object({
   role: z.enum(["super_admin", "admin", "manager", "support"]),
 });
 export type AdminRecord = z.infer<typeof adminRecordSchema>;
+
+export const adminLoginResponseSchema = z.object({ success: z.literal(true), admin: adminRecordSchema, message: z.string() });
+export type AdminLoginResponse = z.infer<typeof adminLoginResponseSchema>;
+
+export const adminSessionResponseSchema = z.object({ success: z.literal(true), admin: adminRecordSchema });
+export type AdminSessionResponse = z.infer<typeof adminSessionResponseSchema>;

@@ -1,8 +1,9 @@
 import { createRequire } from "node:module";
 import path from "node:path";
-import express, { Router } from "express";
-import { buildOpenApiDocument } from "@storefront/shared/server";
-import type { AppContext } from "../../context";
+import express, { type RequestHandler } from "express";
+import { openApiDocumentSchema } from "@storefront/shared";
+import { defineRawRoute, TAGS } from "../define";
+import { buildOpenApiDocument } from "../openapi";
 
 const require = createRequire(import.meta.url);
 
@@ -30,23 +31,59 @@ const VIEWER_HTML = `<!doctype html>
 // A separate script (not inline) so a strict Content-Security-Policy can forbid inline scripts.
 const INIT_JS = `window.ui = SwaggerUIBundle({ url: "/api/openapi.json", dom_id: "#swagger-ui", deepLinking: true, withCredentials: true });\n`;
 
-/** GET /api/openapi.json (generated from the shared zod schemas) and GET /api/docs (Swagger UI). */
-export function docsRoutes(_ctx: AppContext): Router {
-  const router = Router();
-  // Built once per process: the schemas do not change while it runs.
-  let document: Record<string, unknown> | undefined;
-
-  router.get("/openapi.json", (_req, res) => {
-    document ??= buildOpenApiDocument();
-    res.setHeader("Cache-Control", "no-cache");
-    res.json(document);
-  });
-  router.get("/docs", (_req, res) => {
-    res.type("html").send(VIEWER_HTML);
-  });
-  router.get("/docs/init.js", (_req, res) => {
-    res.type("application/javascript").send(INIT_JS);
-  });
-  router.use("/docs/assets", express.static(swaggerUiDir(), { index: false, maxAge: "1d" }));
-  return router;
-}
+/** GET /api/openapi.json (derived from the route table) and GET /api/docs (Swagger UI). */
+export const docsRoutes = [
+  defineRawRoute({
+    method: "get",
+    paths: ["/openapi.json"],
+    tag: TAGS.ops,
+    summary: "This document",
+    auth: "none",
+    response: openApiDocumentSchema,
+    errors: [],
+    raw: (_ctx, table) => {
+      // Built once per process: the routes do not change while it runs.
+      let document: Record<string, unknown> | undefined;
+      return (_req, res) => {
+        document ??= buildOpenApiDocument(table);
+        res.setHeader("Cache-Control", "no-cache");
+        res.json(document);
+      };
+    },
+  }),
+  defineRawRoute({
+    method: "get",
+    paths: ["/docs"],
+    tag: TAGS.ops,
+    summary: "Interactive viewer of this document (Swagger UI, served locally)",
+    auth: "none",
+    response: { contentType: "text/html", description: "The viewer page" },
+    errors: [],
+    raw: () => (_req, res) => {
+      res.type("html").send(VIEWER_HTML);
+    },
+  }),
+  defineRawRoute({
+    method: "get",
+    paths: ["/docs/init.js"],
+    tag: TAGS.ops,
+    summary: "The viewer's start script",
+    auth: "none",
+    response: { contentType: "application/javascript", description: "Script" },
+    errors: [],
+    raw: () => (_req, res) => {
+      res.type("application/javascript").send(INIT_JS);
+    },
+  }),
+  defineRawRoute({
+    method: "get",
+    paths: ["/docs/assets"],
+    prefix: true,
+    tag: TAGS.ops,
+    summary: "The viewer's static files (swagger-ui-dist)",
+    auth: "none",
+    response: { contentType: "application/octet-stream", description: "A static file" },
+    errors: [404],
+    raw: () => express.static(swaggerUiDir(), { index: false, maxAge: "1d" }) as RequestHandler,
+  }),
+];

@@ -1,25 +1,38 @@
-import { Router } from "express";
+import { healthResponseSchema, readyResponseSchema } from "@storefront/shared";
 import { mongoReady } from "@storefront/shared/server";
-import type { AppContext } from "../../context";
+import { defineRoute, TAGS } from "../define";
 
-export function healthRoutes(ctx: AppContext): Router {
-  const router = Router();
+export const healthRoutes = [
+  defineRoute({
+    method: "get",
+    paths: ["/health"],
+    tag: TAGS.ops,
+    summary: "200 while the process lives",
+    auth: "none",
+    response: healthResponseSchema,
+    errors: [],
+    handler: () => ({ status: "ok", uptime: process.uptime() }),
+  }),
 
-  router.get("/health", (_req, res) => {
-    res.json({ status: "ok", uptime: process.uptime() });
-  });
-
-  router.get("/ready", async (_req, res) => {
-    const missing: string[] = [];
-    if (!(await mongoReady())) missing.push("mongodb");
-    const redisOk = await ctx.redis.ping().then(
-      (r) => r === "PONG",
-      () => false,
-    );
-    if (!redisOk) missing.push("redis");
-    else missing.push(...(await ctx.missingWorkers()).map((q) => `worker:${q}`));
-    res.status(missing.length ? 503 : 200).json({ status: missing.length ? "unavailable" : "ready", missing });
-  });
-
-  return router;
-}
+  defineRoute({
+    method: "get",
+    paths: ["/ready"],
+    tag: TAGS.ops,
+    summary: "200 when MongoDB, Redis and a worker per queue are reachable, else 503 naming what is missing",
+    auth: "none",
+    response: readyResponseSchema,
+    errors: [503],
+    handler: async ({ res, ctx }) => {
+      const missing: string[] = [];
+      if (!(await mongoReady())) missing.push("mongodb");
+      const redisOk = await ctx.redis.ping().then(
+        (r) => r === "PONG",
+        () => false,
+      );
+      if (!redisOk) missing.push("redis");
+      else missing.push(...(await ctx.missingWorkers()).map((q) => `worker:${q}`));
+      res.status(missing.length ? 503 : 200);
+      return { status: missing.length ? "unavailable" : "ready", missing };
+    },
+  }),
+];

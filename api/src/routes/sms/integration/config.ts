@@ -1,27 +1,46 @@
-import { Router, type Request } from "express";
-import { smsIntegrationActionSchema, smsIntegrationConfigRequestSchema } from "@storefront/shared";
+import type { Request } from "express";
+import {
+  smsGatewayTestResponseSchema,
+  smsIntegrationActionSchema,
+  smsIntegrationConfigRequestSchema,
+  smsIntegrationConfigResponseSchema,
+} from "@storefront/shared";
 import type { AppContext } from "../../../context";
-import { requireAdmin } from "../../../middleware/auth";
-import { handle } from "../../../middleware/validate";
 import { recordAudit } from "../../../services/audit";
 import { saveSmsConfig, smsConfigView, testSmsGateway } from "../../../services/sms-config";
+import { defineRoute, TAGS } from "../../define";
 
-const PATHS = ["/sms/integration/config.php", "/sms/integration/config"];
+const PATHS = ["/sms/integration/config.php", "/sms/integration/config"] as const;
 
-export function smsConfigRoutes(ctx: AppContext): Router {
-  const router = Router();
-  const baseUrl = (req: Request) => ctx.config.PUBLIC_BASE_URL ?? `${req.protocol}://${req.get("host") ?? "localhost"}`;
+const baseUrl = (ctx: AppContext, req: Request) =>
+  ctx.config.PUBLIC_BASE_URL ?? `${req.protocol}://${req.get("host") ?? "localhost"}`;
 
-  router.get(PATHS, requireAdmin("sms:view"), async (req, res) => {
-    res.json({ success: true, config: await smsConfigView(baseUrl(req)) });
-  });
+export const smsConfigRoutes = [
+  defineRoute({
+    method: "get",
+    paths: PATHS,
+    tag: TAGS.sms,
+    summary: "SMS integration configuration (secrets masked)",
+    auth: "admin",
+    permission: "sms:view",
+    response: smsIntegrationConfigResponseSchema,
+    errors: [401, 403],
+    handler: async ({ req, ctx }) => ({ success: true, config: await smsConfigView(baseUrl(ctx, req)) }),
+  }),
 
-  router.post(
-    PATHS,
-    requireAdmin("sms:manage"),
-    handle(smsIntegrationConfigRequestSchema, "body", async (input, req) => {
-      const before = await smsConfigView(baseUrl(req));
-      const config = await saveSmsConfig(input, baseUrl(req));
+  defineRoute({
+    method: "post",
+    paths: PATHS,
+    tag: TAGS.sms,
+    summary: "Save the SMS integration configuration (the full config)",
+    auth: "admin",
+    permission: "sms:manage",
+    body: smsIntegrationConfigRequestSchema,
+    response: smsIntegrationConfigResponseSchema,
+    errors: [400, 401, 403],
+    handler: async ({ body, req, ctx }) => {
+      const before = await smsConfigView(baseUrl(ctx, req));
+      const config = await saveSmsConfig(body, baseUrl(ctx, req));
       await recordAudit(req.admin!, {
         action: "sms_integration.update",
         targetType: "sms_integration",
@@ -30,17 +49,23 @@ export function smsConfigRoutes(ctx: AppContext): Router {
         after: config,
       });
       return { success: true, config };
-    }),
-  );
+    },
+  }),
 
-  router.put(
-    PATHS,
-    requireAdmin("sms:manage"),
-    handle(smsIntegrationActionSchema, "body", async () => {
+  defineRoute({
+    method: "put",
+    paths: PATHS,
+    tag: TAGS.sms,
+    summary: 'Gateway actions: {action: "test_gateway"}',
+    auth: "admin",
+    permission: "sms:manage",
+    body: smsIntegrationActionSchema,
+    response: smsGatewayTestResponseSchema,
+    errors: [400, 401, 403],
+    handler: async () => {
       const result = await testSmsGateway();
       // `success` mirrors the test so a client reading only it still reports a failed test.
       return { success: result.success, test_result: result, ...(result.error ? { error: result.error } : {}) };
-    }),
-  );
-  return router;
-}
+    },
+  }),
+];

@@ -1,0 +1,57 @@
+import type { RequestHandler, Router } from "express";
+import type { AppContext } from "../context";
+import { badRequest } from "../errors";
+import { metricsAccess, requireAdmin, requireUser } from "../middleware/auth";
+import { singleFile } from "../middleware/upload";
+import { parseOrThrow } from "../middleware/validate";
+import type { JsonRoute, Route } from "./define";
+
+/** The check that `route.auth` names; webhook routes verify their signature in the handler. */
+function authFor(route: Route, ctx: AppContext): RequestHandler[] {
+  switch (route.auth) {
+    case "user":
+      return [requireUser];
+    case "admin":
+      return [requireAdmin(route.permission)];
+    case "metrics":
+      return [metricsAccess(ctx.config.METRICS_TOKEN)];
+    case "none":
+    case "webhook":
+      return [];
+  }
+}
+
+function jsonHandler(route: JsonRoute, ctx: AppContext): RequestHandler {
+  return async (req, res) => {
+    let body: unknown;
+    if (route.body) {
+      const raw: unknown = req.body ?? {};
+      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw badRequest("body: must be a JSON object", "body");
+      body = parseOrThrow(route.body, raw);
+    }
+    const query = route.query ? parseOrThrow(route.query, req.query) : undefined;
+    if (route.status) res.status(route.status);
+    const result = await route.handler({ body, query, file: req.file, req, res, ctx });
+    if (result !== undefined && !res.headersSent) res.json(result);
+  };
+}
+
+/**
+ * Mounts `routes` on `router`: auth check, the route's own middleware, the upload parser, then
+ * validation and the handler. `table` is every route of the API (raw routes may describe it).
+ */
+export function mountRoutes(router: Router, routes: readonly Route[], ctx: AppContext, table: readonly Route[] = routes): Router {
+  for (const route of routes) {
+    const chain: RequestHandler[] = [...authFor(route, ctx), ...(route.middleware ?? [])];
+    if (route.kind === "raw") {
+      chain.push(route.raw(ctx, table));
+      if (route.prefix) for (const path of route.paths) router.use(path, ...chain);
+      else router[route.method]([...route.paths], ...chain);
+      continue;
+    }
+    if (route.upload) chain.push(singleFile(route.upload.field, route.upload.maxBytes, route.upload.tooLargeMessage));
+    chain.push(jsonHandler(route, ctx));
+    router[route.method]([...route.paths], ...chain);
+  }
+  return router;
+}
