@@ -10,7 +10,9 @@ export function singleFile(field: string, maxBytes: number, tooLargeMessage: str
   return (req, res, next) =>
     parse(req, res, (error: unknown) => {
       if (error instanceof MulterError && error.code === "LIMIT_FILE_SIZE") next(tooLarge(tooLargeMessage, field));
-      else next(error);
+      else if (error instanceof MulterError || !error) next(error);
+      // The multipart parser's own errors (no boundary, a truncated form, a bad part header) are the sender's.
+      else next(badRequest("body: malformed multipart body", "body"));
     });
 }
 
