@@ -28,6 +28,8 @@ export const authResponseSchema = z.object({
   phone: z.string(),
 });
 
+export type AuthResponse = z.infer<typeof authResponseSchema>;
+
 export const sessionCheckResponseSchema = z.object({
   success: z.boolean(),
   authenticated: z.boolean(),
