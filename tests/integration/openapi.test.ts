@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { Client } from "../support/client";
+import { z } from "zod";
+import { API_ROUTES } from "../../api/src/routes/index";
+import { isRawResponse } from "../../api/src/routes/define";
+import { adminClient, Client, newUser } from "../support/client";
 
 /** Every call of SPEC §7 (method and path under /api), written out here independently of the generator. */
 const SPEC_CALLS = [
@@ -128,6 +131,24 @@ describe("OpenAPI document at /api/openapi.json", () => {
     expect(schemes.webhookSignature).toMatchObject({ in: "header", name: "X-Signature" });
     expect(schemes.webhookTimestamp).toMatchObject({ in: "header", name: "X-Signature-Timestamp" });
     expect(schemes.webhookToken).toMatchObject({ in: "query", name: "token" });
+  });
+});
+
+describe("documented responses", () => {
+  it("match what the server answers on every GET route of the table that needs no input", async () => {
+    const user = await newUser();
+    const admin = await adminClient();
+    const checked: string[] = [];
+    for (const route of API_ROUTES) {
+      if (route.method !== "get" || isRawResponse(route.response) || route.paths[0].includes(":")) continue;
+      const client = route.auth === "user" ? user.client : route.auth === "admin" ? admin : new Client();
+      const res = await client.get(route.paths[0]);
+      if (res.status >= 300) continue;
+      const parsed = (route.response as z.ZodType).safeParse(res.body);
+      expect(parsed.error?.issues.slice(0, 3), `GET ${route.paths[0]}`).toBeUndefined();
+      checked.push(route.paths[0]);
+    }
+    expect(checked.length).toBeGreaterThan(15);
   });
 });
 

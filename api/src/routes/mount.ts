@@ -4,7 +4,7 @@ import { badRequest } from "../errors";
 import { metricsAccess, requireAdmin, requireUser } from "../middleware/auth";
 import { singleFile } from "../middleware/upload";
 import { parseOrThrow } from "../middleware/validate";
-import type { JsonRoute, Route } from "./define";
+import { isRawResponse, type JsonRoute, type Route } from "./define";
 
 /** The check that `route.auth` names; webhook routes verify their signature in the handler. */
 function authFor(route: Route, ctx: AppContext): RequestHandler[] {
@@ -32,7 +32,18 @@ function jsonHandler(route: JsonRoute, ctx: AppContext): RequestHandler {
     const query = route.query ? parseOrThrow(route.query, req.query) : undefined;
     if (route.status) res.status(route.status);
     const result = await route.handler({ body, query, file: req.file, req, res, ctx });
-    if (result !== undefined && !res.headersSent) res.json(result);
+    if (result === undefined || res.headersSent) return;
+    // Outside production every JSON answer is checked against its documented schema: drift is logged, never sent differently.
+    if (ctx.config.NODE_ENV !== "production" && !isRawResponse(route.response) && res.statusCode < 300) {
+      const checked = route.response.safeParse(result);
+      if (!checked.success) {
+        req.log?.warn(
+          { route: `${route.method.toUpperCase()} ${route.paths[0]}`, issues: checked.error.issues.slice(0, 3) },
+          "response does not match its schema",
+        );
+      }
+    }
+    res.json(result);
   };
 }
 
