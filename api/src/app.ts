@@ -10,8 +10,8 @@ import { httpMetrics } from "./middleware/metrics";
 import { securityHeaders } from "./middleware/security-headers";
 import { sessionMiddleware } from "./middleware/session";
 import { webApp } from "./middleware/web-app";
-import { apiRoutes } from "./routes/index";
-import { loggedUrl, smsWebhookRoutes } from "./routes/sms/integration/webhook";
+import { apiRoutes, ownBodyRoutes } from "./routes/index";
+import { loggedUrl } from "./routes/sms/integration/webhook";
 import { idempotencyKeyOf } from "./services/wallet";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/u;
@@ -46,7 +46,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
 
   app.use("/api", failFastWhenDown(ctx));
   // Before the API's JSON parser: the webhook signature covers the raw body.
-  app.use("/api", smsWebhookRoutes(ctx));
+  app.use("/api", ownBodyRoutes(ctx));
   const api = express.Router();
   api.use(crossSiteGuard(ctx.config));
   // Checked before any route reads a body or stores an upload.

@@ -16,6 +16,7 @@ export * from "./schemas/sms-ai";
 export * from "./schemas/chat";
 export * from "./schemas/conversations";
 export * from "./schemas/sms-integration";
+export * from "./schemas/ops";
 export * from "./permissions";
 export * from "./queues";
 export * from "./events";

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
 import { Types } from "mongoose";
 import { MESSAGES, roleAllows, type AdminPermission, type AdminRole } from "@storefront/shared";
@@ -75,5 +76,22 @@ export function requireAdmin(...permissions: AdminPermission[]): RequestHandler 
     if (permissions.some((permission) => !roleAllows(admin.role, permission))) throw forbidden(MESSAGES.adminForbidden);
     req.admin = { id: adminId, username: admin.username, role: admin.role };
     next();
+  };
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Prometheus scrapes with `Authorization: Bearer $METRICS_TOKEN`; admins with stats:view may look too. */
+export function metricsAccess(token: string | undefined): RequestHandler {
+  const admin = requireAdmin("stats:view");
+  return (req, res, next) => {
+    const header = req.headers.authorization ?? "";
+    const bearer = /^Bearer (.+)$/u.exec(header)?.[1];
+    if (token && bearer && sameSecret(bearer, token)) return next();
+    return admin(req, res, next);
   };
 }

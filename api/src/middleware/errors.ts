@@ -20,6 +20,8 @@ function toAppError(error: unknown): AppError | null {
     if (error.code === "LIMIT_FILE_SIZE") return tooLarge("File is too large", error.field);
     return badRequest(`${error.field ?? "file"}: ${error.message}`, error.field);
   }
+  // The router could not percent-decode a path parameter: the URL is malformed, not the server.
+  if (error instanceof URIError) return badRequest("path: malformed URL encoding", "path");
   const e = error as { type?: string; status?: number; expose?: boolean; message?: string };
   if (e?.type === "entity.parse.failed") return badRequest("body: malformed JSON", "body");
   if (e?.type === "entity.too.large") return tooLarge("body: request body is too large", "body");

@@ -14,45 +14,67 @@ import { adminWalletConfigRoutes } from "./admin/wallet-config";
 import { authRoutes } from "./auth/auth";
 import { chatRoutes } from "./chat/chat";
 import { conversationRoutes } from "./conversations/conversations";
+import type { Route } from "./define";
+import { docsRoutes } from "./docs/docs";
 import { healthRoutes } from "./health/health";
 import { imageRoutes } from "./images/images";
 import { mediaRoutes } from "./images/media";
 import { metricsRoutes } from "./metrics/metrics";
-import { docsRoutes } from "./docs/docs";
+import { mountRoutes } from "./mount";
 import { smsAiRoutes } from "./sms/ai/ai";
 import { smsConfigRoutes } from "./sms/integration/config";
 import { smsLogsRoutes } from "./sms/integration/logs";
+import { smsWebhookRoutes } from "./sms/integration/webhook";
 import { profileRoutes } from "./user/profile";
 import { videoRoutes } from "./videos/videos";
 import { walletRoutes } from "./wallet/wallet";
 
-/** Every API area, mounted under /api. */
+/**
+ * Every call of the API (paths under /api), in mount order. Importable without starting the app:
+ * the OpenAPI document (scripts/openapi.ts) and the fuzz suite read it.
+ */
+export const API_ROUTES: readonly Route[] = [
+  ...healthRoutes,
+  ...metricsRoutes,
+  ...docsRoutes,
+  ...authRoutes,
+  ...profileRoutes,
+  ...walletRoutes,
+  ...smsAiRoutes,
+  ...chatRoutes,
+  ...conversationRoutes,
+  ...imageRoutes,
+  ...videoRoutes,
+  ...mediaRoutes,
+  ...adminAuthRoutes,
+  ...adminTierRoutes,
+  ...adminDashboardRoutes,
+  ...adminUsersRoutes,
+  ...adminPackagesRoutes,
+  ...adminUserPackagesRoutes,
+  ...adminWalletConfigRoutes,
+  ...adminAuditRoutes,
+  ...adminAdminsRoutes,
+  ...adminQueuesRoutes,
+  ...adminSmsConfigRoutes,
+  ...smsConfigRoutes,
+  ...smsLogsRoutes,
+  ...smsWebhookRoutes,
+];
+
+const readsOwnBody = (route: Route) => route.kind === "raw" && route.ownBody === true;
+
+/** The routes that read their own raw body (the signed webhook): mounted before the JSON parser and the session. */
+export function ownBodyRoutes(ctx: AppContext): Router {
+  return mountRoutes(Router(), API_ROUTES.filter(readsOwnBody), ctx, API_ROUTES);
+}
+
+/** Every other API area, mounted under /api after the body parsers and the session. */
 export function apiRoutes(ctx: AppContext): Router {
-  const router = Router();
-  router.use(healthRoutes(ctx));
-  router.use(metricsRoutes(ctx));
-  router.use(docsRoutes(ctx));
-  router.use(authRoutes(ctx));
-  router.use(profileRoutes(ctx));
-  router.use(walletRoutes(ctx));
-  router.use(smsAiRoutes(ctx));
-  router.use(chatRoutes(ctx));
-  router.use(conversationRoutes(ctx));
-  router.use(imageRoutes(ctx));
-  router.use(videoRoutes(ctx));
-  router.use(mediaRoutes(ctx));
-  router.use(adminAuthRoutes(ctx));
-  router.use(adminTierRoutes(ctx));
-  router.use(adminDashboardRoutes(ctx));
-  router.use(adminUsersRoutes(ctx));
-  router.use(adminPackagesRoutes(ctx));
-  router.use(adminUserPackagesRoutes(ctx));
-  router.use(adminWalletConfigRoutes(ctx));
-  router.use(adminAuditRoutes(ctx));
-  router.use(adminAdminsRoutes(ctx));
-  router.use(adminQueuesRoutes(ctx));
-  router.use(adminSmsConfigRoutes(ctx));
-  router.use(smsConfigRoutes(ctx));
-  router.use(smsLogsRoutes(ctx));
-  return router;
+  return mountRoutes(
+    Router(),
+    API_ROUTES.filter((route) => !readsOwnBody(route)),
+    ctx,
+    API_ROUTES,
+  );
 }

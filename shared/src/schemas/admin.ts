@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ADMIN_PASSWORD_MIN, ADMIN_ROLES, FEATURES, PACKAGE_MAX, SUBSCRIPTION_TYPES } from "../constants";
 import { MESSAGES } from "../messages";
 import { tierTableProblems } from "../pricing";
-import { booleanishSchema, decimalSchema, intSchema, objectIdSchema } from "./common";
+import { booleanishSchema, decimalSchema, intSchema, objectIdSchema, pageInfoSchema } from "./common";
 
 const MAX_COINS = 2_000_000_000;
 
@@ -329,3 +329,48 @@ export type AdminAccount = z.infer<typeof adminAccountSchema>;
 
 export const adminsResponseSchema = z.object({ success: z.literal(true), admins: z.array(adminAccountSchema) });
 export type AdminsResponse = z.infer<typeof adminsResponseSchema>;
+export const adminAccountResponseSchema = z.object({ success: z.literal(true), admin: adminAccountSchema });
+export const toggleUserResponseSchema = z.object({ success: z.literal(true), userId: z.string(), isActive: z.boolean() });
+
+export const walletPackagesResponseSchema = z.object({ success: z.literal(true), packages: z.array(walletPackageSchema) });
+export type WalletPackagesResponse = z.infer<typeof walletPackagesResponseSchema>;
+
+/** Create or update of a package: the stored package and the confirmation text. */
+export const walletPackageSaveResponseSchema = z.object({
+  success: z.literal(true),
+  package: walletPackageSchema,
+  message: z.string(),
+});
+
+/** With ?userId= the user's packages, otherwise every assignment. */
+export const userPackagesResponseSchema = pageInfoSchema.extend({
+  success: z.literal(true),
+  packages: z.array(packageAssignmentSchema).optional(),
+  assignments: z.array(packageAssignmentSchema).optional(),
+});
+export type UserPackagesResponse = z.infer<typeof userPackagesResponseSchema>;
+
+export const assignPackageResponseSchema = z.object({
+  success: z.literal(true),
+  coinsAdded: z.number().int(),
+  assignment: packageAssignmentSchema,
+});
+export type AssignPackageResponse = z.infer<typeof assignPackageResponseSchema>;
+
+export const walletConfigResponseSchema = z.object({
+  success: z.literal(true),
+  pricing: z.array(pricingRowSchema),
+  tiers: z.array(tierRowSchema),
+});
+export type WalletConfigResponse = z.infer<typeof walletConfigResponseSchema>;
+export const walletConfigSaveResponseSchema = walletConfigResponseSchema.extend({ message: z.string() });
+
+export const updateUserTierResponseSchema = z.object({
+  success: z.literal(true),
+  newTier: z.number().int(),
+  newCoins: z.number().int(),
+});
+export type UpdateUserTierResponse = z.infer<typeof updateUserTierResponseSchema>;
+
+export const auditLogResponseSchema = pageInfoSchema.extend({ success: z.literal(true), logs: z.array(auditEntrySchema) });
+export type AuditLogResponse = z.infer<typeof auditLogResponseSchema>;

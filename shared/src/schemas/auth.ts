@@ -44,6 +44,8 @@ export const authResponseSchema = z.object({
   phone: z.string(),
 });
 
+export type AuthResponse = z.infer<typeof authResponseSchema>;
+
 export const sessionCheckResponseSchema = z.object({
   success: z.boolean(),
   authenticated: z.boolean(),
@@ -63,3 +65,9 @@ export const adminRecordSchema = z.object({
   role: z.enum(["super_admin", "admin", "manager", "support"]),
 });
 export type AdminRecord = z.infer<typeof adminRecordSchema>;
+
+export const adminLoginResponseSchema = z.object({ success: z.literal(true), admin: adminRecordSchema, message: z.string() });
+export type AdminLoginResponse = z.infer<typeof adminLoginResponseSchema>;
+
+export const adminSessionResponseSchema = z.object({ success: z.literal(true), admin: adminRecordSchema });
+export type AdminSessionResponse = z.infer<typeof adminSessionResponseSchema>;

@@ -70,3 +70,11 @@ export const displayTextSchema = (field: string, max: number) =>
     .overwrite(stripUnsafeText)
     .trim()
     .max(max, `${field} must be at most ${max} characters`);
+/** A call that reads no input but still refuses a body that is not a JSON object. */
+export const noInputSchema = z.object({}).passthrough();
+
+/** `{success: true, message}`: a done action with the confirmation text the screens show. */
+export const messageResponseSchema = z.object({ success: z.literal(true), message: z.string() });
+
+/** Pages of an admin list (total_pages is at least 1). */
+export const pageInfoSchema = z.object({ total: z.number().int(), page: z.number().int(), total_pages: z.number().int() });

@@ -69,3 +69,23 @@ export const conversationSummarySchema = z.object({
   messageCount: z.number().int(),
 });
 export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
+
+export const conversationListResponseSchema = z.object({
+  success: z.literal(true),
+  conversations: z.array(conversationSummarySchema),
+});
+export type ConversationListResponse = z.infer<typeof conversationListResponseSchema>;
+
+export const conversationLoadResponseSchema = z.object({
+  success: z.literal(true),
+  conversation: conversationSummarySchema.extend({ messages: z.array(conversationMessageSchema) }),
+  messages: z.array(conversationMessageSchema),
+});
+export type ConversationLoadResponse = z.infer<typeof conversationLoadResponseSchema>;
+
+export const conversationSaveResponseSchema = z.object({
+  success: z.literal(true),
+  conversationId: z.string(),
+  conversation: conversationSummarySchema,
+});
+export type ConversationSaveResponse = z.infer<typeof conversationSaveResponseSchema>;

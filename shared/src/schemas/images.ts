@@ -90,6 +90,8 @@ export const imageGenerateResponseSchema = z.object({
 });
 
 export const imageHistoryResponseSchema = z.object({ success: z.literal(true), images: z.array(imageRecordSchema) });
+export type ImageHistoryResponse = z.infer<typeof imageHistoryResponseSchema>;
+export type ImageGenerateResponse = z.infer<typeof imageGenerateResponseSchema>;
 
 /** Payload of an "image" queue job; the worker re-parses job.data with it. */
 export const imageJobSchema = chargedJobBaseSchema.extend({

@@ -32,3 +32,9 @@ export const profileSchema = z.object({
   avatar: z.string().nullable(),
 });
 export type Profile = z.infer<typeof profileSchema>;
+
+export const profileUpdateResponseSchema = profileSchema.extend({ message: z.string() });
+export type ProfileUpdateResponse = z.infer<typeof profileUpdateResponseSchema>;
+
+/** GET user/avatar.php?key=: the session user's own avatar file. */
+export const avatarQuerySchema = z.object({ key: z.string().max(200) });

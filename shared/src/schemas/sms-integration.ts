@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { LIMITS, SMS_LOG_ACTIONS } from "../constants";
 import { parseCidr } from "../ip-address";
-import { booleanishSchema, intSchema, objectIdSchema } from "./common";
+import { booleanishSchema, intSchema, objectIdSchema, pageInfoSchema } from "./common";
 
 /** What GET config.php shows instead of a stored password. */
 export const MASKED_SECRET = "********";
@@ -294,3 +294,106 @@ export function httpGatewayRequest(
     body: JSON.stringify(payload),
   };
 }
+
+/** One SMPP gateway as listed: the password is always the mask. */
+export const smsGatewayViewSchema = z.object({
+  id: z.string(),
+  gatewayName: z.string(),
+  shortcode: z.string(),
+  port: z.number().int(),
+  smsType: z.enum(SMS_TYPES),
+  apiUrl: z.string(),
+  username: z.string(),
+  password: z.string(),
+});
+export type SmsGatewayView = z.infer<typeof smsGatewayViewSchema>;
+export const smsGatewayConfigsResponseSchema = z.object({ success: z.literal(true), configs: z.array(smsGatewayViewSchema) });
+export const smsGatewayConfigResponseSchema = z.object({ success: z.literal(true), config: smsGatewayViewSchema });
+
+/** The integration settings as shown: the gateway password masked, the webhook URL computed. */
+export const smsIntegrationConfigViewSchema = z.object({
+  enabled: z.boolean(),
+  gateway_url: z.string(),
+  gateway_username: z.string(),
+  gateway_password_set: z.boolean(),
+  sender_id: z.string(),
+  webhook_secret_set: z.boolean(),
+  webhook_secret_previous_until: z.string().nullable(),
+  webhook_auth: z.enum(SMS_WEBHOOK_AUTH_MODES),
+  webhook_username: z.string(),
+  webhook_allowed_ips: z.array(z.string()),
+  webhook_query_token: z.boolean(),
+  webhook_url: z.string(),
+  rate_limit_per_minute: z.number().int(),
+  auto_reply_enabled: z.boolean(),
+  welcome_message: z.string(),
+  insufficient_funds_message: z.string(),
+});
+export const smsIntegrationConfigResponseSchema = z.object({ success: z.literal(true), config: smsIntegrationConfigViewSchema });
+
+/**
+ * test_gateway: `success` mirrors the test, so a client reading only it still sees a failed test.
+ * rotate_webhook_secret: the new secret, answered this once, and the configuration.
+ */
+export const smsGatewayTestResponseSchema = z.union([
+  z.object({
+    success: z.boolean(),
+    test_result: z.object({ success: z.boolean(), error: z.string().nullable() }),
+    error: z.string().optional(),
+  }),
+  z.object({ success: z.literal(true), webhook_secret: z.string(), config: smsIntegrationConfigViewSchema }),
+]);
+
+const smsPageSchema = pageInfoSchema.extend({ limit: z.number().int() });
+export const smsLogRowSchema = z.object({
+  id: z.string(),
+  action: z.string(),
+  user_id: z.string().nullable(),
+  user_name: z.string().nullable(),
+  phone: z.string().nullable(),
+  details: z.unknown(),
+  message_id: z.string().nullable(),
+  created_at: z.string(),
+});
+export const smsMessageRowSchema = z.looseObject({
+  id: z.string(),
+  direction: z.string(),
+  user_id: z.string().nullable(),
+  phone: z.string().nullable(),
+  message: z.string(),
+  created_at: z.string(),
+});
+export const smsStatsSchema = z.object({
+  basic_stats: z.object({
+    total_logs: z.number().int(),
+    replies_sent: z.number().int(),
+    unique_users: z.number().int(),
+    unknown_users: z.number().int(),
+  }),
+  top_users: z.array(
+    z.object({ name: z.string().nullable(), phone: z.string(), total_sms: z.number().int(), replies_received: z.number().int() }),
+  ),
+});
+/** `action` says which of the three views `data` holds. */
+export const smsLogsResponseSchema = z.discriminatedUnion("action", [
+  z.object({
+    success: z.literal(true),
+    action: z.literal("logs"),
+    data: smsPageSchema.extend({ logs: z.array(smsLogRowSchema) }),
+  }),
+  z.object({
+    success: z.literal(true),
+    action: z.literal("messages"),
+    data: smsPageSchema.extend({ messages: z.array(smsMessageRowSchema) }),
+  }),
+  z.object({ success: z.literal(true), action: z.literal("stats"), data: smsStatsSchema }),
+]);
+export type SmsLogsResponse = z.infer<typeof smsLogsResponseSchema>;
+
+/** 202 queued, or 200 for a gateway message id already accepted. */
+export const smsWebhookResponseSchema = z.object({
+  success: z.literal(true),
+  queued: z.boolean(),
+  duplicate: z.boolean(),
+  message_id: z.string(),
+});

@@ -87,3 +87,6 @@ export const videoJobSchema = chargedJobBaseSchema.extend({
   pollErrors: z.number().int().min(0).optional(),
 });
 export type VideoJobData = z.infer<typeof videoJobSchema>;
+export type VideoGenerateResponse = z.infer<typeof videoGenerateResponseSchema>;
+export type VideoStatusResponse = z.infer<typeof videoStatusResponseSchema>;
+export type VideoHistoryResponse = z.infer<typeof videoHistoryResponseSchema>;

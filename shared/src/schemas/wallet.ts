@@ -51,3 +51,6 @@ export const updateUserTierRequestSchema = z.object({
   newTier: intSchema.pipe(z.number().min(1, "newTier must be between 1 and 10").max(10, "newTier must be between 1 and 10")),
 });
 export type UpdateUserTierRequest = z.infer<typeof updateUserTierRequestSchema>;
+export type WalletUseResponse = z.infer<typeof walletUseResponseSchema>;
+/** What a client may send to wallet/use.php (before the server's defaults and aliases). */
+export type WalletUseInput = z.input<typeof walletUseRequestSchema>;

@@ -7,7 +7,6 @@ export * from "./storage";
 export * from "./realtime";
 export * from "./queues";
 export * from "./metrics";
-export * from "../openapi";
 export * from "./jobs";
 export * from "./queue-stats";
 export * from "./gateway-http";

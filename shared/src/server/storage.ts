@@ -46,6 +46,14 @@ export function ownerOfKey(key: string): string | null {
   return isSafeKey(key) ? (key.split("/")[1] ?? null) : null;
 }
 
+/**
+ * The URL a stored image or video is served at (GET /api/media/<key>, owner only: the media
+ * route of api/src/routes/images/media.ts). One definition for the API and the workers.
+ */
+export function mediaUrl(key: string): string {
+  return `/api/media/${key}`;
+}
+
 export function localDiskStorage(root: string): Storage {
   const resolve = (key: string) => {
     assertSafeKey(key);

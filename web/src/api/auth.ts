@@ -1,27 +1,29 @@
-import type { SessionUser } from "@storefront/shared";
+// Types only: this module is in the first chunk, where zod would break the bundle budget.
+import type { AuthResponse, SessionCheckResponse, SessionUser } from "@storefront/shared";
 import { get, post } from "./client";
 
-/** SPEC §3: the session user may come wrapped in `user` or flat; without id and phone it is unusable. */
-export function sessionUserFrom(body: unknown): SessionUser {
-  const record = (body ?? {}) as { user?: { id?: unknown; phone?: unknown } | null; id?: unknown; phone?: unknown };
-  const source = record.user ?? record;
-  if (source.id === undefined || source.id === null || !source.phone) throw new Error("Invalid response from server");
-  return { id: String(source.id), phone: String(source.phone) };
+/** The session user of a login/signup/session answer; without id and phone it is unusable. */
+export function sessionUserFrom(body: Pick<AuthResponse, "user"> | SessionCheckResponse | null): SessionUser {
+  const user = body?.user;
+  if (!user || typeof user.id !== "string" || typeof user.phone !== "string" || !user.id || !user.phone) {
+    throw new Error("Invalid response from server");
+  }
+  return { id: user.id, phone: user.phone };
 }
 
 export async function login(phone: string, password: string): Promise<SessionUser> {
-  return sessionUserFrom(await post("login-session-fix.php", { phone: phone.trim(), password }));
+  return sessionUserFrom(await post<AuthResponse>("login-session-fix.php", { phone: phone.trim(), password }));
 }
 
 export async function signup(phone: string, password: string): Promise<SessionUser> {
-  return sessionUserFrom(await post("signup.php", { phone: phone.trim(), password }));
+  return sessionUserFrom(await post<AuthResponse>("signup.php", { phone: phone.trim(), password }));
 }
 
 /** A failed check counts as logged out, silently (SPEC §4). */
 export async function checkSession(): Promise<SessionUser | null> {
   try {
-    const body = await get<{ authenticated?: boolean; user?: unknown }>("session-check-simple.php");
-    return body.authenticated ? sessionUserFrom(body) : null;
+    const body = await get<SessionCheckResponse>("session-check-simple.php");
+    return body.authenticated === true ? sessionUserFrom(body) : null;
   } catch {
     return null;
   }

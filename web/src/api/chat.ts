@@ -1,15 +1,8 @@
-import type { Language } from "@storefront/shared";
+import { chatResponseSchema, type ConversationMessage, type Language } from "@storefront/shared";
 import { post } from "./client";
 
-/** One message as the chat screens keep it and the conversation calls store it (SPEC §3). */
-export interface ChatMessage {
-  type: "user" | "ai";
-  content: string;
-  /** ISO time. */
-  timestamp: string;
-  /** Doctor messages carry a client id. */
-  id?: string;
-}
+/** One message as the chat screens keep it and the conversation calls store it (SPEC §3); the screens always stamp it. */
+export type ChatMessage = ConversationMessage & { timestamp: string };
 
 export interface ChatRequest {
   message: string;
@@ -21,16 +14,12 @@ export interface ChatRequest {
   language: Language;
 }
 
-export interface ChatResponse {
-  success: boolean;
-  message?: string;
-  error?: string;
-  /** The queue job that produced the reply; pushes of "chat:delta" carry the same id. */
-  jobId?: string;
-}
-
+/**
+ * The reply text. Parsed (this module loads with the chat screens, not the first page): a reply
+ * without a message is an error, never an empty bubble.
+ */
 export async function sendChat(body: ChatRequest, signal?: AbortSignal): Promise<string> {
-  const res = await post<ChatResponse>("textai/chat.php", body, signal);
-  if (!res.success || typeof res.message !== "string") throw new Error(res.error ?? "Failed to send message");
-  return res.message;
+  const parsed = chatResponseSchema.safeParse(await post<unknown>("textai/chat.php", body, signal));
+  if (!parsed.success) throw new Error("Failed to send message");
+  return parsed.data.message;
 }

@@ -1,30 +1,28 @@
+import {
+  conversationLoadResponseSchema,
+  type ConversationListResponse,
+  type ConversationSaveResponse,
+  type ConversationSummary as StoredSummary,
+} from "@storefront/shared";
 import { get, post } from "./client";
 import type { ChatMessage } from "./chat";
 
-export interface ConversationSummary {
-  id: string;
-  title: string;
-  created_at?: string;
-  updated_at?: string;
-  /** Doctor list extras (SPEC §3). */
-  lastMessage?: string;
-  timestamp?: string;
-  messages?: ChatMessage[];
-}
+/** A list entry; the Doctor screen adds one optimistically with only what it knows. */
+export type ConversationSummary = Pick<StoredSummary, "id" | "title"> & Partial<Omit<StoredSummary, "id" | "title">>;
 
 /** `kind` keeps the Doctor's consultations apart from the persona chats. */
 export async function listConversations(userId: string, kind?: "text" | "doctor"): Promise<ConversationSummary[]> {
-  const res = await get<{ conversations?: ConversationSummary[] }>("conversations/list.php", { userId, kind });
-  return (res.conversations ?? []).map((c) => ({ ...c, id: String(c.id) }));
+  const res = await get<ConversationListResponse>("conversations/list.php", { userId, kind });
+  return res.conversations;
 }
 
-/** SPEC §7: the messages come as conversation.messages or messages. */
+/** The stored messages, parsed: a thread with a malformed message is refused rather than half shown. */
 export async function loadConversation(conversationId: string, userId: string): Promise<ChatMessage[]> {
-  const res = await get<{ success?: boolean; conversation?: { messages?: ChatMessage[] }; messages?: ChatMessage[] }>(
-    "conversations/load.php",
-    { conversationId, userId },
+  const parsed = conversationLoadResponseSchema.safeParse(
+    await get<unknown>("conversations/load.php", { conversationId, userId }),
   );
-  return res.conversation?.messages ?? res.messages ?? [];
+  if (!parsed.success) throw new Error("Invalid response from server");
+  return parsed.data.messages.map((m) => ({ ...m, timestamp: m.timestamp ?? "" }));
 }
 
 export interface SaveConversation {
@@ -39,15 +37,11 @@ export interface SaveConversation {
 
 /** Returns the id the server keeps the conversation under. */
 export async function saveConversation(body: SaveConversation): Promise<string> {
-  const res = await post<{ conversationId?: string | number; id?: string | number; conversation?: { id?: string | number } }>(
-    "conversations/save.php",
-    {
-      ...body,
-      messages: body.messages.map(({ type, content, timestamp, id }) => ({ type, content, timestamp, ...(id ? { id } : {}) })),
-    },
-  );
-  const id = res?.conversationId ?? res?.conversation?.id ?? res?.id ?? body.conversationId;
-  return String(id);
+  const res = await post<ConversationSaveResponse>("conversations/save.php", {
+    ...body,
+    messages: body.messages.map(({ type, content, timestamp, id }) => ({ type, content, timestamp, ...(id ? { id } : {}) })),
+  });
+  return res.conversationId;
 }
 
 export const deleteConversation = (conversationId: string, userId: string) =>

@@ -1,30 +1,12 @@
-import type { ImageAgentId } from "@storefront/shared";
+import type { ImageAgentId, ImageGenerateResponse, ImageHistoryResponse, ImageRecord } from "@storefront/shared";
 import { get, post, request } from "./client";
 
 /** A generated image as the screen keeps it (SPEC §3). */
-export interface GeneratedImage {
-  id: string;
-  url: string;
-  prompt: string;
-  size: string;
-  mode: "generate" | "edit";
-  timestamp: string;
-}
+export type GeneratedImage = ImageRecord;
 
-interface ImageReply {
-  success?: boolean;
-  imageUrl?: string;
-  url?: string;
-  id?: string | number;
-  imageId?: string | number;
-  error?: string;
-}
-
-function imageFrom(res: ImageReply, fallbackError: string): { url: string; id?: string } {
-  const url = res.imageUrl ?? res.url;
-  if (res.success === false || !url) throw new Error(res.error ?? fallbackError);
-  const id = res.imageId ?? res.id;
-  return { url, ...(id !== undefined ? { id: String(id) } : {}) };
+function imageFrom(res: ImageGenerateResponse, fallbackError: string): { url: string; id: string } {
+  if (!res?.imageUrl) throw new Error(fallbackError);
+  return { url: res.imageUrl, id: res.image.id };
 }
 
 export interface GenerateImage {
@@ -35,7 +17,7 @@ export interface GenerateImage {
 }
 
 export async function generateImage(body: GenerateImage) {
-  return imageFrom(await post<ImageReply>("images/generate.php", body), "Failed to generate image");
+  return imageFrom(await post<ImageGenerateResponse>("images/generate.php", body), "Failed to generate image");
 }
 
 export interface EditImage {
@@ -53,29 +35,21 @@ export async function editImage(body: EditImage) {
   form.set("strength", String(body.strength));
   form.set("size", body.size);
   form.set("userId", body.userId);
-  return imageFrom(await request<ImageReply>("images/edit.php", { method: "POST", body: form }), "Failed to generate image");
+  return imageFrom(
+    await request<ImageGenerateResponse>("images/edit.php", { method: "POST", body: form }),
+    "Failed to generate image",
+  );
 }
 
-export interface HistoryImage {
-  id: string;
-  url: string;
-  prompt?: string;
-  size?: string;
-  mode?: string;
-  created_at?: string;
-  timestamp?: string;
-}
+export type HistoryImage = ImageRecord;
 
 export async function imageHistory(userId: string): Promise<HistoryImage[]> {
-  const res = await get<{ images?: (HistoryImage & { imageUrl?: string; image_url?: string })[] }>("images/history.php", {
-    userId,
-  });
-  return (res.images ?? []).map((i) => ({ ...i, id: String(i.id), url: i.url ?? i.imageUrl ?? i.image_url ?? "" }));
+  return (await get<ImageHistoryResponse>("images/history.php", { userId })).images;
 }
 
+/** Errors arrive as a non-2xx status (ApiError from the client). */
 export async function deleteImage(imageId: string): Promise<void> {
-  const res = await post<{ success?: boolean; error?: string }>("images/delete.php", { imageId });
-  if (res?.success === false) throw new Error(res.error ?? "Failed to delete image");
+  await post("images/delete.php", { imageId });
 }
 
 export const saveImage = (userId: string, imageData: GeneratedImage) => post("images/save.php", { userId, imageData });

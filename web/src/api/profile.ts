@@ -1,12 +1,7 @@
+import type { Profile as ProfileResponse, ProfileUpdateResponse } from "@storefront/shared";
 import { get, request } from "./client";
 
-export interface Profile {
-  id: string;
-  phone: string;
-  displayName: string;
-  country: string;
-  avatar: string | null;
-}
+export type Profile = ProfileResponse;
 
 export const getProfile = (userId: string) => get<Profile>("user/profile.php", { id: userId });
 
@@ -16,10 +11,10 @@ export interface ProfileUpdate {
   avatar?: File | null;
 }
 
-export function updateProfile(update: ProfileUpdate): Promise<Profile> {
+export function updateProfile(update: ProfileUpdate): Promise<ProfileUpdateResponse> {
   const form = new FormData();
   form.set("displayName", update.displayName);
   form.set("country", update.country);
   if (update.avatar) form.set("avatar", update.avatar);
-  return request<Profile>("user/update-profile.php", { method: "POST", body: form });
+  return request<ProfileUpdateResponse>("user/update-profile.php", { method: "POST", body: form });
 }

@@ -1,4 +1,10 @@
-import type { Language } from "@storefront/shared";
+import {
+  smsAiResponseSchema,
+  type Language,
+  type SmsAiMessage,
+  type SmsConversationsResponse,
+  type SmsLearnedResponseResponse,
+} from "@storefront/shared";
 import { get, post } from "./client";
 
 export interface SmsHistoryEntry {
@@ -12,32 +18,24 @@ export async function smsAiResponse(
   conversationHistory: SmsHistoryEntry[],
   language: Language,
 ): Promise<string> {
-  const res = await post<{ success?: boolean; response?: string; error?: string }>("sms/ai-response.php", {
-    message,
-    conversationHistory,
-    language,
-  });
-  if (typeof res.response !== "string") throw new Error(res.error ?? "Failed to send SMS");
-  return res.response;
+  // Parsed (this module loads with the SMS AI screen only): a reply without text is an error, not an empty SMS.
+  const parsed = smsAiResponseSchema.safeParse(
+    await post<unknown>("sms/ai-response.php", { message, conversationHistory, language }),
+  );
+  if (!parsed.success) throw new Error("Failed to send SMS");
+  return parsed.data.response;
 }
 
 /** A message of the server SMS history (sms/conversations.php). */
-export interface ServerSmsMessage {
-  role: "user" | "assistant";
-  message: string;
-  timestamp: string;
-  sender: string;
-  recipient: string;
-}
+export type ServerSmsMessage = SmsAiMessage;
 
 /** The conversations lookup: the user's server SMS history, oldest first. */
 export async function smsServerHistory(userId: string): Promise<ServerSmsMessage[]> {
-  const res = await get<{ messages?: ServerSmsMessage[] }>("sms/conversations.php", { userId });
-  return res.messages ?? [];
+  return (await get<SmsConversationsResponse>("sms/conversations.php", { userId })).messages;
 }
 
 /** The learned-response lookup: an earlier AI answer to the same message, or null. */
 export async function smsLearnedResponse(message: string, language: Language): Promise<string | null> {
-  const res = await post<{ success?: boolean; response?: string | null }>("sms/learned-response.php", { message, language });
+  const res = await post<SmsLearnedResponseResponse>("sms/learned-response.php", { message, language });
   return typeof res.response === "string" && res.response ? res.response : null;
 }

@@ -1,6 +1,13 @@
+import type {
+  VideoGenerateResponse,
+  VideoHistoryResponse,
+  VideoRecord,
+  VideoStatusName,
+  VideoStatusResponse,
+} from "@storefront/shared";
 import { ApiError, get, post } from "./client";
 
-export type VideoStatus = "processing" | "completed" | "failed";
+export type VideoStatus = VideoStatusName;
 
 export interface Video {
   id: string;
@@ -13,31 +20,17 @@ export interface Video {
   coins?: number;
 }
 
-interface RawVideo {
-  id?: string | number;
-  video_id?: string | number;
-  prompt?: string;
-  status?: VideoStatus;
-  duration?: number;
-  created_at?: string;
-  estimated_time?: number;
-  video_url?: string | null;
-  videoUrl?: string | null;
-  coins_used?: number;
-  coins?: number;
-  cost?: number;
-}
-
-function videoFrom(raw: RawVideo): Video {
+/** The screen's view of a stored video (one url spelling, the coins it cost). */
+function videoFrom(raw: Partial<VideoRecord> & { id: string }): Video {
   return {
-    id: String(raw.video_id ?? raw.id ?? ""),
+    id: raw.id,
     prompt: raw.prompt ?? "",
     status: raw.status ?? "processing",
     duration: raw.duration ?? 0,
     created_at: raw.created_at ?? "",
     ...(raw.estimated_time !== undefined ? { estimated_time: raw.estimated_time } : {}),
-    videoUrl: raw.video_url ?? raw.videoUrl ?? null,
-    ...((raw.coins_used ?? raw.coins ?? raw.cost) !== undefined ? { coins: raw.coins_used ?? raw.coins ?? raw.cost } : {}),
+    videoUrl: raw.videoUrl ?? raw.video_url ?? null,
+    ...(raw.coins_used !== undefined ? { coins: raw.coins_used } : {}),
   };
 }
 
@@ -65,14 +58,7 @@ export async function generateVideo(
   userId: string,
   choices: VideoChoices = {},
 ): Promise<GenerateVideoResult> {
-  let res: {
-    success?: boolean;
-    video_id?: string | number;
-    estimated_time?: number;
-    cost_deducted?: number;
-    remaining_coins?: number;
-    error?: string;
-  };
+  let res: VideoGenerateResponse;
   try {
     res = await post("videos/ai-store-generator.php", { prompt, duration, userId, ...choices });
   } catch (error) {
@@ -80,24 +66,21 @@ export async function generateVideo(
       throw new ApiError(`HTTP error! status: ${error.status}`, error.status, error.body);
     throw error;
   }
-  if (!res.success || res.video_id === undefined) throw new Error(res.error ?? "Unknown error occurred");
+  if (!res?.video_id) throw new Error("Unknown error occurred");
   return {
-    videoId: String(res.video_id),
-    ...(res.estimated_time !== undefined ? { estimatedSeconds: res.estimated_time } : {}),
-    ...(res.cost_deducted !== undefined ? { costDeducted: res.cost_deducted } : {}),
-    ...(res.remaining_coins !== undefined ? { remainingCoins: res.remaining_coins } : {}),
+    videoId: res.video_id,
+    estimatedSeconds: res.estimated_time,
+    costDeducted: res.cost_deducted,
+    remainingCoins: res.remaining_coins,
   };
 }
 
-/** SPEC §7: an array, or {success, videos}. */
 export async function videoHistory(userId: string): Promise<Video[]> {
-  const res = await get<RawVideo[] | { videos?: RawVideo[] }>("videos/get-history.php", { userId });
-  const list = Array.isArray(res) ? res : (res.videos ?? []);
-  return list.map(videoFrom);
+  return (await get<VideoHistoryResponse>("videos/get-history.php", { userId })).videos.map(videoFrom);
 }
 
 export async function videoStatus(videoId: string): Promise<Video> {
-  const res = await get<{ success?: boolean; video?: RawVideo; error?: string }>("videos/check-status.php", { id: videoId });
-  if (!res.video) throw new Error(res.error ?? "Unknown error occurred");
-  return videoFrom({ video_id: videoId, ...res.video });
+  const res = await get<VideoStatusResponse>("videos/check-status.php", { id: videoId });
+  if (!res?.video) throw new Error("Unknown error occurred");
+  return videoFrom({ ...res.video, id: res.video.id || videoId });
 }

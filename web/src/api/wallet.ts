@@ -1,13 +1,17 @@
-import type { Feature, TierInfo } from "@storefront/shared";
+// Types only: this module is in the first chunk, where zod would break the bundle budget.
+import type { Feature, WalletResponse, WalletUseResponse } from "@storefront/shared";
 import { get, post } from "./client";
 
-export interface Wallet {
-  wallet: { coins: number };
-  tierInfo: TierInfo;
-}
+export type Wallet = WalletResponse;
 
-/** The badge sends no user id: the session says whose wallet it is. */
-export const getWallet = () => get<Wallet>("wallet/get.php");
+/** The badge sends no user id: the session says whose wallet it is. A body without coins is refused, not shown as 0. */
+export async function getWallet(): Promise<Wallet> {
+  const body = await get<Wallet | null>("wallet/get.php");
+  if (typeof body?.wallet?.coins !== "number" || typeof body.tierInfo?.currentTier !== "number") {
+    throw new Error("Invalid response from server");
+  }
+  return body;
+}
 
 export interface SpendRequest {
   featureType: Feature;
@@ -16,11 +20,7 @@ export interface SpendRequest {
   details: string;
 }
 
-export interface SpendResult {
-  success: true;
-  tokensUsed: number;
-  remainingCoins: number;
-}
+export type SpendResult = WalletUseResponse;
 
 export const spendCoins = (body: SpendRequest) => post<SpendResult>("wallet/use.php", body);
 

@@ -1,16 +1,18 @@
-import { Router } from "express";
-import { auditLogQuerySchema } from "@storefront/shared";
-import type { AppContext } from "../../context";
-import { requireAdmin } from "../../middleware/auth";
-import { handle } from "../../middleware/validate";
+import { auditLogQuerySchema, auditLogResponseSchema } from "@storefront/shared";
 import { listAudit } from "../../services/audit";
+import { defineRoute, TAGS } from "../define";
 
-export function adminAuditRoutes(_ctx: AppContext): Router {
-  const router = Router();
-  router.get(
-    ["/admin/audit-log.php", "/admin/audit-log"],
-    requireAdmin("audit:view"),
-    handle(auditLogQuerySchema, "query", listAudit),
-  );
-  return router;
-}
+export const adminAuditRoutes = [
+  defineRoute({
+    method: "get",
+    paths: ["/admin/audit-log.php", "/admin/audit-log"],
+    tag: TAGS.admin,
+    summary: "Audit log of administrator actions",
+    auth: "admin",
+    permission: "audit:view",
+    query: auditLogQuerySchema,
+    response: auditLogResponseSchema,
+    errors: [400, 401, 403],
+    handler: ({ query }) => listAudit(query),
+  }),
+];

@@ -1,36 +1,55 @@
-import { Router } from "express";
-import { adminLoginRequestSchema } from "@storefront/shared";
-import { z } from "zod";
-import type { AppContext } from "../../context";
-import { requireAdmin } from "../../middleware/auth";
-import { handle } from "../../middleware/validate";
+import {
+  adminLoginRequestSchema,
+  adminLoginResponseSchema,
+  adminSessionResponseSchema,
+  noInputSchema,
+  successSchema,
+} from "@storefront/shared";
 import { adminLogin, limitLoginAttempts } from "../../services/auth";
+import { defineRoute, TAGS } from "../define";
 
-export function adminAuthRoutes(ctx: AppContext): Router {
-  const router = Router();
-
-  router.post(
-    ["/admin/login.php", "/admin/login"],
-    handle(adminLoginRequestSchema, "body", async (input, req) => {
-      await limitLoginAttempts(ctx.redis, ctx.config, `admin:${input.username}`, req.ip ?? "unknown");
-      const admin = await adminLogin(req, input.username, input.password);
+export const adminAuthRoutes = [
+  defineRoute({
+    method: "post",
+    paths: ["/admin/login.php", "/admin/login"],
+    tag: TAGS.admin,
+    summary: "Administrator login",
+    auth: "none",
+    body: adminLoginRequestSchema,
+    response: adminLoginResponseSchema,
+    errors: [400, 401, 429],
+    handler: async ({ body, req, ctx }) => {
+      await limitLoginAttempts(ctx.redis, ctx.config, `admin:${body.username}`, req.ip ?? "unknown");
+      const admin = await adminLogin(req, body.username, body.password);
       return { success: true, admin, message: "Login successful! Welcome to Admin Dashboard" };
-    }),
-  );
+    },
+  }),
 
-  router.post(
-    ["/admin/logout.php", "/admin/logout"],
-    handle(z.object({}).passthrough(), "body", (_input, req) => {
+  defineRoute({
+    method: "post",
+    paths: ["/admin/logout.php", "/admin/logout"],
+    tag: TAGS.admin,
+    summary: "End the admin session",
+    auth: "none",
+    body: noInputSchema,
+    response: successSchema,
+    errors: [],
+    handler: ({ req, ctx }) => {
       delete req.session.adminId;
       delete req.session.adminRole;
       ctx.pusher.leaveAdmins(req.sessionID);
       return { success: true };
-    }),
-  );
+    },
+  }),
 
-  router.get(["/admin/session.php", "/admin/session"], requireAdmin(), (req, res) => {
-    res.json({ success: true, admin: req.admin });
-  });
-
-  return router;
-}
+  defineRoute({
+    method: "get",
+    paths: ["/admin/session.php", "/admin/session"],
+    tag: TAGS.admin,
+    summary: "The logged-in administrator",
+    auth: "admin",
+    response: adminSessionResponseSchema,
+    errors: [401],
+    handler: ({ req }) => ({ success: true, admin: req.admin }),
+  }),
+];

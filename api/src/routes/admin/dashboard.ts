@@ -1,12 +1,17 @@
-import { Router } from "express";
-import type { AppContext } from "../../context";
-import { requireAdmin } from "../../middleware/auth";
+import { dashboardResponseSchema } from "@storefront/shared";
 import { dashboardStats } from "../../services/admin-dashboard";
+import { defineRoute, TAGS } from "../define";
 
-export function adminDashboardRoutes(_ctx: AppContext): Router {
-  const router = Router();
-  router.get(["/admin/dashboard-data.php", "/admin/dashboard"], requireAdmin("stats:view"), async (_req, res) => {
-    res.json({ success: true, stats: await dashboardStats() });
-  });
-  return router;
-}
+export const adminDashboardRoutes = [
+  defineRoute({
+    method: "get",
+    paths: ["/admin/dashboard-data.php", "/admin/dashboard"],
+    tag: TAGS.admin,
+    summary: "Dashboard statistics",
+    auth: "admin",
+    permission: "stats:view",
+    response: dashboardResponseSchema,
+    errors: [401, 403],
+    handler: async () => ({ success: true, stats: await dashboardStats() }),
+  }),
+];

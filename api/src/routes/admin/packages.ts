@@ -1,41 +1,76 @@
-import { Router } from "express";
-import { createPackageRequestSchema, idQuerySchema, updatePackageRequestSchema } from "@storefront/shared";
-import type { AppContext } from "../../context";
-import { requireAdmin } from "../../middleware/auth";
-import { handle } from "../../middleware/validate";
+import {
+  createPackageRequestSchema,
+  idQuerySchema,
+  messageResponseSchema,
+  updatePackageRequestSchema,
+  walletPackageSaveResponseSchema,
+  walletPackagesResponseSchema,
+} from "@storefront/shared";
 import { createPackage, deletePackage, listPackages, updatePackage } from "../../services/packages";
+import { defineRoute, TAGS } from "../define";
 
-export function adminPackagesRoutes(_ctx: AppContext): Router {
-  const router = Router();
-  const paths = ["/admin/wallet-packages-simple.php", "/admin/packages"];
-  router.get(paths, requireAdmin("packages:view"), async (_req, res) => {
-    res.json({ success: true, packages: await listPackages() });
-  });
-  router.post(
+const paths = ["/admin/wallet-packages-simple.php", "/admin/packages"] as const;
+
+export const adminPackagesRoutes = [
+  defineRoute({
+    method: "get",
     paths,
-    requireAdmin("packages:manage"),
-    handle(createPackageRequestSchema, "body", async ({ id: _ignored, ...fields }, req, res) => {
+    tag: TAGS.admin,
+    summary: "Wallet packages",
+    auth: "admin",
+    permission: "packages:view",
+    response: walletPackagesResponseSchema,
+    errors: [401, 403],
+    handler: async () => ({ success: true, packages: await listPackages() }),
+  }),
+
+  defineRoute({
+    method: "post",
+    paths,
+    tag: TAGS.admin,
+    summary: "Create a wallet package",
+    auth: "admin",
+    permission: "packages:manage",
+    body: createPackageRequestSchema,
+    response: walletPackageSaveResponseSchema,
+    status: 201,
+    errors: [400, 401, 403, 409],
+    handler: async ({ body: { id: _ignored, ...fields }, req }) => {
       const pkg = await createPackage(req.admin!, fields);
-      res.status(201);
       return { success: true, package: pkg, message: "Package created successfully" };
-    }),
-  );
-  router.put(
+    },
+  }),
+
+  defineRoute({
+    method: "put",
     paths,
-    requireAdmin("packages:manage"),
-    handle(updatePackageRequestSchema, "body", async (input, req) => ({
+    tag: TAGS.admin,
+    summary: "Update a wallet package",
+    auth: "admin",
+    permission: "packages:manage",
+    body: updatePackageRequestSchema,
+    response: walletPackageSaveResponseSchema,
+    errors: [400, 401, 403, 404, 409],
+    handler: async ({ body, req }) => ({
       success: true,
-      package: await updatePackage(req.admin!, input),
+      package: await updatePackage(req.admin!, body),
       message: "Package updated successfully",
-    })),
-  );
-  router.delete(
-    paths,
-    requireAdmin("packages:manage"),
-    handle(idQuerySchema, "query", async ({ id }, req) => {
-      await deletePackage(req.admin!, id);
-      return { success: true, message: "Package deleted successfully" };
     }),
-  );
-  return router;
-}
+  }),
+
+  defineRoute({
+    method: "delete",
+    paths,
+    tag: TAGS.admin,
+    summary: "Delete a wallet package",
+    auth: "admin",
+    permission: "packages:manage",
+    query: idQuerySchema,
+    response: messageResponseSchema,
+    errors: [400, 401, 403, 404, 409],
+    handler: async ({ query, req }) => {
+      await deletePackage(req.admin!, query.id);
+      return { success: true, message: "Package deleted successfully" };
+    },
+  }),
+];

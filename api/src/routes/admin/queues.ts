@@ -1,46 +1,73 @@
 import { createBullBoard } from "@bull-board/api";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
-import { Router, type RequestHandler } from "express";
+import type { RequestHandler } from "express";
 import type { Queue } from "bullmq";
-import { queueJobActionRequestSchema } from "@storefront/shared";
-import type { AppContext } from "../../context";
+import { queueJobActionRequestSchema, queuesResponseSchema, successSchema } from "@storefront/shared";
 import { requireAdmin } from "../../middleware/auth";
-import { handle } from "../../middleware/validate";
 import { actOnJob, queuesOverview } from "../../services/admin-queues";
+import { defineRawRoute, defineRoute, TAGS } from "../define";
 
 export const BULL_BOARD_PATH = "/admin/queues/board";
 
-/** Reading the board needs queues:view; its actions (retry, clean, pause...) need queues:manage. */
-const boardAccess: RequestHandler = (req, res, next) => {
-  const permission = req.method === "GET" || req.method === "HEAD" ? "queues:view" : "queues:manage";
-  return requireAdmin(permission)(req, res, next);
+/** Reading the board needs queues:view (checked first, from the route); its actions (retry, clean, pause...) need queues:manage. */
+const boardActions: RequestHandler = (req, res, next) => {
+  if (req.method === "GET" || req.method === "HEAD") return next();
+  return requireAdmin("queues:manage")(req, res, next);
 };
 
-export function adminQueuesRoutes(ctx: AppContext): Router {
-  const router = Router();
-  const paths = ["/admin/queues.php", "/admin/queues"];
+const paths = ["/admin/queues.php", "/admin/queues"] as const;
 
-  router.get(paths, requireAdmin("queues:view"), async (_req, res) => {
-    res.json(await queuesOverview(ctx.queues, ctx.redis));
-  });
-  router.post(
+export const adminQueuesRoutes = [
+  defineRoute({
+    method: "get",
     paths,
-    requireAdmin("queues:manage"),
-    handle(queueJobActionRequestSchema, "body", async (input, req) => {
-      await actOnJob(req.admin!, ctx.queues, input);
-      return { success: true };
-    }),
-  );
+    tag: TAGS.admin,
+    summary: "Job queue counts and failed jobs",
+    auth: "admin",
+    permission: "queues:view",
+    response: queuesResponseSchema,
+    errors: [401, 403],
+    handler: ({ ctx }) => queuesOverview(ctx.queues, ctx.redis),
+  }),
 
-  const board = new ExpressAdapter();
-  board.setBasePath(`/api${BULL_BOARD_PATH}`);
-  createBullBoard({
-    queues: (Object.values(ctx.queues) as Queue[]).map((q) => new BullMQAdapter(q)),
-    // @bull-board/express pins its own patch release of @bull-board/api; the adapter contract is the same.
-    serverAdapter: board as unknown as Parameters<typeof createBullBoard>[0]["serverAdapter"],
-    options: { uiConfig: { boardTitle: "Storefront queues" } },
-  });
-  router.use(BULL_BOARD_PATH, boardAccess, board.getRouter() as RequestHandler);
-  return router;
-}
+  defineRoute({
+    method: "post",
+    paths,
+    tag: TAGS.admin,
+    summary: "Retry or remove a failed job",
+    auth: "admin",
+    permission: "queues:manage",
+    body: queueJobActionRequestSchema,
+    response: successSchema,
+    errors: [400, 401, 403, 404],
+    handler: async ({ body, req, ctx }) => {
+      await actOnJob(req.admin!, ctx.queues, body);
+      return { success: true };
+    },
+  }),
+
+  defineRawRoute({
+    method: "get",
+    paths: [BULL_BOARD_PATH],
+    prefix: true,
+    tag: TAGS.admin,
+    summary: "Bull Board, the queue dashboard (its actions need queues:manage)",
+    auth: "admin",
+    permission: "queues:view",
+    response: { contentType: "text/html", description: "The dashboard and its API" },
+    errors: [401, 403],
+    middleware: [boardActions],
+    raw: (ctx) => {
+      const board = new ExpressAdapter();
+      board.setBasePath(`/api${BULL_BOARD_PATH}`);
+      createBullBoard({
+        queues: (Object.values(ctx.queues) as Queue[]).map((q) => new BullMQAdapter(q)),
+        // @bull-board/express pins its own patch release of @bull-board/api; the adapter contract is the same.
+        serverAdapter: board as unknown as Parameters<typeof createBullBoard>[0]["serverAdapter"],
+        options: { uiConfig: { boardTitle: "Storefront queues" } },
+      });
+      return board.getRouter() as RequestHandler;
+    },
+  }),
+];

@@ -1,27 +1,47 @@
-import { Router } from "express";
-import { smsGatewayConfigDeleteSchema, smsGatewayConfigSaveSchema, smsGatewayConfigUpdateSchema } from "@storefront/shared";
-import type { AppContext } from "../../context";
-import { requireAdmin } from "../../middleware/auth";
-import { handle } from "../../middleware/validate";
+import {
+  smsGatewayConfigDeleteSchema,
+  smsGatewayConfigResponseSchema,
+  smsGatewayConfigSaveSchema,
+  smsGatewayConfigsResponseSchema,
+  smsGatewayConfigUpdateSchema,
+  successSchema,
+} from "@storefront/shared";
 import { recordAudit } from "../../services/audit";
 import { createGateway, deleteGateway, listGateways, updateGateway } from "../../services/sms-gateways";
+import { defineRoute, TAGS } from "../define";
 
 /** The gateway as listed (password masked), for the audit log's before/after. */
 async function gatewayView(id: string) {
   return (await listGateways()).find((g) => g.id === id) ?? null;
 }
 
-const PATHS = ["/admin/sms-config.php", "/admin/sms-config"];
+const PATHS = ["/admin/sms-config.php", "/admin/sms-config"] as const;
 
-export function adminSmsConfigRoutes(_ctx: AppContext): Router {
-  const router = Router();
-  router.get(PATHS, requireAdmin("sms:view"), async (_req, res) => {
-    res.json({ success: true, configs: await listGateways() });
-  });
-  router.post(
-    PATHS,
-    requireAdmin("sms:manage"),
-    handle(smsGatewayConfigSaveSchema, "body", async ({ id, ...input }, req, res) => {
+export const adminSmsConfigRoutes = [
+  defineRoute({
+    method: "get",
+    paths: PATHS,
+    tag: TAGS.admin,
+    summary: "SMS gateway configurations",
+    auth: "admin",
+    permission: "sms:view",
+    response: smsGatewayConfigsResponseSchema,
+    errors: [401, 403],
+    handler: async () => ({ success: true, configs: await listGateways() }),
+  }),
+
+  defineRoute({
+    method: "post",
+    paths: PATHS,
+    tag: TAGS.admin,
+    summary: "Create an SMS gateway configuration (201), or update one when the body carries its id (200)",
+    auth: "admin",
+    permission: "sms:manage",
+    body: smsGatewayConfigSaveSchema,
+    response: smsGatewayConfigResponseSchema,
+    status: 201,
+    errors: [400, 401, 403, 404, 409],
+    handler: async ({ body: { id, ...input }, req, res }) => {
       const before = id ? await gatewayView(id) : null;
       const config = id ? await updateGateway(id, input) : await createGateway(input);
       await recordAudit(req.admin!, {
@@ -31,14 +51,22 @@ export function adminSmsConfigRoutes(_ctx: AppContext): Router {
         before,
         after: config,
       });
-      if (!id) res.status(201);
+      if (id) res.status(200);
       return { success: true, config };
-    }),
-  );
-  router.put(
-    PATHS,
-    requireAdmin("sms:manage"),
-    handle(smsGatewayConfigUpdateSchema, "body", async ({ id, ...input }, req) => {
+    },
+  }),
+
+  defineRoute({
+    method: "put",
+    paths: PATHS,
+    tag: TAGS.admin,
+    summary: "Update an SMS gateway configuration",
+    auth: "admin",
+    permission: "sms:manage",
+    body: smsGatewayConfigUpdateSchema,
+    response: smsGatewayConfigResponseSchema,
+    errors: [400, 401, 403, 404, 409],
+    handler: async ({ body: { id, ...input }, req }) => {
       const before = await gatewayView(id);
       const config = await updateGateway(id, input);
       await recordAudit(req.admin!, {
@@ -49,12 +77,20 @@ export function adminSmsConfigRoutes(_ctx: AppContext): Router {
         after: config,
       });
       return { success: true, config };
-    }),
-  );
-  router.delete(
-    PATHS,
-    requireAdmin("sms:manage"),
-    handle(smsGatewayConfigDeleteSchema, "query", async ({ id }, req) => {
+    },
+  }),
+
+  defineRoute({
+    method: "delete",
+    paths: PATHS,
+    tag: TAGS.admin,
+    summary: "Delete an SMS gateway configuration",
+    auth: "admin",
+    permission: "sms:manage",
+    query: smsGatewayConfigDeleteSchema,
+    response: successSchema,
+    errors: [400, 401, 403, 404],
+    handler: async ({ query: { id }, req }) => {
       const before = await gatewayView(id);
       await deleteGateway(id);
       await recordAudit(req.admin!, {
@@ -65,7 +101,6 @@ export function adminSmsConfigRoutes(_ctx: AppContext): Router {
         after: null,
       });
       return { success: true };
-    }),
-  );
-  return router;
-}
+    },
+  }),
+];

@@ -1,30 +1,33 @@
-import { Router } from "express";
-import { updateUserTierRequestSchema } from "@storefront/shared";
-import type { AppContext } from "../../context";
+import { updateUserTierRequestSchema, updateUserTierResponseSchema } from "@storefront/shared";
 import { badRequest } from "../../errors";
-import { requireAdmin } from "../../middleware/auth";
-import { handle } from "../../middleware/validate";
 import { recordAudit } from "../../services/audit";
 import { setCoinsAndTier } from "../../services/wallet";
+import { defineRoute, TAGS } from "../define";
 
-export function adminTierRoutes(ctx: AppContext): Router {
-  const router = Router();
-  router.post(
-    ["/admin/update-user-tier.php", "/admin/users/tier"],
-    requireAdmin("users:edit_wallet", "coins:grant"),
-    handle(updateUserTierRequestSchema, "body", async (input, req) => {
-      if (!/^[a-f0-9]{24}$/u.test(input.userId)) throw badRequest("userId: must be a user id", "userId");
-      const result = await setCoinsAndTier(input.userId, input.newCoins, input.newTier, req.admin!.id, ctx.pusher);
+export const adminTierRoutes = [
+  defineRoute({
+    method: "post",
+    paths: ["/admin/update-user-tier.php", "/admin/users/tier"],
+    tag: TAGS.admin,
+    summary: "Set a user's coins and tier (a ledger entry; pushes wallet-updated)",
+    auth: "admin",
+    // Setting a balance can create coins: it needs the coin-granting permission too.
+    permission: ["users:edit_wallet", "coins:grant"],
+    body: updateUserTierRequestSchema,
+    response: updateUserTierResponseSchema,
+    errors: [400, 401, 403, 404],
+    handler: async ({ body, req, ctx }) => {
+      if (!/^[a-f0-9]{24}$/u.test(body.userId)) throw badRequest("userId: must be a user id", "userId");
+      const result = await setCoinsAndTier(body.userId, body.newCoins, body.newTier, req.admin!.id, ctx.pusher);
       const after = { coins: result.coins, tier: result.tier };
       await recordAudit(req.admin!, {
         action: "user.set_wallet",
         targetType: "user",
-        targetId: input.userId,
+        targetId: body.userId,
         before: result.before,
         after,
       });
       return { success: true, newTier: result.tier, newCoins: result.coins };
-    }),
-  );
-  return router;
-}
+    },
+  }),
+];

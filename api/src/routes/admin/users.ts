@@ -1,18 +1,38 @@
-import { Router } from "express";
-import { adminUsersQuerySchema, toggleUserRequestSchema } from "@storefront/shared";
-import type { AppContext } from "../../context";
-import { requireAdmin } from "../../middleware/auth";
-import { handle } from "../../middleware/validate";
+import {
+  adminUsersQuerySchema,
+  adminUsersResponseSchema,
+  toggleUserRequestSchema,
+  toggleUserResponseSchema,
+} from "@storefront/shared";
 import { listUsers, setUserActive } from "../../services/admin-users";
+import { defineRoute, TAGS } from "../define";
 
-export function adminUsersRoutes(ctx: AppContext): Router {
-  const router = Router();
-  const paths = ["/admin/users.php", "/admin/users"];
-  router.get(paths, requireAdmin("users:view"), handle(adminUsersQuerySchema, "query", listUsers));
-  router.put(
+const paths = ["/admin/users.php", "/admin/users"] as const;
+
+export const adminUsersRoutes = [
+  defineRoute({
+    method: "get",
     paths,
-    requireAdmin("users:toggle"),
-    handle(toggleUserRequestSchema, "body", (input, req) => setUserActive(ctx.pusher, req.admin!, input.userId, input.isActive)),
-  );
-  return router;
-}
+    tag: TAGS.admin,
+    summary: "Subscribers with usage",
+    auth: "admin",
+    permission: "users:view",
+    query: adminUsersQuerySchema,
+    response: adminUsersResponseSchema,
+    errors: [400, 401, 403],
+    handler: ({ query }) => listUsers(query),
+  }),
+
+  defineRoute({
+    method: "put",
+    paths,
+    tag: TAGS.admin,
+    summary: "Activate or deactivate a subscriber",
+    auth: "admin",
+    permission: "users:toggle",
+    body: toggleUserRequestSchema,
+    response: toggleUserResponseSchema,
+    errors: [400, 401, 403, 404],
+    handler: ({ body, req, ctx }) => setUserActive(ctx.pusher, req.admin!, body.userId, body.isActive),
+  }),
+];

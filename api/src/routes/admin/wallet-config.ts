@@ -1,24 +1,36 @@
-import { Router } from "express";
-import { walletConfigRequestSchema } from "@storefront/shared";
-import type { AppContext } from "../../context";
-import { requireAdmin } from "../../middleware/auth";
-import { handle } from "../../middleware/validate";
+import { walletConfigRequestSchema, walletConfigResponseSchema, walletConfigSaveResponseSchema } from "@storefront/shared";
 import { readWalletConfig, saveWalletConfig } from "../../services/admin-wallet-config";
+import { defineRoute, TAGS } from "../define";
 
-export function adminWalletConfigRoutes(_ctx: AppContext): Router {
-  const router = Router();
-  const paths = ["/admin/wallet-config.php", "/admin/wallet-config"];
-  router.get(paths, requireAdmin("wallet_config:view"), async (_req, res) => {
-    res.json({ success: true, ...(await readWalletConfig()) });
-  });
-  router.put(
+const paths = ["/admin/wallet-config.php", "/admin/wallet-config"] as const;
+
+export const adminWalletConfigRoutes = [
+  defineRoute({
+    method: "get",
     paths,
-    requireAdmin("wallet_config:edit"),
-    handle(walletConfigRequestSchema, "body", async (input, req) => ({
+    tag: TAGS.admin,
+    summary: "Feature pricing and tiers",
+    auth: "admin",
+    permission: "wallet_config:view",
+    response: walletConfigResponseSchema,
+    errors: [401, 403],
+    handler: async () => ({ success: true, ...(await readWalletConfig()) }),
+  }),
+
+  defineRoute({
+    method: "put",
+    paths,
+    tag: TAGS.admin,
+    summary: "Replace feature pricing and tiers",
+    auth: "admin",
+    permission: "wallet_config:edit",
+    body: walletConfigRequestSchema,
+    response: walletConfigSaveResponseSchema,
+    errors: [400, 401, 403],
+    handler: async ({ body, req }) => ({
       success: true,
-      ...(await saveWalletConfig(req.admin!, input)),
+      ...(await saveWalletConfig(req.admin!, body)),
       message: "Wallet configuration updated successfully",
-    })),
-  );
-  return router;
-}
+    }),
+  }),
+];

@@ -1,58 +1,100 @@
-import { Router } from "express";
-import { canonicalPhone, changePasswordRequestSchema, loginRequestSchema, signupRequestSchema } from "@storefront/shared";
-import { z } from "zod";
-import type { AppContext } from "../../context";
-import { requireUser } from "../../middleware/auth";
-import { handle } from "../../middleware/validate";
-import { changePassword, limitLoginAttempts, limitSignups, login, logout, sessionUserBody, signup } from "../../services/auth";
+import {
+  authResponseSchema,
+  canonicalPhone,
+  changePasswordRequestSchema,
+  loginRequestSchema,
+  noInputSchema,
+  sessionCheckResponseSchema,
+  signupRequestSchema,
+  successSchema,
+} from "@storefront/shared";
 import { User } from "@storefront/shared/server";
-
-const noInput = z.object({}).passthrough();
+import { SESSION_COOKIE } from "../../middleware/session";
+import { changePassword, limitLoginAttempts, limitSignups, login, logout, sessionUserBody, signup } from "../../services/auth";
+import { defineRoute, TAGS } from "../define";
 
 /** Subscriber accounts: SPEC §7 paths, with clean aliases served by the same handlers. */
-export function authRoutes(ctx: AppContext): Router {
-  const router = Router();
+export const authRoutes = [
+  defineRoute({
+    method: "post",
+    paths: ["/signup.php", "/auth/signup"],
+    tag: TAGS.account,
+    summary: "Create a subscriber account and log in",
+    auth: "none",
+    body: signupRequestSchema,
+    response: authResponseSchema,
+    status: 201,
+    errors: [400, 409, 429],
+    handler: async ({ body, req, ctx }) => {
+      await limitSignups(ctx.redis, ctx.config, req.ip ?? "unknown");
+      const user = await signup(body, ctx.config.DEFAULT_PHONE_COUNTRY);
+      return { ...sessionUserBody(user), message: "Subscribed successfully" };
+    },
+  }),
 
-  const signupHandler = handle(signupRequestSchema, "body", async (input, req, res) => {
-    await limitSignups(ctx.redis, ctx.config, req.ip ?? "unknown");
-    const user = await signup(input, ctx.config.DEFAULT_PHONE_COUNTRY);
-    res.status(201);
-    return { ...sessionUserBody(user), message: "Subscribed successfully" };
-  });
-  router.post(["/signup.php", "/auth/signup"], signupHandler);
+  defineRoute({
+    method: "post",
+    paths: ["/login-session-fix.php", "/auth/login"],
+    tag: TAGS.account,
+    summary: "Log in with phone and password (regenerates the session)",
+    auth: "none",
+    body: loginRequestSchema,
+    response: authResponseSchema,
+    errors: [400, 401, 403, 429],
+    handler: async ({ body, req, ctx }) => {
+      const phoneKey = canonicalPhone(body.phone, ctx.config.DEFAULT_PHONE_COUNTRY);
+      await limitLoginAttempts(ctx.redis, ctx.config, phoneKey, req.ip ?? "unknown");
+      return sessionUserBody(await login(req, body, ctx.config.DEFAULT_PHONE_COUNTRY));
+    },
+  }),
 
-  const loginHandler = handle(loginRequestSchema, "body", async (input, req) => {
-    const phoneKey = canonicalPhone(input.phone, ctx.config.DEFAULT_PHONE_COUNTRY);
-    await limitLoginAttempts(ctx.redis, ctx.config, phoneKey, req.ip ?? "unknown");
-    return sessionUserBody(await login(req, input, ctx.config.DEFAULT_PHONE_COUNTRY));
-  });
-  router.post(["/login-session-fix.php", "/auth/login"], loginHandler);
+  defineRoute({
+    method: "get",
+    paths: ["/session-check-simple.php", "/auth/session"],
+    tag: TAGS.account,
+    summary: "Whether the session is logged in, and as whom",
+    auth: "none",
+    query: noInputSchema,
+    response: sessionCheckResponseSchema,
+    errors: [],
+    handler: async ({ req }) => {
+      const userId = req.session?.userId;
+      if (!userId) return { success: true, authenticated: false, user: null };
+      const user = await User.findById(userId, { phone: 1, isActive: 1 }).lean<{ phone: string; isActive: boolean }>();
+      if (!user?.isActive) {
+        delete req.session.userId;
+        delete req.session.phone;
+        return { success: true, authenticated: false, user: null };
+      }
+      return { success: true, authenticated: true, user: { id: userId, phone: user.phone } };
+    },
+  }),
 
-  const sessionHandler = handle(noInput, "query", async (_input, req) => {
-    const userId = req.session?.userId;
-    if (!userId) return { success: true, authenticated: false, user: null };
-    const user = await User.findById(userId, { phone: 1, isActive: 1 }).lean<{ phone: string; isActive: boolean }>();
-    if (!user?.isActive) {
-      delete req.session.userId;
-      delete req.session.phone;
-      return { success: true, authenticated: false, user: null };
-    }
-    return { success: true, authenticated: true, user: { id: userId, phone: user.phone } };
-  });
-  router.get(["/session-check-simple.php", "/auth/session"], sessionHandler);
+  defineRoute({
+    method: "post",
+    paths: ["/logout.php", "/auth/logout"],
+    tag: TAGS.account,
+    summary: "Destroy the session",
+    auth: "none",
+    body: noInputSchema,
+    response: successSchema,
+    errors: [],
+    handler: async ({ req, res, ctx }) => {
+      await logout(req, ctx.pusher);
+      res.clearCookie(SESSION_COOKIE, { path: "/" });
+      return { success: true };
+    },
+  }),
 
-  const logoutHandler = handle(noInput, "body", async (_input, req, res) => {
-    await logout(req, ctx.pusher);
-    res.clearCookie("sf.sid", { path: "/" });
-    return { success: true };
-  });
-  router.post(["/logout.php", "/auth/logout"], logoutHandler);
-
-  router.post(
-    ["/user/change-password.php", "/auth/change-password"],
-    requireUser,
-    handle(changePasswordRequestSchema, "body", (input, req) => changePassword(req, ctx, input)),
-  );
-
-  return router;
-}
+  defineRoute({
+    method: "post",
+    paths: ["/user/change-password.php", "/auth/change-password"],
+    tag: TAGS.account,
+    summary: "Change the password: ends the user's other sessions and their sockets, keeps this one",
+    auth: "user",
+    body: changePasswordRequestSchema,
+    response: successSchema,
+    errors: [400, 401, 429],
+    handler: ({ body, req, ctx }) => changePassword(req, ctx, body),
+  }),
+];

@@ -1,23 +1,24 @@
-import { Router } from "express";
-import { chatRequestSchema } from "@storefront/shared";
-import type { AppContext } from "../../context";
-import { assertOwnUserId, requireUser } from "../../middleware/auth";
-import { handle } from "../../middleware/validate";
+import { chatRequestSchema, chatResponseSchema } from "@storefront/shared";
+import { assertOwnUserId } from "../../middleware/auth";
 import { chat } from "../../services/chat";
+import { defineRoute, TAGS } from "../define";
 
 /** POST textai/chat.php (SPEC §7): the text personas and, with avatarType "doctor", the Doctor. */
-export function chatRoutes(ctx: AppContext): Router {
-  const router = Router();
-  router.post(
-    ["/textai/chat.php", "/chat"],
-    requireUser,
-    handle(chatRequestSchema, "body", (input, req) =>
-      chat(ctx, input, {
-        userId: assertOwnUserId(req, input.userId),
+export const chatRoutes = [
+  defineRoute({
+    method: "post",
+    paths: ["/textai/chat.php", "/chat"],
+    tag: TAGS.chat,
+    summary: 'Text chat with a persona, or Doctor (avatarType "doctor"): charged, queued, answered when the job completes',
+    auth: "user",
+    body: chatRequestSchema,
+    response: chatResponseSchema,
+    errors: [400, 401, 402, 403, 429, 504],
+    handler: ({ body, req, ctx }) =>
+      chat(ctx, body, {
+        userId: assertOwnUserId(req, body.userId),
         idempotencyKey: req.get("Idempotency-Key"),
         requestId: String(req.id),
       }),
-    ),
-  );
-  return router;
-}
+  }),
+];

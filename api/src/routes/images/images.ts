@@ -1,77 +1,96 @@
-import { Router } from "express";
 import {
   imageDeleteRequestSchema,
   imageEditRequestSchema,
   imageGenerateRequestSchema,
+  imageGenerateResponseSchema,
   imageHistoryQuerySchema,
+  imageHistoryResponseSchema,
   imageSaveRequestSchema,
   LIMITS,
   MESSAGES,
+  successSchema,
 } from "@storefront/shared";
-import type { AppContext } from "../../context";
 import { badRequest } from "../../errors";
-import { assertOwnUserId, requireUser } from "../../middleware/auth";
-import { checkImage, singleFile } from "../../middleware/upload";
-import { handle, parseOrThrow } from "../../middleware/validate";
+import { assertOwnUserId } from "../../middleware/auth";
+import { checkImage } from "../../middleware/upload";
 import { deleteImage, editImage, generateImage, imageHistory, saveImage } from "../../services/media";
+import { defineRoute, TAGS } from "../define";
 
 /** SPEC §7 images/*: generate and edit answer with the picture; history, save and delete. */
-export function imageRoutes(ctx: AppContext): Router {
-  const router = Router();
-
-  router.post(
-    ["/images/generate.php", "/images/generate"],
-    requireUser,
-    handle(imageGenerateRequestSchema, "body", (input, req) =>
-      generateImage(ctx, input, {
-        userId: assertOwnUserId(req, input.userId),
+export const imageRoutes = [
+  defineRoute({
+    method: "post",
+    paths: ["/images/generate.php", "/images/generate"],
+    tag: TAGS.images,
+    summary: "Generate an image with an agent (charged, queued, answered when the job completes)",
+    auth: "user",
+    body: imageGenerateRequestSchema,
+    response: imageGenerateResponseSchema,
+    errors: [400, 401, 402, 403, 429, 504],
+    handler: ({ body, req, ctx }) =>
+      generateImage(ctx, body, {
+        userId: assertOwnUserId(req, body.userId),
         idempotencyKey: req.get("Idempotency-Key"),
         requestId: String(req.id),
       }),
-    ),
-  );
+  }),
 
-  router.post(
-    ["/images/edit.php", "/images/edit"],
-    requireUser,
-    singleFile("image", LIMITS.imageEditBytes, MESSAGES.imageTooLarge),
-    async (req, res) => {
-      const input = parseOrThrow(imageEditRequestSchema, req.body ?? {});
-      const userId = assertOwnUserId(req, input.userId);
-      if (!req.file) throw badRequest(MESSAGES.imageRequired, "image");
-      const image = await checkImage(req.file, LIMITS.imageEditBytes, MESSAGES.imageTooLarge, "image");
-      res.json(
-        await editImage(
-          ctx,
-          input,
-          { buffer: req.file.buffer, ext: image!.ext },
-          {
-            userId,
-            idempotencyKey: req.get("Idempotency-Key"),
-            requestId: String(req.id),
-          },
-        ),
+  defineRoute({
+    method: "post",
+    paths: ["/images/edit.php", "/images/edit"],
+    tag: TAGS.images,
+    summary: "Edit an uploaded image (JPG/PNG/WEBP under 10 MB, strength 0.1-1)",
+    auth: "user",
+    body: imageEditRequestSchema,
+    upload: { field: "image", maxBytes: LIMITS.imageEditBytes, tooLargeMessage: MESSAGES.imageTooLarge },
+    response: imageGenerateResponseSchema,
+    errors: [400, 401, 402, 403, 413, 429, 504],
+    handler: async ({ body, file, req, ctx }) => {
+      const userId = assertOwnUserId(req, body.userId);
+      if (!file) throw badRequest(MESSAGES.imageRequired, "image");
+      const image = await checkImage(file, LIMITS.imageEditBytes, MESSAGES.imageTooLarge, "image");
+      return editImage(
+        ctx,
+        body,
+        { buffer: file.buffer, ext: image!.ext },
+        { userId, idempotencyKey: req.get("Idempotency-Key"), requestId: String(req.id) },
       );
     },
-  );
+  }),
 
-  router.get(
-    ["/images/history.php", "/images/history"],
-    requireUser,
-    handle(imageHistoryQuerySchema, "query", (input, req) => imageHistory(assertOwnUserId(req, input.userId))),
-  );
+  defineRoute({
+    method: "get",
+    paths: ["/images/history.php", "/images/history"],
+    tag: TAGS.images,
+    summary: "The session user's images",
+    auth: "user",
+    query: imageHistoryQuerySchema,
+    response: imageHistoryResponseSchema,
+    errors: [400, 401, 403],
+    handler: ({ query, req }) => imageHistory(assertOwnUserId(req, query.userId)),
+  }),
 
-  router.post(
-    ["/images/save.php", "/images/save"],
-    requireUser,
-    handle(imageSaveRequestSchema, "body", (input, req) => saveImage(assertOwnUserId(req, input.userId), input.imageData)),
-  );
+  defineRoute({
+    method: "post",
+    paths: ["/images/save.php", "/images/save"],
+    tag: TAGS.images,
+    summary: "Save an image record to the session user's history",
+    auth: "user",
+    body: imageSaveRequestSchema,
+    response: successSchema,
+    errors: [400, 401, 403, 404],
+    handler: ({ body, req }) => saveImage(assertOwnUserId(req, body.userId), body.imageData),
+  }),
 
-  router.post(
-    ["/images/delete.php", "/images/delete"],
-    requireUser,
-    handle(imageDeleteRequestSchema, "body", (input, req) => deleteImage(ctx, assertOwnUserId(req, input.userId), input.imageId)),
-  );
-
-  return router;
-}
+  defineRoute({
+    method: "post",
+    paths: ["/images/delete.php", "/images/delete"],
+    tag: TAGS.images,
+    summary: "Delete one of the session user's images",
+    auth: "user",
+    body: imageDeleteRequestSchema,
+    response: successSchema,
+    errors: [400, 401, 403, 404],
+    handler: ({ body, req, ctx }) => deleteImage(ctx, assertOwnUserId(req, body.userId), body.imageId),
+  }),
+];

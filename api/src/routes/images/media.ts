@@ -1,8 +1,7 @@
-import { Router, type Response } from "express";
+import type { Response } from "express";
 import { ownerOfKey, type StoredObject } from "@storefront/shared/server";
-import type { AppContext } from "../../context";
 import { notFound } from "../../errors";
-import { requireUser } from "../../middleware/auth";
+import { defineRawRoute, TAGS } from "../define";
 
 /** Media kinds this route serves; avatars have their own call (user/avatar.php). */
 const SERVED_KINDS = new Set(["images", "videos"]);
@@ -38,30 +37,37 @@ async function sendRange(res: Response, object: StoredObject, range: { start: nu
  * GET /api/media/<kind>/<ownerId>/<name>: a stored image or video, to its owner only. Anyone
  * else (or a key that does not exist) gets the same 404, so keys reveal nothing.
  */
-export function mediaRoutes(ctx: AppContext): Router {
-  const router = Router();
-  router.get("/media/:kind/:owner/:name", requireUser, async (req, res) => {
-    const { kind, owner, name } = req.params as { kind: string; owner: string; name: string };
-    const key = `${kind}/${owner}/${name}`;
-    if (!SERVED_KINDS.has(kind) || ownerOfKey(key) !== req.user!.id) throw notFound();
-    const object = await ctx.storage.get(key);
-    if (!object) throw notFound();
-    res.setHeader("Content-Type", object.contentType);
-    res.setHeader("Cache-Control", "private, max-age=86400");
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Accept-Ranges", "bytes");
-    const rangeHeader = req.get("Range");
-    const range = parseRange(rangeHeader, object.size);
-    if (rangeHeader && !range) {
-      object.stream.destroy();
-      res.status(416).setHeader("Content-Range", `bytes */${object.size}`);
-      res.end();
-      return;
-    }
-    if (range) return sendRange(res, object, range);
-    res.setHeader("Content-Length", String(object.size));
-    object.stream.on("error", () => res.destroy());
-    object.stream.pipe(res);
-  });
-  return router;
-}
+export const mediaRoutes = [
+  defineRawRoute({
+    method: "get",
+    paths: ["/media/:kind/:owner/:name"],
+    tag: TAGS.images,
+    summary: "A stored image or video of the session user (byte ranges supported)",
+    auth: "user",
+    response: { contentType: "application/octet-stream", description: "The stored file, or the requested byte range (206)" },
+    errors: [401, 404, 416],
+    raw: (ctx) => async (req, res) => {
+      const { kind, owner, name } = req.params as { kind: string; owner: string; name: string };
+      const key = `${kind}/${owner}/${name}`;
+      if (!SERVED_KINDS.has(kind) || ownerOfKey(key) !== req.user!.id) throw notFound();
+      const object = await ctx.storage.get(key);
+      if (!object) throw notFound();
+      res.setHeader("Content-Type", object.contentType);
+      res.setHeader("Cache-Control", "private, max-age=86400");
+      res.setHeader("X-Content-Type-Options", "nosniff");
+      res.setHeader("Accept-Ranges", "bytes");
+      const rangeHeader = req.get("Range");
+      const range = parseRange(rangeHeader, object.size);
+      if (rangeHeader && !range) {
+        object.stream.destroy();
+        res.status(416).setHeader("Content-Range", `bytes */${object.size}`);
+        res.end();
+        return;
+      }
+      if (range) return sendRange(res, object, range);
+      res.setHeader("Content-Length", String(object.size));
+      object.stream.on("error", () => res.destroy());
+      object.stream.pipe(res);
+    },
+  }),
+];

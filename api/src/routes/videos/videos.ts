@@ -1,37 +1,55 @@
-import { Router } from "express";
-import { videoGenerateRequestSchema, videoHistoryQuerySchema, videoStatusQuerySchema } from "@storefront/shared";
-import type { AppContext } from "../../context";
-import { assertOwnUserId, requireUser } from "../../middleware/auth";
-import { handle } from "../../middleware/validate";
+import {
+  videoGenerateRequestSchema,
+  videoGenerateResponseSchema,
+  videoHistoryQuerySchema,
+  videoHistoryResponseSchema,
+  videoStatusQuerySchema,
+  videoStatusResponseSchema,
+} from "@storefront/shared";
+import { assertOwnUserId } from "../../middleware/auth";
 import { startVideo, videoHistory, videoStatus } from "../../services/media";
+import { defineRoute, TAGS } from "../define";
 
 /** SPEC §7 videos/*: start (answers at once with video_id), check-status and both history paths. */
-export function videoRoutes(ctx: AppContext): Router {
-  const router = Router();
-
-  router.post(
-    ["/videos/generate.php", "/videos/ai-store-generator.php", "/videos/generate"],
-    requireUser,
-    handle(videoGenerateRequestSchema, "body", (input, req) =>
-      startVideo(ctx, input, {
-        userId: assertOwnUserId(req, input.userId),
+export const videoRoutes = [
+  defineRoute({
+    method: "post",
+    paths: ["/videos/generate.php", "/videos/ai-store-generator.php", "/videos/generate"],
+    tag: TAGS.videos,
+    summary: "Start a video generation: answers at once with video_id; progress by polling check-status.php and pushes",
+    auth: "user",
+    body: videoGenerateRequestSchema,
+    response: videoGenerateResponseSchema,
+    errors: [400, 401, 402, 403, 429],
+    handler: ({ body, req, ctx }) =>
+      startVideo(ctx, body, {
+        userId: assertOwnUserId(req, body.userId),
         idempotencyKey: req.get("Idempotency-Key"),
         requestId: String(req.id),
       }),
-    ),
-  );
+  }),
 
-  router.get(
-    ["/videos/check-status.php", "/videos/status"],
-    requireUser,
-    handle(videoStatusQuerySchema, "query", (input, req) => videoStatus(ctx, req.user!.id, input.id)),
-  );
+  defineRoute({
+    method: "get",
+    paths: ["/videos/check-status.php", "/videos/status"],
+    tag: TAGS.videos,
+    summary: "Status of one of the session user's videos",
+    auth: "user",
+    query: videoStatusQuerySchema,
+    response: videoStatusResponseSchema,
+    errors: [400, 401, 403, 404],
+    handler: ({ query, req, ctx }) => videoStatus(ctx, req.user!.id, query.id),
+  }),
 
-  router.get(
-    ["/videos/history.php", "/videos/get-history.php", "/videos/history"],
-    requireUser,
-    handle(videoHistoryQuerySchema, "query", (input, req) => videoHistory(ctx, assertOwnUserId(req, input.userId))),
-  );
-
-  return router;
-}
+  defineRoute({
+    method: "get",
+    paths: ["/videos/history.php", "/videos/get-history.php", "/videos/history"],
+    tag: TAGS.videos,
+    summary: "The session user's videos",
+    auth: "user",
+    query: videoHistoryQuerySchema,
+    response: videoHistoryResponseSchema,
+    errors: [400, 401, 403],
+    handler: ({ query, req, ctx }) => videoHistory(ctx, assertOwnUserId(req, query.userId)),
+  }),
+];

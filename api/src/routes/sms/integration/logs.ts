@@ -1,16 +1,19 @@
-import { Router } from "express";
-import { smsLogsQuerySchema } from "@storefront/shared";
-import type { AppContext } from "../../../context";
-import { requireAdmin } from "../../../middleware/auth";
-import { handle } from "../../../middleware/validate";
+import { smsLogsQuerySchema, smsLogsResponseSchema } from "@storefront/shared";
 import { smsLogs, smsMessages, smsStats } from "../../../services/sms-logs";
+import { defineRoute, TAGS } from "../../define";
 
-export function smsLogsRoutes(_ctx: AppContext): Router {
-  const router = Router();
-  router.get(
-    ["/sms/integration/logs.php", "/sms/integration/logs"],
-    requireAdmin("sms:view"),
-    handle(smsLogsQuerySchema, "query", async (query) => {
+export const smsLogsRoutes = [
+  defineRoute({
+    method: "get",
+    paths: ["/sms/integration/logs.php", "/sms/integration/logs"],
+    tag: TAGS.sms,
+    summary: "SMS logs, messages or stats (action=logs|messages|stats), pages of 20",
+    auth: "admin",
+    permission: "sms:view",
+    query: smsLogsQuerySchema,
+    response: smsLogsResponseSchema,
+    errors: [400, 401, 403],
+    handler: async ({ query }) => {
       const data =
         query.view === "stats"
           ? await smsStats(query)
@@ -18,7 +21,6 @@ export function smsLogsRoutes(_ctx: AppContext): Router {
             ? await smsMessages(query)
             : await smsLogs(query);
       return { success: true, action: query.view, data };
-    }),
-  );
-  return router;
-}
+    },
+  }),
+];

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { ADMIN_PERMISSIONS } from "@storefront/shared";
+import { z } from "zod";
+import { isRawResponse, permissionsOf } from "./define";
+import { API_ROUTES } from "./index";
+import { buildOpenApiDocument } from "./openapi";
+
+const label = (route: (typeof API_ROUTES)[number]) => `${route.method.toUpperCase()} ${route.paths[0]}`;
+
+describe("the route table", () => {
+  it("gives every route a real response: a zod schema, or a non-JSON content type for files and pages", () => {
+    const missing = API_ROUTES.filter((route) =>
+      isRawResponse(route.response) ? route.response.contentType.includes("json") : !(route.response instanceof z.ZodType),
+    );
+    expect(missing.map(label)).toEqual([]);
+  });
+
+  it("names one method and path once, permissions that exist, and a permission only on admin routes", () => {
+    const seen = new Set<string>();
+    for (const route of API_ROUTES) {
+      for (const path of route.paths) {
+        const key = `${route.method} ${path}`;
+        expect(seen.has(key), key).toBe(false);
+        seen.add(key);
+        expect(path.startsWith("/"), key).toBe(true);
+      }
+      if (route.permission) {
+        expect(route.auth, label(route)).toBe("admin");
+        for (const permission of permissionsOf(route)) expect(ADMIN_PERMISSIONS, label(route)).toContain(permission);
+      }
+    }
+  });
+
+  it("documents every route in the OpenAPI document", () => {
+    const doc = buildOpenApiDocument(API_ROUTES) as { paths: Record<string, Record<string, unknown>> };
+    for (const route of API_ROUTES) {
+      const path = route.paths[0].replace(/:([A-Za-z0-9_]+)/gu, "{$1}");
+      expect(doc.paths[path]?.[route.method], label(route)).toBeDefined();
+    }
+  });
+});
