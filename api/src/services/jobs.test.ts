@@ -3,8 +3,9 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { QUEUE_NAMES } from "@storefront/shared";
 import { createLogger, type Queues } from "@storefront/shared/server";
+import type { AppContext } from "../context";
 import { AppError } from "../errors";
-import { JobWaiter } from "./jobs";
+import { acceptJob, JobWaiter, type AcceptJobInput } from "./jobs";
 
 let redis: Redis;
 let queues: Queues;
@@ -70,5 +71,37 @@ describe("JobWaiter", () => {
     await expect(waiter.wait("chat", "w-7", 100)).rejects.toMatchObject({ status: 504 });
     await expect(waiter.wait("chat", "w-7")).resolves.toEqual({ reply: "echo slow" });
     await expect(waiter.wait("chat", "no-such-job")).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe("acceptJob payloads", () => {
+  const base = {
+    name: "generate",
+    userId: "0123456789abcdef01234567",
+    feature: "image",
+    cost: 1,
+    idempotencyKey: undefined,
+    details: "t",
+  } as const;
+  /** A context whose every use fails the test: a refused payload must not reach the wallet or a queue. */
+  const untouchable = new Proxy({} as AppContext, {
+    get: (_, key) => {
+      throw new Error(`acceptJob used ctx.${String(key)} for a refused payload`);
+    },
+  });
+
+  it("does not compile a payload of another queue", () => {
+    const wrong: AcceptJobInput<"image"> = {
+      ...base,
+      queue: "image",
+      // @ts-expect-error a chat payload is not an image payload
+      payload: { message: "hi", persona: "general", language: "en", conversationId: null, history: [] },
+    };
+    expect(wrong.queue).toBe("image");
+  });
+
+  it("refuses at run time a payload its queue's schema does not accept, before holding anything", async () => {
+    const wrong = { ...base, queue: "image", payload: { mode: "generate", prompt: "tea" } } as unknown as AcceptJobInput<"image">;
+    await expect(acceptJob(untouchable, wrong)).rejects.toMatchObject({ name: "ZodError" });
   });
 });

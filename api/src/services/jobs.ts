@@ -6,7 +6,7 @@
  */
 import { QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
-import { jobSchemas, type ChargedQueueName, type Feature, type QueueName } from "@storefront/shared";
+import { jobSchemas, type Feature, type HeldQueueName, type JobData, type JobPayload, type QueueName } from "@storefront/shared";
 import {
   chargedJobOptions,
   hold,
@@ -21,8 +21,8 @@ import type { AppContext } from "../context";
 import { AppError, notFound, unavailable } from "../errors";
 import { requestKey } from "./wallet";
 
-export interface AcceptJobInput {
-  queue: ChargedQueueName;
+export interface AcceptJobInput<Q extends HeldQueueName = HeldQueueName> {
+  queue: Q;
   /** BullMQ job name, for queues with more than one kind of job. */
   name: string;
   userId: string;
@@ -32,7 +32,8 @@ export interface AcceptJobInput {
   idempotencyKey: string | undefined;
   /** Label of the charge in the ledger (SPEC §7: a label plus the first 50 characters). */
   details: string;
-  payload: Record<string, unknown>;
+  /** The queue's own payload fields (its schema in jobSchemas); the hold's fields are added here. */
+  payload: JobPayload<Q>;
   requestId?: string;
 }
 
@@ -48,15 +49,16 @@ export interface AcceptedJob {
  * Holds the cost, then adds the job. InsufficientCoinsError (402) when short, and then no job is
  * added; if adding fails the hold is released at once.
  */
-export async function acceptJob(ctx: AppContext, input: AcceptJobInput): Promise<AcceptedJob> {
+export async function acceptJob<Q extends HeldQueueName>(ctx: AppContext, input: AcceptJobInput<Q>): Promise<AcceptedJob> {
   const holdKey = requestKey(`job:${input.queue}`, input.userId, input.idempotencyKey);
   const jobId = jobIdForHold(input.queue, holdKey);
+  // TypeScript cannot tie the schema picked by a generic key to JobData<Q>; the map makes it so.
   const data = jobSchemas[input.queue].parse({
     ...input.payload,
     userId: input.userId,
     holdKey,
     ...(input.requestId ? { requestId: input.requestId } : {}),
-  });
+  }) as JobData<Q>;
 
   const held = await hold({
     userId: input.userId,
@@ -85,11 +87,11 @@ async function isHeld(holdKey: string): Promise<boolean> {
   return Boolean(await LedgerEntry.exists({ key: holdKey, holdState: "held" }));
 }
 
-async function addJob(
+async function addJob<Q extends HeldQueueName>(
   ctx: AppContext,
-  input: AcceptJobInput,
+  input: AcceptJobInput<Q>,
   jobId: string,
-  data: Record<string, unknown>,
+  data: JobData<Q>,
   holdKey: string,
 ): Promise<void> {
   try {

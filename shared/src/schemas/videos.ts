@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { DEFAULT_VIDEO_MODEL, LIMITS, VIDEO_MODEL_IDS } from "../constants";
 import { MESSAGES } from "../messages";
-import { chargedJobBaseSchema } from "./jobs";
+import { chargedJobBaseSchema } from "./charged-job";
 import { clientUserIdSchema, intSchema, objectIdSchema } from "./common";
 
 export const VIDEO_RATIOS = ["16:9", "9:16", "1:1"] as const;

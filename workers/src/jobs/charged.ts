@@ -3,8 +3,8 @@
  * settle the hold on success, release it exactly once on the final failure, tell the user, and
  * always rethrow so BullMQ's retries and backoff keep working (STYLE rule 6).
  */
-import { UnrecoverableError, type Job, type Processor } from "bullmq";
-import { jobSchemas, type ChargedJobBase, type ChargedQueueName } from "@storefront/shared";
+import { DelayedError, UnrecoverableError, type Job, type Processor } from "bullmq";
+import { jobSchemas, type ChargedJobBase, type HeldQueueName, type JobData } from "@storefront/shared";
 import {
   createLogger,
   createRedis,
@@ -66,14 +66,16 @@ function classify(error: unknown): unknown {
 }
 
 /**
- * A BullMQ processor for a charged queue. The handler's return value is the job's result, pushed
- * as "job:completed" and read by the HTTP call that waits for it.
+ * A BullMQ processor for a charged queue. The payload is parsed here, once, with the queue's
+ * schema; the handler gets it typed. The handler's return value is the job's result, pushed as
+ * "job:completed" and read by the HTTP call that waits for it. A handler that moved its job to
+ * the delayed set throws DelayedError: that is neither a success nor a failure.
  */
-export function chargedProcessor<T extends ChargedJobBase>(
-  queue: ChargedQueueName,
-  handler: (data: T, job: Job) => Promise<unknown>,
+export function chargedProcessor<Q extends HeldQueueName>(
+  queue: Q,
+  handler: (data: JobData<Q>, job: Job, token?: string) => Promise<unknown>,
 ): Processor {
-  return async (job: Job) => {
+  return async (job: Job, token?: string) => {
     const ctx = workerContext();
     const jobId = job.id ?? "";
     const parsed = jobSchemas[queue].safeParse(job.data);
@@ -82,14 +84,16 @@ export function chargedProcessor<T extends ChargedJobBase>(
     log.info({ name: job.name }, "job started");
     try {
       if (!parsed.success) throw new UnrecoverableError(`invalid job payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);
-      const data = parsed.data as T;
+      // TypeScript cannot tie the schema picked by a generic key to JobData<Q>; the map makes it so.
+      const data = parsed.data as JobData<Q>;
       await assertStillHeld(data.holdKey);
-      const result = await handler(data, job);
+      const result = await handler(data, job, token);
       await settleHold(data.holdKey);
       ctx.pusher.toUser(data.userId, "job:completed", { jobId, queue, result });
       log.info("job completed");
       return result;
     } catch (raw) {
+      if (raw instanceof DelayedError) throw raw;
       const error = classify(raw);
       if (isFinalFailure(error, job)) {
         // If the refund itself cannot be written now, the hold sweeper releases it later.
@@ -121,7 +125,7 @@ async function assertStillHeld(holdKey: string): Promise<void> {
 
 async function failFinally(
   ctx: WorkerContext,
-  queue: ChargedQueueName,
+  queue: HeldQueueName,
   jobId: string,
   base: Partial<ChargedJobBase>,
   reason: string,

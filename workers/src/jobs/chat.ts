@@ -48,4 +48,4 @@ export async function runChat(data: ChatJobData, job: Job): Promise<ChatJobResul
   return { reply };
 }
 
-export const chatProcessor = chargedProcessor<ChatJobData>("chat", runChat);
+export const chatProcessor = chargedProcessor("chat", runChat);

@@ -10,7 +10,7 @@ import type { ImageJobData } from "@storefront/shared";
 import { createLogger, ImageModel, loadConfig, localDiskStorage, Pusher, type Storage } from "@storefront/shared/server";
 import type { ImageProvider } from "../providers/image/index";
 import { setWorkerContext } from "./charged";
-import { runImage, setImageProvider } from "./image";
+import { imageProcessor, runImage, setImageProvider } from "./image";
 import { readStored, setWorkerStorage } from "./media";
 
 let redis: Redis;
@@ -95,8 +95,10 @@ describe("image job", () => {
   });
 
   it("refuses a payload that is not an image job, and an edit whose upload is gone, as permanent", async () => {
-    await expect(runImage({ ...data(), size: "12x12" } as unknown as ImageJobData, job)).rejects.toMatchObject({
+    const invalid = { id: "image-unit-invalid", data: { ...data(), size: "12x12" }, attemptsMade: 0, opts: {} } as unknown as Job;
+    await expect(imageProcessor(invalid)).rejects.toMatchObject({
       name: "UnrecoverableError",
+      message: expect.stringContaining("invalid job payload"),
     });
     const gone = data({ mode: "edit", strength: 0.5, sourceKey: "uploads/0123456789abcdef01234567/missing.png" });
     await expect(runImage(gone, job)).rejects.toMatchObject({

@@ -3,7 +3,7 @@
  * PNG, record it in the user's history, and answer the waiting HTTP call with the record.
  */
 import { UnrecoverableError, type Job } from "bullmq";
-import { imageJobSchema, type ImageJobData, type ImageJobResult } from "@storefront/shared";
+import type { ImageJobData, ImageJobResult } from "@storefront/shared";
 import { ImageModel, toImageRecord, type ImageDoc } from "@storefront/shared/server";
 import { createImageProvider, type ImageProvider } from "../providers/image/index";
 import { chargedProcessor, isFinalFailure, workerContext } from "./charged";
@@ -21,10 +21,8 @@ export function setImageProvider(next: ImageProvider): void {
   provider = next;
 }
 
-export async function runImage(raw: ImageJobData, job: Job): Promise<ImageJobResult> {
-  const parsed = imageJobSchema.safeParse(raw);
-  if (!parsed.success) throw new UnrecoverableError(`invalid image job: ${parsed.error.issues[0]?.message ?? "invalid"}`);
-  const data = parsed.data;
+/** Runs one image job; `data` was parsed by chargedProcessor. */
+export async function runImage(data: ImageJobData, job: Job): Promise<ImageJobResult> {
   const { pusher } = workerContext();
   const jobId = job.id ?? "";
   const key = `images/${data.userId}/${data.imageId}.png`;
@@ -57,7 +55,7 @@ export async function runImage(raw: ImageJobData, job: Job): Promise<ImageJobRes
   return { image: toImageRecord(doc!) };
 }
 
-const charged = chargedProcessor<ImageJobData>("image", runImage);
+const charged = chargedProcessor("image", runImage);
 
 /** The charged processor, plus: an edit's upload is removed once its job has finally failed. */
 export async function imageProcessor(job: Job): Promise<unknown> {

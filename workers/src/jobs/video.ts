@@ -3,10 +3,11 @@
  * the provider, then move the job to the delayed set and poll its status when it comes back,
  * until the video is completed (stored, hold settled) or failed (hold released once). Transient
  * provider errors are retried the same way, with backoff, so BullMQ's own attempts are kept for
- * faults of our side. The final step runs inside chargedProcessor, which settles or releases.
+ * faults of our side. Every step runs inside chargedProcessor, which parses the payload once and
+ * settles or releases when the video ends.
  */
 import { DelayedError, UnrecoverableError, type Job } from "bullmq";
-import { videoJobSchema, type VideoJobData, type VideoStatusName } from "@storefront/shared";
+import type { VideoJobData, VideoStatusName } from "@storefront/shared";
 import { VideoModel } from "@storefront/shared/server";
 import { isProviderError } from "../providers/errors";
 import { createVideoProvider, type VideoProvider } from "../providers/video/index";
@@ -39,37 +40,16 @@ function pollInterval(): number {
   return workerContext().config.VIDEO_POLL_INTERVAL_MS ?? videoProvider().pollIntervalMs;
 }
 
-function push(data: VideoJobData, jobId: string, status: VideoStatusName, videoUrl: string | null): void {
-  workerContext().pusher.toUser(data.userId, "video:status", { jobId, videoId: data.videoId, status, videoUrl });
-}
-
-/** Runs the final step through chargedProcessor: settle on success, release once on final failure. */
-async function finish(job: Job, data: VideoJobData, outcome: () => Promise<VideoJobResult>): Promise<unknown> {
-  const jobId = job.id ?? "";
-  try {
-    const result = await chargedProcessor<VideoJobData>("video", outcome)(job);
-    const done = result as VideoJobResult;
-    await VideoModel.updateOne({ _id: data.videoId }, { $set: { status: "completed", completedAt: new Date(), error: null } });
-    push(data, jobId, "completed", done.videoUrl);
-    return result;
-  } catch (error) {
-    if (isFinalFailure(error, job)) {
-      const reason = userFacingReason(error);
-      await VideoModel.updateOne(
-        { _id: data.videoId, status: "processing" },
-        { $set: { status: "failed", error: reason, completedAt: new Date() } },
-      );
-      push(data, jobId, "failed", null);
-    }
-    throw error;
-  }
+function push(data: Partial<VideoJobData>, jobId: string, status: VideoStatusName, videoUrl: string | null): void {
+  if (!data.userId) return;
+  workerContext().pusher.toUser(data.userId, "video:status", { jobId, videoId: data.videoId ?? "", status, videoUrl });
 }
 
 const fail = (reason: string) => async (): Promise<never> => {
   throw new UnrecoverableError(reason);
 };
 
-/** What the job does next: come back later, or end (through the charged step). */
+/** What the job does next: come back later, or end (chargedProcessor settles or releases). */
 type Step =
   { kind: "later"; patch: Partial<VideoJobData>; delayMs: number } | { kind: "finish"; outcome: () => Promise<VideoJobResult> };
 
@@ -120,20 +100,36 @@ async function nextStep(job: Job, data: VideoJobData): Promise<Step> {
   }
 }
 
-export async function videoProcessor(job: Job, token?: string): Promise<unknown> {
-  const parsed = videoJobSchema.safeParse(job.data);
-  if (!parsed.success) {
-    return finish(job, job.data as VideoJobData, fail(`invalid video job: ${parsed.error.issues[0]?.message ?? "invalid"}`));
-  }
-  const data = parsed.data;
+/** One step of the video's life; `data` was parsed by chargedProcessor. */
+async function runVideoStep(data: VideoJobData, job: Job, token?: string): Promise<VideoJobResult> {
   const step = await nextStep(job, data);
-  if (step.kind === "finish") return finish(job, data, step.outcome);
-  try {
-    await job.updateData({ ...data, ...step.patch });
-    await job.moveToDelayed(Date.now() + step.delayMs, token);
-  } catch (error) {
-    return finish(job, data, () => Promise.reject(error));
-  }
+  if (step.kind === "finish") return step.outcome();
+  await job.updateData({ ...data, ...step.patch });
+  await job.moveToDelayed(Date.now() + step.delayMs, token);
   // Tells BullMQ the job was moved to the delayed set on purpose (not a failure, not an attempt).
   throw new DelayedError();
+}
+
+const charged = chargedProcessor("video", runVideoStep);
+
+/** The charged processor, plus: the video record follows the job's final outcome. */
+export async function videoProcessor(job: Job, token?: string): Promise<unknown> {
+  const data = job.data as Partial<VideoJobData>;
+  const jobId = job.id ?? "";
+  try {
+    const result = (await charged(job, token)) as VideoJobResult;
+    await VideoModel.updateOne({ _id: data.videoId }, { $set: { status: "completed", completedAt: new Date(), error: null } });
+    push(data, jobId, "completed", result.videoUrl);
+    return result;
+  } catch (error) {
+    if (!(error instanceof DelayedError) && isFinalFailure(error, job)) {
+      const reason = userFacingReason(error);
+      await VideoModel.updateOne(
+        { _id: data.videoId, status: "processing" },
+        { $set: { status: "failed", error: reason, completedAt: new Date() } },
+      );
+      push(data, jobId, "failed", null);
+    }
+    throw error;
+  }
 }
