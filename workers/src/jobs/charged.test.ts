@@ -102,6 +102,22 @@ describe("chargedProcessor", () => {
     expect(await LedgerEntry.countDocuments({ key: `release:${holdKey}` })).toBe(1);
   });
 
+  it("runs onFinalFailure once, after the refund, and not for an attempt BullMQ retries", async () => {
+    const { userId, holdKey } = await heldJob();
+    const calls: { reason: string; state: string | null | undefined }[] = [];
+    const processor = chargedProcessor(
+      "chat",
+      async () => {
+        throw new ProviderError("overloaded", { retryable: true });
+      },
+      { onFinalFailure: async (_data, reason) => void calls.push({ reason, state: await holdState(holdKey) }) },
+    );
+    await expect(processor(fakeJob(chatData(userId, holdKey), 0, 2))).rejects.toThrow("overloaded");
+    expect(calls).toEqual([]);
+    await expect(processor(fakeJob(chatData(userId, holdKey), 1, 2))).rejects.toThrow("overloaded");
+    expect(calls).toEqual([{ reason: "overloaded", state: "released" }]);
+  });
+
   it("turns a permanent provider error into UnrecoverableError and refunds at the first attempt", async () => {
     const { userId, holdKey } = await heldJob();
     const processor = chargedProcessor("chat", async () => {

@@ -65,15 +65,27 @@ function classify(error: unknown): unknown {
   return error;
 }
 
+/** What a queue adds to the charged life of its jobs. */
+export interface ChargedHooks<Q extends HeldQueueName, R> {
+  /** After the hold was settled and "job:completed" pushed. */
+  onCompleted?(data: JobData<Q>, result: R, job: Job): Promise<void>;
+  /**
+   * Once, after the hold was released for the job's final failure (also when the payload did not
+   * parse, hence the partial data). Its own failure is logged, never rethrown.
+   */
+  onFinalFailure?(data: Partial<JobData<Q>>, reason: string, job: Job): Promise<void>;
+}
+
 /**
  * A BullMQ processor for a charged queue. The payload is parsed here, once, with the queue's
  * schema; the handler gets it typed. The handler's return value is the job's result, pushed as
  * "job:completed" and read by the HTTP call that waits for it. A handler that moved its job to
  * the delayed set throws DelayedError: that is neither a success nor a failure.
  */
-export function chargedProcessor<Q extends HeldQueueName>(
+export function chargedProcessor<Q extends HeldQueueName, R>(
   queue: Q,
-  handler: (data: JobData<Q>, job: Job, token?: string) => Promise<unknown>,
+  handler: (data: JobData<Q>, job: Job, token?: string) => Promise<R>,
+  hooks: ChargedHooks<Q, R> = {},
 ): Processor {
   return async (job: Job, token?: string) => {
     const ctx = workerContext();
@@ -91,15 +103,20 @@ export function chargedProcessor<Q extends HeldQueueName>(
       await settleHold(data.holdKey);
       ctx.pusher.toUser(data.userId, "job:completed", { jobId, queue, result });
       log.info("job completed");
+      await hooks.onCompleted?.(data, result, job);
       return result;
     } catch (raw) {
       if (raw instanceof DelayedError) throw raw;
       const error = classify(raw);
       if (isFinalFailure(error, job)) {
+        const reason = userFacingReason(error);
         // If the refund itself cannot be written now, the hold sweeper releases it later.
-        await failFinally(ctx, queue, jobId, base, userFacingReason(error), log).catch((refundError: unknown) =>
+        await failFinally(ctx, queue, jobId, base, reason, log).catch((refundError: unknown) =>
           log.error({ err: refundError }, "releasing the hold failed; the sweeper will release it"),
         );
+        await hooks
+          .onFinalFailure?.(job.data as Partial<JobData<Q>>, reason, job)
+          .catch((hookError: unknown) => log.error({ err: hookError }, "the queue's final-failure step failed"));
       } else {
         log.warn({ err: raw }, "job attempt failed; BullMQ will retry");
       }

@@ -6,7 +6,7 @@ import { UnrecoverableError, type Job } from "bullmq";
 import type { ImageJobData, ImageJobResult } from "@storefront/shared";
 import { ImageModel, toImageRecord, type ImageDoc } from "@storefront/shared/server";
 import { createImageProvider, type ImageProvider } from "../providers/image/index";
-import { chargedProcessor, isFinalFailure, workerContext } from "./charged";
+import { chargedProcessor, workerContext } from "./charged";
 import { mediaUrl, readStored, workerStorage } from "./media";
 
 let provider: ImageProvider | undefined;
@@ -55,18 +55,9 @@ export async function runImage(data: ImageJobData, job: Job): Promise<ImageJobRe
   return { image: toImageRecord(doc!) };
 }
 
-const charged = chargedProcessor("image", runImage);
-
-/** The charged processor, plus: an edit's upload is removed once its job has finally failed. */
-export async function imageProcessor(job: Job): Promise<unknown> {
-  try {
-    return await charged(job);
-  } catch (error) {
-    const sourceKey = (job.data as Partial<ImageJobData>).sourceKey;
-    if (sourceKey && isFinalFailure(error, job))
-      await workerStorage()
-        .remove(sourceKey)
-        .catch(() => undefined);
-    throw error;
-  }
-}
+/** The charged processor; an edit's upload is removed once its job has finally failed. */
+export const imageProcessor = chargedProcessor("image", runImage, {
+  async onFinalFailure(data) {
+    if (data.sourceKey) await workerStorage().remove(data.sourceKey);
+  },
+});

@@ -11,7 +11,7 @@ import type { VideoJobData, VideoStatusName } from "@storefront/shared";
 import { VideoModel } from "@storefront/shared/server";
 import { isProviderError } from "../providers/errors";
 import { createVideoProvider, type VideoProvider } from "../providers/video/index";
-import { chargedProcessor, isFinalFailure, userFacingReason, workerContext } from "./charged";
+import { chargedProcessor, workerContext } from "./charged";
 import { mediaUrl, workerStorage } from "./media";
 
 /** Consecutive transient provider errors tolerated before the video is failed. */
@@ -110,26 +110,17 @@ async function runVideoStep(data: VideoJobData, job: Job, token?: string): Promi
   throw new DelayedError();
 }
 
-const charged = chargedProcessor("video", runVideoStep);
-
-/** The charged processor, plus: the video record follows the job's final outcome. */
-export async function videoProcessor(job: Job, token?: string): Promise<unknown> {
-  const data = job.data as Partial<VideoJobData>;
-  const jobId = job.id ?? "";
-  try {
-    const result = (await charged(job, token)) as VideoJobResult;
+/** The charged processor; the video record follows the job's final outcome. */
+export const videoProcessor = chargedProcessor("video", runVideoStep, {
+  async onCompleted(data, result, job) {
     await VideoModel.updateOne({ _id: data.videoId }, { $set: { status: "completed", completedAt: new Date(), error: null } });
-    push(data, jobId, "completed", result.videoUrl);
-    return result;
-  } catch (error) {
-    if (!(error instanceof DelayedError) && isFinalFailure(error, job)) {
-      const reason = userFacingReason(error);
-      await VideoModel.updateOne(
-        { _id: data.videoId, status: "processing" },
-        { $set: { status: "failed", error: reason, completedAt: new Date() } },
-      );
-      push(data, jobId, "failed", null);
-    }
-    throw error;
-  }
-}
+    push(data, job.id ?? "", "completed", result.videoUrl);
+  },
+  async onFinalFailure(data, reason, job) {
+    await VideoModel.updateOne(
+      { _id: data.videoId, status: "processing" },
+      { $set: { status: "failed", error: reason, completedAt: new Date() } },
+    );
+    push(data, job.id ?? "", "failed", null);
+  },
+});
