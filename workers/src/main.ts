@@ -2,14 +2,15 @@ import { hostname } from "node:os";
 import { Queue, Worker } from "bullmq";
 import mongoose from "mongoose";
 import { QUEUE_NAMES, type QueueName } from "@storefront/shared";
-import { attachJobMetrics, connectMongo, providerBackoff, type Config } from "@storefront/shared/server";
-import { workerContext } from "./jobs/charged";
-import { processors } from "./jobs/index";
+import { attachJobMetrics, connectMongo, loadConfigOrExit, providerBackoff, type Config } from "@storefront/shared/server";
+import { createWorkerContext } from "./context";
+import { createProcessors } from "./jobs/index";
 import { closeSmsGateways } from "./jobs/sms-reply";
 import { intervalOf, schedules } from "./schedules/index";
 
-const ctx = workerContext();
+const ctx = createWorkerContext(loadConfigOrExit());
 const { config, log } = ctx;
+const processors = createProcessors(ctx);
 
 const CONCURRENCY: Record<QueueName, (c: Config) => number> = {
   chat: (c) => c.WORKER_CONCURRENCY_CHAT,

@@ -11,10 +11,12 @@ import {
   User,
   createLogger,
   type Pusher,
+  type Storage,
 } from "@storefront/shared/server";
 import type { Redis } from "ioredis";
 import { ProviderError } from "../providers/errors";
-import { chargedProcessor, setWorkerContext } from "./charged";
+import type { WorkerContext } from "../context";
+import { chargedProcessor } from "./charged";
 
 const pushes: { userId: string; event: string; payload: Record<string, unknown> }[] = [];
 const pusher = {
@@ -22,11 +24,13 @@ const pusher = {
   toAdmins: () => undefined,
 } as unknown as Pusher;
 
+let ctx: WorkerContext;
+
 beforeAll(async () => {
   await mongoose.connect(inject("mongoUri").replace(/\/[^/]*$/u, "/charged_unit"));
   await Promise.all([User.createIndexes(), LedgerEntry.createIndexes()]);
   const config = loadConfig({ MONGODB_URI: inject("mongoUri"), REDIS_URL: inject("redisUrl"), NODE_ENV: "test" });
-  setWorkerContext({ config, pusher, redis: {} as Redis, log: createLogger("charged-test", "silent") });
+  ctx = { config, pusher, redis: {} as Redis, storage: {} as Storage, log: createLogger("charged-test", "silent") };
 });
 afterAll(async () => {
   await mongoose.disconnect();
@@ -64,7 +68,7 @@ const holdState = async (key: string) => (await LedgerEntry.findOne({ key }).lea
 describe("chargedProcessor", () => {
   it("settles the hold, pushes job:completed and returns the handler's result", async () => {
     const { userId, holdKey } = await heldJob();
-    const processor = chargedProcessor("chat", async () => ({ reply: "ok" }));
+    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: "ok" }));
     await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "ok" });
     expect(await holdState(holdKey)).toBe("settled");
     expect(await coins(userId)).toBe(40);
@@ -75,7 +79,7 @@ describe("chargedProcessor", () => {
 
   it("rethrows a transient error before the last attempt and keeps the hold", async () => {
     const { userId, holdKey } = await heldJob();
-    const processor = chargedProcessor("chat", async () => {
+    const processor = chargedProcessor(ctx, "chat", async () => {
       throw new ProviderError("overloaded", { retryable: true });
     });
     await expect(processor(fakeJob(chatData(userId, holdKey), 0, 3))).rejects.toThrow("overloaded");
@@ -85,7 +89,7 @@ describe("chargedProcessor", () => {
 
   it("refunds once on the last attempt, tells the user why, and still rethrows", async () => {
     const { userId, holdKey } = await heldJob();
-    const processor = chargedProcessor("chat", async () => {
+    const processor = chargedProcessor(ctx, "chat", async () => {
       throw new ProviderError("overloaded", { retryable: true });
     });
     await expect(processor(fakeJob(chatData(userId, holdKey), 2, 3))).rejects.toThrow("overloaded");
@@ -106,6 +110,7 @@ describe("chargedProcessor", () => {
     const { userId, holdKey } = await heldJob();
     const calls: { reason: string; state: string | null | undefined }[] = [];
     const processor = chargedProcessor(
+      ctx,
       "chat",
       async () => {
         throw new ProviderError("overloaded", { retryable: true });
@@ -120,7 +125,7 @@ describe("chargedProcessor", () => {
 
   it("turns a permanent provider error into UnrecoverableError and refunds at the first attempt", async () => {
     const { userId, holdKey } = await heldJob();
-    const processor = chargedProcessor("chat", async () => {
+    const processor = chargedProcessor(ctx, "chat", async () => {
       throw new ProviderError("content refused", { retryable: false });
     });
     await expect(processor(fakeJob(chatData(userId, holdKey), 0, 3))).rejects.toBeInstanceOf(UnrecoverableError);
@@ -131,7 +136,7 @@ describe("chargedProcessor", () => {
   it("refuses a payload its queue's schema rejects, and releases the hold", async () => {
     const { userId, holdKey } = await heldJob();
     let ran = false;
-    const processor = chargedProcessor("chat", async () => {
+    const processor = chargedProcessor(ctx, "chat", async () => {
       ran = true;
     });
     await expect(processor(fakeJob({ userId, holdKey, message: "" }))).rejects.toBeInstanceOf(UnrecoverableError);
@@ -143,7 +148,7 @@ describe("chargedProcessor", () => {
     const { userId, holdKey } = await heldJob();
     await releaseHold(holdKey, "swept", "test");
     let ran = false;
-    const processor = chargedProcessor("chat", async () => {
+    const processor = chargedProcessor(ctx, "chat", async () => {
       ran = true;
     });
     await expect(processor(fakeJob(chatData(userId, holdKey)))).rejects.toThrow("refunded");

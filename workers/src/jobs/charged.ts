@@ -5,43 +5,9 @@
  */
 import { DelayedError, UnrecoverableError, type Job, type Processor } from "bullmq";
 import { jobSchemas, type ChargedJobBase, type HeldQueueName, type JobData } from "@storefront/shared";
-import {
-  createLogger,
-  createRedis,
-  LedgerEntry,
-  loadConfigOrExit,
-  Pusher,
-  releaseHold,
-  settleHold,
-  type Config,
-  type Logger,
-} from "@storefront/shared/server";
-import type { Redis } from "ioredis";
+import { LedgerEntry, releaseHold, settleHold, type Logger } from "@storefront/shared/server";
+import type { WorkerContext } from "../context";
 import { isProviderError } from "../providers/errors";
-
-/** What processors need from the worker process, built once (main.ts or a test sets it). */
-export interface WorkerContext {
-  config: Config;
-  redis: Redis;
-  pusher: Pusher;
-  log: Logger;
-}
-
-let current: WorkerContext | undefined;
-
-/** The process's worker context, built from the environment on first use. */
-export function workerContext(): WorkerContext {
-  if (!current) {
-    const config = loadConfigOrExit();
-    const redis = createRedis(config.REDIS_URL);
-    current = { config, redis, pusher: new Pusher(redis), log: createLogger("workers", config.LOG_LEVEL) };
-  }
-  return current;
-}
-
-export function setWorkerContext(ctx: WorkerContext): void {
-  current = ctx;
-}
 
 /** A failure users may read: provider and validation messages, never a stack or internals. */
 export function userFacingReason(error: unknown): string {
@@ -83,12 +49,12 @@ export interface ChargedHooks<Q extends HeldQueueName, R> {
  * the delayed set throws DelayedError: that is neither a success nor a failure.
  */
 export function chargedProcessor<Q extends HeldQueueName, R>(
+  ctx: WorkerContext,
   queue: Q,
   handler: (data: JobData<Q>, job: Job, token?: string) => Promise<R>,
   hooks: ChargedHooks<Q, R> = {},
 ): Processor {
   return async (job: Job, token?: string) => {
-    const ctx = workerContext();
     const jobId = job.id ?? "";
     const parsed = jobSchemas[queue].safeParse(job.data);
     const base = job.data as Partial<ChargedJobBase>;

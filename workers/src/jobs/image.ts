@@ -2,17 +2,18 @@
  * The "image" queue: generate a picture or edit an upload through the image provider, store the
  * PNG, record it in the user's history, and answer the waiting HTTP call with the record.
  */
-import { UnrecoverableError, type Job } from "bullmq";
+import { UnrecoverableError, type Job, type Processor } from "bullmq";
 import type { ImageJobData, ImageJobResult } from "@storefront/shared";
 import { ImageModel, toImageRecord, type ImageDoc } from "@storefront/shared/server";
 import { createImageProvider, type ImageProvider } from "../providers/image/index";
-import { chargedProcessor, workerContext } from "./charged";
-import { mediaUrl, readStored, workerStorage } from "./media";
+import type { WorkerContext } from "../context";
+import { chargedProcessor } from "./charged";
+import { mediaUrl, readStored } from "./media";
 
 let provider: ImageProvider | undefined;
 
-function imageProvider(): ImageProvider {
-  provider ??= createImageProvider(workerContext().config);
+function imageProvider(ctx: WorkerContext): ImageProvider {
+  provider ??= createImageProvider(ctx.config);
   return provider;
 }
 
@@ -22,8 +23,8 @@ export function setImageProvider(next: ImageProvider): void {
 }
 
 /** Runs one image job; `data` was parsed by chargedProcessor. */
-export async function runImage(data: ImageJobData, job: Job): Promise<ImageJobResult> {
-  const { pusher } = workerContext();
+export async function runImage(ctx: WorkerContext, data: ImageJobData, job: Job): Promise<ImageJobResult> {
+  const { pusher, storage } = ctx;
   const jobId = job.id ?? "";
   const key = `images/${data.userId}/${data.imageId}.png`;
 
@@ -35,14 +36,14 @@ export async function runImage(data: ImageJobData, job: Job): Promise<ImageJobRe
   let png: Buffer;
   if (data.mode === "edit") {
     if (!data.sourceKey || data.strength === undefined) throw new UnrecoverableError("an edit job needs its upload and strength");
-    const source = await readStored(data.sourceKey);
+    const source = await readStored(storage, data.sourceKey);
     if (!source) throw new UnrecoverableError("The uploaded image is no longer available");
-    png = await imageProvider().edit({ image: source, prompt: data.prompt, strength: data.strength, size: data.size });
+    png = await imageProvider(ctx).edit({ image: source, prompt: data.prompt, strength: data.strength, size: data.size });
   } else {
-    png = await imageProvider().generate({ prompt: data.prompt, size: data.size });
+    png = await imageProvider(ctx).generate({ prompt: data.prompt, size: data.size });
   }
   pusher.toUser(data.userId, "job:progress", { jobId, queue: "image", progress: 90, stage: "storing" });
-  await workerStorage().put(key, png);
+  await storage.put(key, png);
   const doc = await ImageModel.findOneAndUpdate(
     { userId: data.userId, clientId: data.imageId },
     {
@@ -51,13 +52,15 @@ export async function runImage(data: ImageJobData, job: Job): Promise<ImageJobRe
     },
     { upsert: true, returnDocument: "after" },
   ).lean<ImageDoc>();
-  if (data.sourceKey) await workerStorage().remove(data.sourceKey);
+  if (data.sourceKey) await storage.remove(data.sourceKey);
   return { image: toImageRecord(doc!) };
 }
 
 /** The charged processor; an edit's upload is removed once its job has finally failed. */
-export const imageProcessor = chargedProcessor("image", runImage, {
-  async onFinalFailure(data) {
-    if (data.sourceKey) await workerStorage().remove(data.sourceKey);
-  },
-});
+export function imageProcessor(ctx: WorkerContext): Processor {
+  return chargedProcessor(ctx, "image", (data, job) => runImage(ctx, data, job), {
+    async onFinalFailure(data) {
+      if (data.sourceKey) await ctx.storage.remove(data.sourceKey);
+    },
+  });
+}

@@ -1,21 +1,8 @@
-/** Media storage for the image and video workers: the same store the API serves from. */
-import { localDiskStorage, mediaRoot, type Storage } from "@storefront/shared/server";
-import { workerContext } from "./charged";
+/** Stored files for the image and video workers (the store itself is WorkerContext.storage). */
+import type { Storage } from "@storefront/shared/server";
 
-let storage: Storage | undefined;
-
-export function workerStorage(): Storage {
-  storage ??= localDiskStorage(mediaRoot(workerContext().config.dataDir));
-  return storage;
-}
-
-/** Lets tests point the processors at a store of their own. */
-export function setWorkerStorage(next: Storage): void {
-  storage = next;
-}
-
-export async function readStored(key: string): Promise<Buffer | null> {
-  const object = await workerStorage().get(key);
+export async function readStored(storage: Storage, key: string): Promise<Buffer | null> {
+  const object = await storage.get(key);
   if (!object) return null;
   const chunks: Buffer[] = [];
   for await (const chunk of object.stream) chunks.push(chunk as Buffer);

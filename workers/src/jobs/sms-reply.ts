@@ -49,7 +49,7 @@ import { sendViaHttp, type HttpGatewayOptions } from "../gateways/http";
 import { SmppLinks, smppTargetOf, type DeliveryReceipt } from "../gateways/smpp";
 import { GatewayError, type SendResult } from "../gateways/types";
 import { createChatProvider, type ChatProvider } from "../providers/chat/index";
-import { workerContext } from "./charged";
+import type { WorkerContext } from "../context";
 
 export interface SmsReplyDeps {
   redis: Redis;
@@ -70,9 +70,9 @@ export async function recordReceipt(receipt: DeliveryReceipt): Promise<void> {
   );
 }
 
-function smsDeps(): SmsReplyDeps {
+function smsDeps(ctx: WorkerContext): SmsReplyDeps {
   if (!deps) {
-    const { config, redis, pusher, log } = workerContext();
+    const { config, redis, pusher, log } = ctx;
     deps = {
       redis,
       pusher,
@@ -535,16 +535,18 @@ async function recordFailure(job: SmsReplyJob, error: unknown): Promise<void> {
   );
 }
 
-export const smsReplyProcessor: Processor = async (job: Job) => {
-  const parsed = smsReplyJobSchema.safeParse(job.data);
-  if (!parsed.success) {
-    throw new UnrecoverableError(`bad sms-reply payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);
-  }
-  try {
-    return await handleInbound(parsed.data, smsDeps());
-  } catch (error) {
-    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    if (lastAttempt) await recordFailure(parsed.data, error).catch(() => undefined);
-    throw error;
-  }
-};
+export const smsReplyProcessor =
+  (ctx: WorkerContext): Processor =>
+  async (job: Job) => {
+    const parsed = smsReplyJobSchema.safeParse(job.data);
+    if (!parsed.success) {
+      throw new UnrecoverableError(`bad sms-reply payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+    }
+    try {
+      return await handleInbound(parsed.data, smsDeps(ctx));
+    } catch (error) {
+      const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      if (lastAttempt) await recordFailure(parsed.data, error).catch(() => undefined);
+      throw error;
+    }
+  };

@@ -24,8 +24,6 @@ import {
 } from "@storefront/shared/server";
 import { ProviderError } from "../providers/errors";
 import type { VideoProvider, VideoStatus } from "../providers/video/index";
-import { setWorkerContext } from "./charged";
-import { setWorkerStorage } from "./media";
 import { setVideoProvider, videoProcessor } from "./video";
 
 let redis: Redis;
@@ -64,13 +62,18 @@ beforeAll(async () => {
     VIDEO_POLL_INTERVAL_MS: "20",
     LOG_LEVEL: "silent",
   });
-  setWorkerContext({ config, redis, pusher: new Pusher(redis), log: createLogger("video-unit", "silent") });
-  setWorkerStorage(localDiskStorage(dir));
+  const ctx = {
+    config,
+    redis,
+    pusher: new Pusher(redis),
+    storage: localDiskStorage(dir),
+    log: createLogger("video-unit", "silent"),
+  };
   setVideoProvider(provider);
   queue = new Queue(queueName, { connection: redis });
   events = new QueueEvents(queueName, { connection: redis.duplicate() });
   await events.waitUntilReady();
-  worker = new Worker(queueName, videoProcessor, { connection: redis.duplicate(), concurrency: 2 });
+  worker = new Worker(queueName, videoProcessor(ctx), { connection: redis.duplicate(), concurrency: 2 });
   await worker.waitUntilReady();
 });
 

@@ -6,13 +6,14 @@
  * faults of our side. Every step runs inside chargedProcessor, which parses the payload once and
  * settles or releases when the video ends.
  */
-import { DelayedError, UnrecoverableError, type Job } from "bullmq";
+import { DelayedError, UnrecoverableError, type Job, type Processor } from "bullmq";
 import type { VideoJobData, VideoStatusName } from "@storefront/shared";
 import { VideoModel } from "@storefront/shared/server";
 import { isProviderError } from "../providers/errors";
 import { createVideoProvider, type VideoProvider } from "../providers/video/index";
-import { chargedProcessor, workerContext } from "./charged";
-import { mediaUrl, workerStorage } from "./media";
+import type { WorkerContext } from "../context";
+import { chargedProcessor } from "./charged";
+import { mediaUrl } from "./media";
 
 /** Consecutive transient provider errors tolerated before the video is failed. */
 const MAX_TRANSIENT_ERRORS = 5;
@@ -20,8 +21,8 @@ const MAX_BACKOFF_MS = 60_000;
 
 let provider: VideoProvider | undefined;
 
-function videoProvider(): VideoProvider {
-  provider ??= createVideoProvider(workerContext().config);
+function videoProvider(ctx: WorkerContext): VideoProvider {
+  provider ??= createVideoProvider(ctx.config);
   return provider;
 }
 
@@ -36,13 +37,19 @@ export interface VideoJobResult {
   videoUrl: string;
 }
 
-function pollInterval(): number {
-  return workerContext().config.VIDEO_POLL_INTERVAL_MS ?? videoProvider().pollIntervalMs;
+function pollInterval(ctx: WorkerContext): number {
+  return ctx.config.VIDEO_POLL_INTERVAL_MS ?? videoProvider(ctx).pollIntervalMs;
 }
 
-function push(data: Partial<VideoJobData>, jobId: string, status: VideoStatusName, videoUrl: string | null): void {
+function push(
+  ctx: WorkerContext,
+  data: Partial<VideoJobData>,
+  jobId: string,
+  status: VideoStatusName,
+  videoUrl: string | null,
+): void {
   if (!data.userId) return;
-  workerContext().pusher.toUser(data.userId, "video:status", { jobId, videoId: data.videoId ?? "", status, videoUrl });
+  ctx.pusher.toUser(data.userId, "video:status", { jobId, videoId: data.videoId ?? "", status, videoUrl });
 }
 
 const fail = (reason: string) => async (): Promise<never> => {
@@ -53,12 +60,12 @@ const fail = (reason: string) => async (): Promise<never> => {
 type Step =
   { kind: "later"; patch: Partial<VideoJobData>; delayMs: number } | { kind: "finish"; outcome: () => Promise<VideoJobResult> };
 
-async function nextStep(job: Job, data: VideoJobData): Promise<Step> {
-  const { config, log, pusher } = workerContext();
+async function nextStep(ctx: WorkerContext, job: Job, data: VideoJobData): Promise<Step> {
+  const { config, log, pusher, storage } = ctx;
   const jobId = job.id ?? "";
   try {
     if (!data.taskId) {
-      const { taskId } = await videoProvider().submit({
+      const { taskId } = await videoProvider(ctx).submit({
         prompt: data.prompt,
         seconds: data.seconds,
         model: data.model,
@@ -66,12 +73,12 @@ async function nextStep(job: Job, data: VideoJobData): Promise<Step> {
       });
       await VideoModel.updateOne({ _id: data.videoId }, { $set: { providerTaskId: taskId } });
       pusher.toUser(data.userId, "job:progress", { jobId, queue: "video", progress: 5, stage: "submitted" });
-      return { kind: "later", patch: { taskId, submittedAt: Date.now(), pollErrors: 0 }, delayMs: pollInterval() };
+      return { kind: "later", patch: { taskId, submittedAt: Date.now(), pollErrors: 0 }, delayMs: pollInterval(ctx) };
     }
     if (Date.now() - (data.submittedAt ?? 0) > config.VIDEO_MAX_WAIT_MS)
       return { kind: "finish", outcome: fail("Video generation timed out") };
-    const status = await videoProvider().status(data.taskId);
-    if (status.state === "processing") return { kind: "later", patch: { pollErrors: 0 }, delayMs: pollInterval() };
+    const status = await videoProvider(ctx).status(data.taskId);
+    if (status.state === "processing") return { kind: "later", patch: { pollErrors: 0 }, delayMs: pollInterval(ctx) };
     if (status.state === "failed") return { kind: "finish", outcome: fail(status.error ?? "Video generation failed") };
     const file = status.file;
     if (!file) return { kind: "finish", outcome: fail("The provider finished without a video file") };
@@ -79,7 +86,7 @@ async function nextStep(job: Job, data: VideoJobData): Promise<Step> {
     return {
       kind: "finish",
       outcome: async () => {
-        await workerStorage().put(key, file);
+        await storage.put(key, file);
         await VideoModel.updateOne({ _id: data.videoId }, { $set: { key } });
         return { videoId: data.videoId, status: "completed", videoUrl: mediaUrl(key) };
       },
@@ -88,7 +95,7 @@ async function nextStep(job: Job, data: VideoJobData): Promise<Step> {
     const errors = (data.pollErrors ?? 0) + 1;
     if (isProviderError(error) && error.retryable && errors < MAX_TRANSIENT_ERRORS) {
       log.warn({ queue: "video", jobId, err: error, errors }, "video provider error; trying again later");
-      const backoff = Math.min(MAX_BACKOFF_MS, pollInterval() * 2 ** errors);
+      const backoff = Math.min(MAX_BACKOFF_MS, pollInterval(ctx) * 2 ** errors);
       return { kind: "later", patch: { pollErrors: errors }, delayMs: Math.max(backoff, error.retryAfterMs ?? 0) };
     }
     if (isProviderError(error) && error.retryable) {
@@ -101,8 +108,8 @@ async function nextStep(job: Job, data: VideoJobData): Promise<Step> {
 }
 
 /** One step of the video's life; `data` was parsed by chargedProcessor. */
-async function runVideoStep(data: VideoJobData, job: Job, token?: string): Promise<VideoJobResult> {
-  const step = await nextStep(job, data);
+async function runVideoStep(ctx: WorkerContext, data: VideoJobData, job: Job, token?: string): Promise<VideoJobResult> {
+  const step = await nextStep(ctx, job, data);
   if (step.kind === "finish") return step.outcome();
   await job.updateData({ ...data, ...step.patch });
   await job.moveToDelayed(Date.now() + step.delayMs, token);
@@ -111,16 +118,18 @@ async function runVideoStep(data: VideoJobData, job: Job, token?: string): Promi
 }
 
 /** The charged processor; the video record follows the job's final outcome. */
-export const videoProcessor = chargedProcessor("video", runVideoStep, {
-  async onCompleted(data, result, job) {
-    await VideoModel.updateOne({ _id: data.videoId }, { $set: { status: "completed", completedAt: new Date(), error: null } });
-    push(data, job.id ?? "", "completed", result.videoUrl);
-  },
-  async onFinalFailure(data, reason, job) {
-    await VideoModel.updateOne(
-      { _id: data.videoId, status: "processing" },
-      { $set: { status: "failed", error: reason, completedAt: new Date() } },
-    );
-    push(data, job.id ?? "", "failed", null);
-  },
-});
+export function videoProcessor(ctx: WorkerContext): Processor {
+  return chargedProcessor(ctx, "video", (data, job, token) => runVideoStep(ctx, data, job, token), {
+    async onCompleted(data, result, job) {
+      await VideoModel.updateOne({ _id: data.videoId }, { $set: { status: "completed", completedAt: new Date(), error: null } });
+      push(ctx, data, job.id ?? "", "completed", result.videoUrl);
+    },
+    async onFinalFailure(data, reason, job) {
+      await VideoModel.updateOne(
+        { _id: data.videoId, status: "processing" },
+        { $set: { status: "failed", error: reason, completedAt: new Date() } },
+      );
+      push(ctx, data, job.id ?? "", "failed", null);
+    },
+  });
+}

@@ -13,6 +13,7 @@ import {
   User,
   type Pusher,
   type Queues,
+  type Storage,
 } from "@storefront/shared/server";
 import type { ScheduleContext } from "./context";
 import { sweepHolds } from "./hold-sweeper";
@@ -33,7 +34,7 @@ beforeAll(async () => {
   const pusher = {
     toUser: (_u: string, event: string, payload: Record<string, unknown>) => pushes.push({ event, payload }),
   } as unknown as Pusher;
-  ctx = { config, redis, pusher, queues, log: createLogger("sweeper-test", "silent") };
+  ctx = { config, redis, pusher, queues, storage: {} as Storage, log: createLogger("sweeper-test", "silent") };
 });
 afterAll(async () => {
   await Promise.all(Object.values(ctx.queues).map((q) => q.close()));
