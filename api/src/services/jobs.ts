@@ -24,6 +24,11 @@ export interface AcceptJobInput<Q extends HeldQueueName = HeldQueueName> {
   /** The queue's own payload fields (its schema in jobSchemas); the hold's fields are added here. */
   payload: JobPayload<Q>;
   requestId?: string;
+  /**
+   * Runs once the cost is held and before the job can reach a worker (again on a retry whose
+   * hold is still held), to record what the job works on; if it throws, the hold is released.
+   */
+  beforeAdd?: (jobId: string) => Promise<void>;
 }
 
 export interface AcceptedJob {
@@ -84,6 +89,7 @@ async function addJob<Q extends HeldQueueName>(
   holdKey: string,
 ): Promise<void> {
   try {
+    await input.beforeAdd?.(jobId);
     await ctx.queues[input.queue].add(input.name, data, chargedJobOptions(ctx.config, jobId));
   } catch (error) {
     ctx.log.error(

@@ -20,11 +20,14 @@ import {
   type VideoRecord,
 } from "@storefront/shared";
 import {
+  findVideo,
   ImageModel,
+  listVideos,
   loadWalletTables,
+  openVideo,
   ownerOfKey,
   toImageRecord,
-  VideoModel,
+  videoIdForJob,
   type ImageDoc,
   type VideoDoc,
 } from "@storefront/shared/server";
@@ -245,62 +248,42 @@ export function videoRecord(doc: VideoDoc): VideoRecord {
 
 /**
  * POST videos/generate.php and videos/ai-store-generator.php: answer at once; the worker makes
- * the video and the client polls check-status (and gets "video:status" pushes).
+ * the video and the client polls check-status (and gets "video:status" pushes). The record is
+ * opened only once the cost is held, keyed by the job, so a retried request finds the same one.
  */
 export async function startVideo(ctx: AppContext, input: VideoGenerateRequest, call: MediaCall) {
   const { pricing } = await loadWalletTables();
   const cost = priceOf({ feature: "video", model: input.model, seconds: input.duration }, pricing);
   const estimated = estimatedVideoSeconds(ctx, input.duration);
-  const video = await VideoModel.create({
+  const accepted = await acceptJob(ctx, {
+    queue: "video",
+    name: "generate",
     userId: call.userId,
-    prompt: input.prompt,
-    duration: input.duration,
-    model: input.model,
-    ratio: input.ratio,
-    resolution: input.resolution ?? null,
-    coinsUsed: cost,
-    estimatedSeconds: estimated,
+    feature: "video",
+    cost,
+    idempotencyKey: call.idempotencyKey,
+    details: `Video ${input.model} ${input.duration}s: ${input.prompt.slice(0, 50)}`,
+    payload: { prompt: input.prompt, seconds: input.duration, model: input.model, ratio: input.ratio },
+    ...(call.requestId ? { requestId: call.requestId } : {}),
+    beforeAdd: async (jobId) => {
+      await openVideo(
+        {
+          jobId,
+          userId: call.userId,
+          prompt: input.prompt,
+          duration: input.duration,
+          model: input.model,
+          ratio: input.ratio,
+          resolution: input.resolution ?? null,
+          coinsUsed: cost,
+          estimatedSeconds: estimated,
+        },
+        ctx.pusher,
+      );
+    },
   });
-  const videoId = video._id.toHexString();
-  let accepted;
-  try {
-    accepted = await acceptJob(ctx, {
-      queue: "video",
-      name: "generate",
-      userId: call.userId,
-      feature: "video",
-      cost,
-      idempotencyKey: call.idempotencyKey,
-      details: `Video ${input.model} ${input.duration}s: ${input.prompt.slice(0, 50)}`,
-      payload: { videoId, prompt: input.prompt, seconds: input.duration, model: input.model, ratio: input.ratio },
-      ...(call.requestId ? { requestId: call.requestId } : {}),
-    });
-  } catch (error) {
-    // Not accepted (402 and the like): no video exists for it.
-    await VideoModel.deleteOne({ _id: video._id });
-    throw error;
-  }
-  // Requests sharing an Idempotency-Key share one job, whichever of them added it: the video
-  // its payload names is the one being made; any other record made for them is dropped.
-  const owner = await jobPayload(ctx, "video", accepted.jobId);
-  const ownerId = owner?.videoId ?? (accepted.replayed ? undefined : videoId);
-  if (ownerId !== videoId) await VideoModel.deleteOne({ _id: video._id });
-  const doc = ownerId
-    ? await VideoModel.findOneAndUpdate(
-        { _id: ownerId, userId: call.userId },
-        { $set: { jobId: accepted.jobId } },
-        { returnDocument: "after" },
-      ).lean<VideoDoc>()
-    : await VideoModel.findOne({ jobId: accepted.jobId, userId: call.userId }).lean<VideoDoc>();
+  const doc = await findVideo(call.userId, videoIdForJob(accepted.jobId).toHexString());
   if (!doc) throw notFound("Video not found");
-  if (!accepted.replayed) {
-    ctx.pusher.toUser(call.userId, "video:status", {
-      jobId: accepted.jobId,
-      videoId: doc._id.toHexString(),
-      status: "processing",
-      videoUrl: null,
-    });
-  }
   return {
     success: true as const,
     video_id: doc._id.toHexString(),
@@ -312,39 +295,16 @@ export async function startVideo(ctx: AppContext, input: VideoGenerateRequest, c
   };
 }
 
-/**
- * A video still "processing" whose job is gone or finally failed (the worker died before it
- * could record the failure) is marked failed here, so polling always ends.
- */
-async function settleStaleVideo(ctx: AppContext, doc: VideoDoc): Promise<VideoDoc> {
-  if (doc.status !== "processing" || !doc.jobId) return doc;
-  const job = await ctx.queues.video.getJob(doc.jobId);
-  const state = job ? await job.getState() : "missing";
-  const tooOld = Date.now() - doc.createdAt.getTime() > ctx.config.VIDEO_MAX_WAIT_MS + 5 * 60_000;
-  if (state !== "failed" && !(state === "missing" && tooOld)) return doc;
-  const error = (job?.failedReason || "Video generation failed").slice(0, 300);
-  const updated = await VideoModel.findOneAndUpdate(
-    { _id: doc._id, status: "processing" },
-    { $set: { status: "failed", error, completedAt: new Date() } },
-    { returnDocument: "after" },
-  ).lean<VideoDoc>();
-  return updated ?? doc;
-}
-
-/** GET videos/check-status.php?id=: only the owner's videos exist for them. */
-export async function videoStatus(ctx: AppContext, userId: string, id: string) {
+/** GET videos/check-status.php?id=: only the owner's videos exist for them. Reads only. */
+export async function videoStatus(_ctx: AppContext, userId: string, id: string) {
   if (!Types.ObjectId.isValid(id) || !/^[a-f0-9]{24}$/iu.test(id)) throw notFound("Video not found");
-  const doc = await VideoModel.findOne({ _id: id, userId, jobId: { $ne: null } }).lean<VideoDoc>();
+  const doc = await findVideo(userId, id);
   if (!doc) throw notFound("Video not found");
-  return { success: true as const, video: videoRecord(await settleStaleVideo(ctx, doc)) };
+  return { success: true as const, video: videoRecord(doc) };
 }
 
-/** GET videos/history.php and videos/get-history.php: newest first, in {success, videos}. */
-export async function videoHistory(ctx: AppContext, userId: string) {
-  const docs = await VideoModel.find({ userId, jobId: { $ne: null } })
-    .sort({ createdAt: -1, _id: -1 })
-    .limit(200)
-    .lean<VideoDoc[]>();
-  const settled = await Promise.all(docs.map((d) => settleStaleVideo(ctx, d)));
-  return { success: true as const, videos: settled.map(videoRecord) };
+/** GET videos/history.php and videos/get-history.php: newest first, in {success, videos}. Reads only. */
+export async function videoHistory(_ctx: AppContext, userId: string) {
+  const docs = await listVideos(userId);
+  return { success: true as const, videos: docs.map(videoRecord) };
 }

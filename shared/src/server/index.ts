@@ -10,3 +10,4 @@ export * from "./metrics";
 export * from "../openapi";
 export * from "./jobs";
 export * from "./queue-stats";
+export * from "./videos";

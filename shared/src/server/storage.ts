@@ -39,6 +39,11 @@ export function assertSafeKey(key: string): void {
   if (!SAFE_KEY.test(key) || key.includes("..")) throw new Error(`unsafe storage key ${key}`);
 }
 
+/** The URL a stored key is served at (GET /api/media/<key>, owner only), for the API and the workers. */
+export function storedFileUrl(key: string): string {
+  return `/api/media/${key}`;
+}
+
 export function ownerOfKey(key: string): string | null {
   return SAFE_KEY.test(key) ? (key.split("/")[1] ?? null) : null;
 }

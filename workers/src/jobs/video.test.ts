@@ -18,6 +18,7 @@ import {
   LedgerEntry,
   loadConfig,
   localDiskStorage,
+  openVideo,
   Pusher,
   User,
   VideoModel,
@@ -92,21 +93,22 @@ async function acceptedVideo(cost = 1000) {
   const user = await User.create({ phone: `+1999${Date.now()}${Math.floor(Math.random() * 1000)}`, passwordHash: "x" });
   const userId = user._id.toHexString();
   await credit(userId, 5000, `unit-credit:${userId}`, "credit", "test");
-  const video = await VideoModel.create({
+  const jobId = `unit-${randomUUID()}`;
+  const holdKey = `unit-hold:${jobId}`;
+  await hold({ userId, coins: cost, key: holdKey, feature: "video", details: "unit", queue: "video", jobId });
+  const { doc } = await openVideo({
+    jobId,
     userId,
     prompt: "p",
     duration: 5,
     model: "gen3a_turbo",
     ratio: "16:9",
+    resolution: null,
     estimatedSeconds: 10,
     coinsUsed: cost,
   });
-  const videoId = video._id.toHexString();
-  const jobId = `unit-${videoId}`;
-  const holdKey = `unit-hold:${videoId}`;
-  await hold({ userId, coins: cost, key: holdKey, feature: "video", details: "unit", queue: "video", jobId });
-  await VideoModel.updateOne({ _id: videoId }, { $set: { jobId } });
-  const data = { userId, holdKey, videoId, prompt: "p", seconds: 5, model: "gen3a_turbo", ratio: "16:9" };
+  const videoId = doc._id.toHexString();
+  const data = { userId, holdKey, prompt: "p", seconds: 5, model: "gen3a_turbo", ratio: "16:9" };
   return { userId, videoId, holdKey, job: await queue.add("generate", data, { jobId, attempts: 3 }) };
 }
 
@@ -138,7 +140,12 @@ describe("video processor", () => {
     const done = (await queue.getJob(job.id!))!;
     // Only the finishing run counts as an attempt: waiting never used BullMQ's retries.
     expect(done.attemptsMade).toBe(1);
-    expect(done.returnvalue).toEqual({ videoId, status: "completed", videoUrl: `/api/media/videos/${userId}/${videoId}.mp4` });
+    expect(done.returnvalue).toEqual({
+      videoId,
+      status: "completed",
+      key: `videos/${userId}/${videoId}.mp4`,
+      videoUrl: `/api/media/videos/${userId}/${videoId}.mp4`,
+    });
     const video = await VideoModel.findById(videoId).lean();
     expect(video).toMatchObject({ status: "completed", key: `videos/${userId}/${videoId}.mp4` });
     expect((await LedgerEntry.findOne({ key: holdKey }).lean())!.holdState).toBe("settled");

@@ -7,8 +7,8 @@
  * settles or releases when the video ends.
  */
 import { DelayedError, UnrecoverableError, type Job, type Processor } from "bullmq";
-import type { VideoJobData, VideoStatusName } from "@storefront/shared";
-import { VideoModel } from "@storefront/shared/server";
+import type { VideoJobData } from "@storefront/shared";
+import { completeVideo, failVideo, recordVideoTask, videoFileKey, videoIdForJob } from "@storefront/shared/server";
 import { isProviderError } from "../providers/errors";
 import { createVideoProvider, type VideoProvider } from "../providers/video/index";
 import type { WorkerContext } from "../context";
@@ -34,22 +34,13 @@ export function setVideoProvider(next: VideoProvider): void {
 export interface VideoJobResult {
   videoId: string;
   status: "completed";
+  /** Storage key of the file. */
+  key: string;
   videoUrl: string;
 }
 
 function pollInterval(ctx: WorkerContext): number {
   return ctx.config.VIDEO_POLL_INTERVAL_MS ?? videoProvider(ctx).pollIntervalMs;
-}
-
-function push(
-  ctx: WorkerContext,
-  data: Partial<VideoJobData>,
-  jobId: string,
-  status: VideoStatusName,
-  videoUrl: string | null,
-): void {
-  if (!data.userId) return;
-  ctx.pusher.toUser(data.userId, "video:status", { jobId, videoId: data.videoId ?? "", status, videoUrl });
 }
 
 const fail = (reason: string) => async (): Promise<never> => {
@@ -71,7 +62,7 @@ async function nextStep(ctx: WorkerContext, job: Job, data: VideoJobData): Promi
         model: data.model,
         ratio: data.ratio,
       });
-      await VideoModel.updateOne({ _id: data.videoId }, { $set: { providerTaskId: taskId } });
+      await recordVideoTask(jobId, taskId);
       pusher.toUser(data.userId, "job:progress", { jobId, queue: "video", progress: 5, stage: "submitted" });
       return { kind: "later", patch: { taskId, submittedAt: Date.now(), pollErrors: 0 }, delayMs: pollInterval(ctx) };
     }
@@ -82,13 +73,13 @@ async function nextStep(ctx: WorkerContext, job: Job, data: VideoJobData): Promi
     if (status.state === "failed") return { kind: "finish", outcome: fail(status.error ?? "Video generation failed") };
     const file = status.file;
     if (!file) return { kind: "finish", outcome: fail("The provider finished without a video file") };
-    const key = `videos/${data.userId}/${data.videoId}.mp4`;
+    const videoId = videoIdForJob(jobId).toHexString();
+    const key = videoFileKey(data.userId, videoId);
     return {
       kind: "finish",
       outcome: async () => {
         await storage.put(key, file);
-        await VideoModel.updateOne({ _id: data.videoId }, { $set: { key } });
-        return { videoId: data.videoId, status: "completed", videoUrl: mediaUrl(key) };
+        return { videoId, status: "completed", key, videoUrl: mediaUrl(key) };
       },
     };
   } catch (error) {
@@ -120,16 +111,11 @@ async function runVideoStep(ctx: WorkerContext, data: VideoJobData, job: Job, to
 /** The charged processor; the video record follows the job's final outcome. */
 export function videoProcessor(ctx: WorkerContext): Processor {
   return chargedProcessor(ctx, "video", (data, job, token) => runVideoStep(ctx, data, job, token), {
-    async onCompleted(data, result, job) {
-      await VideoModel.updateOne({ _id: data.videoId }, { $set: { status: "completed", completedAt: new Date(), error: null } });
-      push(ctx, data, job.id ?? "", "completed", result.videoUrl);
+    async onCompleted(_data, result, job) {
+      await completeVideo(job.id ?? "", result.key, ctx.pusher);
     },
-    async onFinalFailure(data, reason, job) {
-      await VideoModel.updateOne(
-        { _id: data.videoId, status: "processing" },
-        { $set: { status: "failed", error: reason, completedAt: new Date() } },
-      );
-      push(ctx, data, job.id ?? "", "failed", null);
+    async onFinalFailure(_data, reason, job) {
+      await failVideo(job.id ?? "", reason, ctx.pusher);
     },
   });
 }
