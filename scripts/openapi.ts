@@ -28,4 +28,4 @@ if (process.argv.includes("--check")) {
   console.log(`wrote ${path.relative(process.cwd(), target)}`);
 }
 const missing = missingSchemas();
-if (missing.length) console.log(`described minimally (no shared schema exported yet):\n  ${missing.join("\n  ")}`);
+if (missing.length) console.log(`described minimally (no shared schema exported):\n  ${missing.join("\n  ")}`);

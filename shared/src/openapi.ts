@@ -2,9 +2,9 @@
  * The OpenAPI 3.1 document of every SPEC §7 call, generated from the zod schemas that the API
  * validates with (zod 4's native JSON Schema output, draft 2020-12 = OpenAPI 3.1's dialect).
  *
- * Schemas are looked up by export name in the shared package, so a schema added or renamed by its
- * owner shows up here without a second copy. A call whose schema is not exported yet is described
- * by a minimal placeholder and marked `x-schema: "minimal"`; `missingSchemas()` lists them.
+ * Schemas are looked up by export name in the shared package, so a schema added or renamed shows
+ * up here without a second copy. A call without an exported schema is described by a minimal
+ * placeholder and marked `x-schema: "minimal"`; `missingSchemas()` lists them.
  */
 import { z } from "zod";
 import * as shared from "./index";
@@ -741,7 +741,7 @@ function toSchema(entry: SchemaRef, io: "input" | "output"): { schema: JsonSchem
   return { schema: (io === "output" ? loosen(schema) : schema) as JsonSchema, source: "zod" };
 }
 
-/** Operations whose request or response schema is not exported by the shared package (yet). */
+/** Operations whose request or response schema is not exported by the shared package. */
 export function missingSchemas(): string[] {
   const missing: string[] = [];
   for (const op of OPERATIONS) {
