@@ -32,6 +32,8 @@ beforeAll(async () => {
     },
     { connection: redis.duplicate(), prefix, autorun: false },
   );
+  // Started here, not in the first test: each test can run on its own.
+  void worker.run();
 });
 afterAll(async () => {
   await worker.close();
@@ -43,7 +45,6 @@ afterAll(async () => {
 
 describe("JobWaiter", () => {
   it("resolves with the return value of a job that completes while waiting", async () => {
-    void worker.run();
     const job = await queues.chat.add("t", { text: "one", delayMs: 200 }, { jobId: "w-1" });
     await expect(waiter.wait("chat", job.id!)).resolves.toEqual({ reply: "echo one" });
   });
