@@ -17,5 +17,4 @@ export * from "./schemas/sms-integration";
 export * from "./permissions";
 export * from "./queues";
 export * from "./events";
-export * from "./reply-engine/index";
 export * from "./web-assets";

@@ -16,6 +16,8 @@ export const chatTurnSchema = z.object({
   role: z.enum(["user", "assistant"]),
   content: z.string().max(LIMITS.chatMessageChars * 2),
 });
+/** One earlier message of a conversation, oldest first, as jobs and providers pass it. */
+export type ChatTurn = z.infer<typeof chatTurnSchema>;
 
 /** Text chat and Doctor (avatarType "doctor") on the "chat" queue. */
 export const chatJobSchema = chargedJobBaseSchema.extend({

@@ -16,7 +16,6 @@ import {
   cleanMarkdown,
   isArabic,
   LIMITS,
-  localReply,
   personaById,
   priceOf,
   limitSmsReply,
@@ -45,6 +44,7 @@ import {
   type SmsGatewayConfigDoc,
   type SmsMessageDoc,
 } from "@storefront/shared/server";
+import { localReply } from "@storefront/shared/reply-engine";
 import { sendViaHttp, type HttpGatewayOptions } from "../gateways/http";
 import { SmppLinks, smppTargetOf, type DeliveryReceipt } from "../gateways/smpp";
 import { GatewayError, type SendResult } from "../gateways/types";
@@ -269,7 +269,7 @@ async function aiReply(ctx: Context, language: Language): Promise<string> {
     text = "";
   }
   const cleaned = cleanMarkdown(text);
-  return limitSmsReply(cleaned || localReply({ message: ctx.job.text, language, history: request.history }), language);
+  return limitSmsReply(cleaned || (await localReply({ message: ctx.job.text, language, history: request.history })), language);
 }
 
 type ReplyKind = "ai" | "welcome" | "insufficient_funds" | "opt_out" | "opt_in";
