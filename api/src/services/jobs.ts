@@ -10,6 +10,14 @@ import type { AppContext } from "../context";
 import { unavailable } from "../errors";
 import { requestKey } from "./wallet";
 
+/** Who asks for a paid job, and how to recognise a retry of the request. */
+export interface JobCall {
+  userId: string;
+  /** The client's Idempotency-Key header, when it sent one. */
+  idempotencyKey: string | undefined;
+  requestId?: string;
+}
+
 export interface AcceptJobInput<Q extends HeldQueueName = HeldQueueName> {
   queue: Q;
   /** BullMQ job name, for queues with more than one kind of job. */

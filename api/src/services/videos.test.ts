@@ -2,7 +2,7 @@ import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openVideo, VideoModel } from "@storefront/shared/server";
 import type { AppContext } from "../context";
-import { videoHistory, videoStatus } from "./media";
+import { videoHistory, videoStatus } from "./videos";
 
 beforeAll(async () => {
   await mongoose.connect(inject("mongoUri").replace(/\/[^/]*$/u, "/videos_unit"));

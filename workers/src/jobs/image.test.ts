@@ -10,7 +10,7 @@ import type { ImageJobData } from "@storefront/shared";
 import { createLogger, ImageModel, loadConfig, localDiskStorage, Pusher, type Storage } from "@storefront/shared/server";
 import type { ImageProvider } from "../providers/image/index";
 import { imageProcessor, runImage, setImageProvider } from "./image";
-import { readStored } from "./media";
+import { readStored } from "./stored-files";
 import type { WorkerContext } from "../context";
 
 let redis: Redis;

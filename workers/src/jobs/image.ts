@@ -4,11 +4,11 @@
  */
 import { UnrecoverableError, type Job, type Processor } from "bullmq";
 import type { ImageJobData, ImageJobResult } from "@storefront/shared";
-import { ImageModel, toImageRecord, type ImageDoc } from "@storefront/shared/server";
+import { ImageModel, storedFileUrl, toImageRecord, type ImageDoc } from "@storefront/shared/server";
 import { createImageProvider, type ImageProvider } from "../providers/image/index";
 import type { WorkerContext } from "../context";
 import { chargedProcessor } from "./charged";
-import { mediaUrl, readStored } from "./media";
+import { readStored } from "./stored-files";
 
 let provider: ImageProvider | undefined;
 
@@ -47,7 +47,7 @@ export async function runImage(ctx: WorkerContext, data: ImageJobData, job: Job)
   const doc = await ImageModel.findOneAndUpdate(
     { userId: data.userId, clientId: data.imageId },
     {
-      $set: { key, url: mediaUrl(key), prompt: data.userPrompt, size: data.size, mode: data.mode, agent: data.agent, jobId },
+      $set: { key, url: storedFileUrl(key), prompt: data.userPrompt, size: data.size, mode: data.mode, agent: data.agent, jobId },
       $setOnInsert: { timestamp: new Date() },
     },
     { upsert: true, returnDocument: "after" },

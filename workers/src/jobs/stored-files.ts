@@ -1,4 +1,4 @@
-/** Stored files for the image and video workers (the store itself is WorkerContext.storage). */
+/** Reading stored files back, for the image and video workers (the store is WorkerContext.storage). */
 import type { Storage } from "@storefront/shared/server";
 
 export async function readStored(storage: Storage, key: string): Promise<Buffer | null> {
@@ -7,9 +7,4 @@ export async function readStored(storage: Storage, key: string): Promise<Buffer 
   const chunks: Buffer[] = [];
   for await (const chunk of object.stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
-}
-
-/** The URL the API serves a stored key at (owner only); api/src/services/media.ts builds the same. */
-export function mediaUrl(key: string): string {
-  return `/api/media/${key}`;
 }

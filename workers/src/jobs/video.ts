@@ -8,12 +8,11 @@
  */
 import { DelayedError, UnrecoverableError, type Job, type Processor } from "bullmq";
 import type { VideoJobData } from "@storefront/shared";
-import { completeVideo, failVideo, recordVideoTask, videoFileKey, videoIdForJob } from "@storefront/shared/server";
+import { completeVideo, failVideo, recordVideoTask, storedFileUrl, videoFileKey, videoIdForJob } from "@storefront/shared/server";
 import { isProviderError } from "../providers/errors";
 import { createVideoProvider, type VideoProvider } from "../providers/video/index";
 import type { WorkerContext } from "../context";
 import { chargedProcessor } from "./charged";
-import { mediaUrl } from "./media";
 
 /** Consecutive transient provider errors tolerated before the video is failed. */
 const MAX_TRANSIENT_ERRORS = 5;
@@ -79,7 +78,7 @@ async function nextStep(ctx: WorkerContext, job: Job, data: VideoJobData): Promi
       kind: "finish",
       outcome: async () => {
         await storage.put(key, file);
-        return { videoId, status: "completed", key, videoUrl: mediaUrl(key) };
+        return { videoId, status: "completed", key, videoUrl: storedFileUrl(key) };
       },
     };
   } catch (error) {

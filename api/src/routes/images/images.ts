@@ -13,7 +13,7 @@ import { badRequest } from "../../errors";
 import { assertOwnUserId, requireUser } from "../../middleware/auth";
 import { checkImage, singleFile } from "../../middleware/upload";
 import { handle, parseOrThrow } from "../../middleware/validate";
-import { deleteImage, editImage, generateImage, imageHistory, saveImage } from "../../services/media";
+import { deleteImage, editImage, generateImage, imageHistory, saveImage } from "../../services/images";
 
 /** SPEC §7 images/*: generate and edit answer with the picture; history, save and delete. */
 export function imageRoutes(ctx: AppContext): Router {

@@ -3,7 +3,7 @@ import { videoGenerateRequestSchema, videoHistoryQuerySchema, videoStatusQuerySc
 import type { AppContext } from "../../context";
 import { assertOwnUserId, requireUser } from "../../middleware/auth";
 import { handle } from "../../middleware/validate";
-import { startVideo, videoHistory, videoStatus } from "../../services/media";
+import { startVideo, videoHistory, videoStatus } from "../../services/videos";
 
 /** SPEC §7 videos/*: start (answers at once with video_id), check-status and both history paths. */
 export function videoRoutes(ctx: AppContext): Router {
