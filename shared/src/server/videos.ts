@@ -85,20 +85,29 @@ export async function failVideo(jobId: string, reason: string, pusher?: Pusher):
 
 /** Videos still "processing" created before `before`, oldest first (for the sweeper). */
 export function staleVideos(before: Date, limit: number): Promise<VideoDoc[]> {
-  return VideoModel.find({ status: "processing", createdAt: { $lt: before } })
+  return VideoModel.find({ status: "processing", createdAt: { $lt: before }, ...HAS_JOB })
     .sort({ createdAt: 1 })
     .limit(limit)
     .lean<VideoDoc[]>();
 }
 
+/**
+ * Records without a job were made by an API that created the record before the charge and died
+ * before accepting it; nobody pays for or makes them, so reads do not show them.
+ */
+const HAS_JOB = { jobId: { $ne: null } };
+
 /** One of the user's videos, or null (another user's video is simply not found). */
 export function findVideo(userId: string, id: string): Promise<VideoDoc | null> {
-  return VideoModel.findOne({ _id: id, userId }).lean<VideoDoc>();
+  return VideoModel.findOne({ _id: id, userId, ...HAS_JOB }).lean<VideoDoc>();
 }
 
 /** The user's videos, newest first. */
 export function listVideos(userId: string, limit = 200): Promise<VideoDoc[]> {
-  return VideoModel.find({ userId }).sort({ createdAt: -1, _id: -1 }).limit(limit).lean<VideoDoc[]>();
+  return VideoModel.find({ userId, ...HAS_JOB })
+    .sort({ createdAt: -1, _id: -1 })
+    .limit(limit)
+    .lean<VideoDoc[]>();
 }
 
 function push(pusher: Pusher | undefined, doc: VideoDoc, status: VideoStatusName): void {
