@@ -8,7 +8,8 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ALL_QUEUES, startStack } from "./lib/stack";
+import { QUEUE_NAMES } from "@storefront/shared";
+import { startStack } from "./lib/stack";
 
 const dataDir = path.resolve(process.env.DATA_DIR ?? "./data");
 mkdirSync(dataDir, { recursive: true });
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
     dataDir,
     persist: true,
     port,
-    workers: ALL_QUEUES,
+    workers: [...QUEUE_NAMES],
     env: { SESSION_SECRET: sessionSecret(), NODE_ENV: process.env.NODE_ENV ?? "production" },
     inheritOutput: true,
   });

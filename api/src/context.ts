@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import type { Config, Logger, Pusher, Queues, Storage } from "@storefront/shared/server";
-import type { JobWaiter } from "./services/jobs";
+import type { JobWaiter } from "./job-waiter";
 
 /** What routes and services need from the running process, built once in main.ts. */
 export interface AppContext {

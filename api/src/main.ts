@@ -21,7 +21,7 @@ import { createApp } from "./app";
 import type { AppContext } from "./context";
 import { attachSocketServer } from "./realtime/socket";
 import { ensureFirstAdmin, migrateData } from "./services/auth";
-import { JobWaiter } from "./services/jobs";
+import { JobWaiter } from "./job-waiter";
 
 const config = loadConfigOrExit();
 const log = createLogger("api", config.LOG_LEVEL);

@@ -1,5 +1,5 @@
 /**
- * Bundle budget (issue 4): the JavaScript the home page needs before first paint (the entry, its
+ * Bundle budget: the JavaScript the home page needs before first paint (the entry, its
  * static imports, the Home chunk and the public English texts) must stay under 100 KB gzipped.
  *
  * Sizes are the bytes users download: the precompressed `.gz` and `.br` files the build writes

@@ -8,6 +8,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { openSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { QUEUE_NAMES } from "@storefront/shared";
 import { freePort, startMongo, startRedis, stopProcess, waitForPort } from "./infra";
 import { supervise, type RestartPolicy, type Supervised } from "./supervisor";
 
@@ -50,8 +51,6 @@ export interface Stack {
   startWorker(queues: string, extraEnv?: Record<string, string>): Promise<ManagedProcess>;
   stop(): Promise<void>;
 }
-
-export const ALL_QUEUES = ["chat", "image", "video", "sms-reply", "maintenance"];
 
 function output(logDir: string | undefined, name: string, inherit: boolean): "inherit" | "ignore" | number {
   if (inherit) return "inherit";
@@ -188,7 +187,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       { ...baseEnv, WORKER_QUEUES: queues, ...extraEnv },
       "ready",
     );
-  const workers = await Promise.all((options.workers ?? ALL_QUEUES).map((queues) => startWorker(queues)));
+  const workers = await Promise.all((options.workers ?? QUEUE_NAMES).map((queues) => startWorker(queues)));
 
   return {
     mongoUri,

@@ -20,6 +20,5 @@ export * from "./schemas/ops";
 export * from "./permissions";
 export * from "./queues";
 export * from "./events";
-export * from "./reply-engine/index";
 export * from "./web-assets";
 export * from "./ip-address";

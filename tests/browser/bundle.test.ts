@@ -1,6 +1,6 @@
 /**
  * The web bundle the browser suites run: the home page's initial JavaScript within the budget
- * (issue 4), and the API sending the build's precompressed copies as they are.
+ * of scripts/lib/bundle.ts, and the API sending the build's precompressed copies as they are.
  */
 import { readFileSync } from "node:fs";
 import { request } from "node:http";

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { attachJobMetrics, recordJobOutcome } from "@storefront/shared/server";
 import { adminClient, Client, giveCoins, newUser } from "../support/client";
+import { until } from "../support/realtime";
 
 /** The value of one sample line `name{labels} value`, or undefined when absent. */
 function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
@@ -86,7 +87,8 @@ describe("GET /api/metrics", () => {
     attachJobMetrics({ name: queue, on: (event: string, fn: (...args: any[]) => void) => (listeners[event] = fn) } as any, redis);
     listeners.completed!({ processedOn: 1_000, finishedOn: 1_400 });
     listeners.failed!({ processedOn: 1_000, finishedOn: 1_100 }, new Error("content refused"));
-    await new Promise((r) => setTimeout(r, 200));
+    // The listeners record in the background: wait until both outcomes are counted.
+    await until(async () => (await redis.hget(`metrics:jobs:${queue}`, "count")) === "2", 5_000, "both outcomes recorded");
     const hash = await redis.hgetall(`metrics:jobs:${queue}`);
     expect(hash).toMatchObject({ "outcome:completed": "1", "outcome:failed": "1", "reason:content refused": "1", count: "2" });
     expect(Number(hash.sum)).toBeCloseTo(0.5, 5);

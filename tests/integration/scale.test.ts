@@ -1,5 +1,5 @@
 /**
- * Scale-out on one machine (issue 7): two API processes and two worker processes per queue on a
+ * Scale-out on one machine: two API processes and two worker processes per queue on a
  * stack of their own, behind a round-robin proxy (Socket.IO on the websocket transport).
  * - A user whose socket sits on one API process receives the push for a job accepted by the other.
  * - Killing one API process and one chat worker in the middle of 100 chat calls loses no accepted

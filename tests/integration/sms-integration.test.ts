@@ -405,7 +405,12 @@ describe("webhook authenticity", () => {
     });
     expect(none.status).toBe(401);
     expect(await webhookErrorCount()).toBeGreaterThanOrEqual(errorsBefore + 3);
-    await new Promise((r) => setTimeout(r, 500));
+    // A job is added before the webhook answers, and the worker is the only writer of "in:": no job, no message.
+    const [{ queuedJob }, { smsJobId }] = await Promise.all([
+      import("../support/queues"),
+      import("../../api/src/services/sms-webhook"),
+    ]);
+    expect(await queuedJob("sms-reply", smsJobId(id))).toBe(false);
     expect(await SmsMessage.countDocuments({ key: `in:${id}` })).toBe(0);
   });
 
@@ -429,7 +434,7 @@ describe("webhook authenticity", () => {
     expect(second.status).toBe(200);
     expect(second.body).toMatchObject({ success: true, duplicate: true });
     await processed(id);
-    await new Promise((r) => setTimeout(r, 500));
+    // The outcome is written after the send, and the duplicate answer added no job: nothing more will be sent.
     expect(http.deliveredTo(user.phone)).toHaveLength(1);
     expect(await LedgerEntry.countDocuments({ key: `sms-reply:${id}` })).toBe(1);
   });
@@ -518,7 +523,7 @@ describe("who gets a reply", () => {
       const results = await Promise.all(ids.map((id) => processed(id)));
       expect(results.filter((r) => r.result === "replied")).toHaveLength(3);
       expect(results.filter((r) => r.result === "rate_limited")).toHaveLength(5);
-      await new Promise((r) => setTimeout(r, 300));
+      // Every outcome above is written after its message's send: all sends are in.
       expect(http.deliveredTo(user.phone)).toHaveLength(3);
     } finally {
       await configure();

@@ -20,3 +20,15 @@ export function useQueue(name: string): () => Queue {
   });
   return () => queue;
 }
+
+/** Whether `queue` holds a job with this id (in any state), read once on its own connection. */
+export async function queuedJob(name: string, jobId: string): Promise<boolean> {
+  const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+  const queue = new Queue(name, { connection: redis });
+  try {
+    return Boolean(await queue.getJob(jobId));
+  } finally {
+    await queue.close();
+    redis.disconnect();
+  }
+}

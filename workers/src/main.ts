@@ -7,18 +7,20 @@ import {
   connectMongo,
   exitOnFatalErrors,
   isConnectionError,
+  loadConfigOrExit,
   OutageLog,
   providerBackoff,
   type Config,
 } from "@storefront/shared/server";
-import { workerContext } from "./jobs/charged";
-import { processors } from "./jobs/index";
+import { createWorkerContext } from "./context";
+import { createProcessors } from "./jobs/index";
 import { closeSmsGateways } from "./jobs/sms-reply";
 import { intervalOf, schedules } from "./schedules/index";
 
-const ctx = workerContext();
+const ctx = createWorkerContext(loadConfigOrExit());
 const { config, log } = ctx;
 exitOnFatalErrors(log);
+const processors = createProcessors(ctx);
 
 const CONCURRENCY: Record<QueueName, (c: Config) => number> = {
   chat: (c) => c.WORKER_CONCURRENCY_CHAT,

@@ -1,79 +1,35 @@
-import { Queue, UnrecoverableError, Worker } from "bullmq";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { MESSAGES, QUEUE_NAMES } from "@storefront/shared";
-import { createLogger, type Queues } from "@storefront/shared/server";
-import { AppError } from "../errors";
-import { jobFailed, JobWaiter } from "./jobs";
+import { describe, expect, it } from "vitest";
+import type { AppContext } from "../context";
+import { acceptJob, type AcceptJobInput } from "./jobs";
 
-let redis: Redis;
-let queues: Queues;
-let waiter: JobWaiter;
-let worker: Worker;
-const connections: Redis[] = [];
-
-beforeAll(async () => {
-  redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
-  // A prefix of its own: the running stack's workers never see these jobs.
-  const prefix = `waiter-test-${Date.now()}`;
-  queues = Object.fromEntries(QUEUE_NAMES.map((q) => [q, new Queue(q, { connection: redis, prefix })])) as Queues;
-  const connect = () => {
-    const c = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
-    connections.push(c);
-    return c;
-  };
-  waiter = new JobWaiter(queues, connect, createLogger("waiter-test", "silent"), 5000);
-  worker = new Worker(
-    "chat",
-    async (job) => {
-      if (job.data.fail) throw new UnrecoverableError(String(job.data.fail));
-      if (job.data.delayMs) await new Promise((r) => setTimeout(r, Number(job.data.delayMs)));
-      return { reply: `echo ${job.data.text}` };
+describe("acceptJob payloads", () => {
+  const base = {
+    name: "generate",
+    userId: "0123456789abcdef01234567",
+    feature: "image",
+    cost: 1,
+    idempotencyKey: undefined,
+    details: "t",
+  } as const;
+  /** A context whose every use fails the test: a refused payload must not reach the wallet or a queue. */
+  const untouchable = new Proxy({} as AppContext, {
+    get: (_, key) => {
+      throw new Error(`acceptJob used ctx.${String(key)} for a refused payload`);
     },
-    { connection: redis.duplicate(), prefix, autorun: false },
-  );
-});
-afterAll(async () => {
-  await worker.close();
-  await waiter.close();
-  await Promise.all(Object.values(queues).map((q) => q.close()));
-  for (const c of connections) c.disconnect();
-  redis.disconnect();
-});
-
-describe("JobWaiter", () => {
-  it("resolves with the return value of a job that completes while waiting", async () => {
-    void worker.run();
-    const job = await queues.chat.add("t", { text: "one", delayMs: 200 }, { jobId: "w-1" });
-    await expect(waiter.wait("chat", job.id!)).resolves.toEqual({ reply: "echo one" });
   });
 
-  it("resolves at once for a job that finished before the wait began", async () => {
-    await queues.chat.add("t", { text: "two" }, { jobId: "w-2" });
-    while ((await queues.chat.getJobState("w-2")) !== "completed") await new Promise((r) => setTimeout(r, 20));
-    await expect(waiter.wait("chat", "w-2")).resolves.toEqual({ reply: "echo two" });
+  it("does not compile a payload of another queue", () => {
+    const wrong: AcceptJobInput<"image"> = {
+      ...base,
+      queue: "image",
+      // @ts-expect-error a chat payload is not an image payload
+      payload: { message: "hi", persona: "general", language: "en", conversationId: null, history: [] },
+    };
+    expect(wrong.queue).toBe("image");
   });
 
-  it("serves many waiters, and rejects a failed job with its code and neutral text as a 502, never the detail", async () => {
-    const ids = ["w-3", "w-4", "w-5"];
-    await Promise.all(ids.map((id) => queues.chat.add("t", { text: id, delayMs: 100 }, { jobId: id })));
-    await queues.chat.add("t", { fail: "[ai_busy] openai answered 429: litellm.RateLimitError" }, { jobId: "w-6" });
-    const results = await Promise.all(ids.map((id) => waiter.wait("chat", id)));
-    expect(results).toEqual(ids.map((id) => ({ reply: `echo ${id}` })));
-    const error = await waiter.wait("chat", "w-6").catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AppError);
-    expect(error).toMatchObject({
-      status: 502,
-      code: "ai_busy",
-      message: "The AI service is busy. Please try again in a minute.",
-    });
-    expect(jobFailed("w-7", "worker stalled")).toMatchObject({ code: "job_failed", message: MESSAGES.jobFailed });
-  });
-
-  it("answers 504 after the timeout while the job carries on, and 404 for an unknown job", async () => {
-    await queues.chat.add("t", { text: "slow", delayMs: 800 }, { jobId: "w-7" });
-    await expect(waiter.wait("chat", "w-7", 100)).rejects.toMatchObject({ status: 504 });
-    await expect(waiter.wait("chat", "w-7")).resolves.toEqual({ reply: "echo slow" });
-    await expect(waiter.wait("chat", "no-such-job")).rejects.toMatchObject({ status: 404 });
+  it("refuses at run time a payload its queue's schema does not accept, before holding anything", async () => {
+    const wrong = { ...base, queue: "image", payload: { mode: "generate", prompt: "tea" } } as unknown as AcceptJobInput<"image">;
+    await expect(acceptJob(untouchable, wrong)).rejects.toMatchObject({ name: "ZodError" });
   });
 });

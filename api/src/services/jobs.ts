@@ -2,36 +2,25 @@
  * How the API hands work to the workers (DESIGN §1): price is decided by the caller, the cost is
  * held on the wallet, then the job is added under an id derived from the hold, so a retried
  * request never makes a second job or a second charge. Calls that answer with the result then
- * wait on one shared QueueEvents listener per queue (STYLE rule 7).
+ * wait on one shared QueueEvents listener per queue (job-waiter.ts, STYLE rule 7).
  */
-import { QueueEvents } from "bullmq";
-import type { Redis } from "ioredis";
-import {
-  JOB_FAILURE_TEXT,
-  jobSchemas,
-  parseJobFailure,
-  type ChargedQueueName,
-  type Feature,
-  type QueueName,
-} from "@storefront/shared";
-import {
-  chargedJobOptions,
-  hold,
-  isConnectionError,
-  jobIdForHold,
-  LedgerEntry,
-  releaseHold,
-  User,
-  type Logger,
-  type Queues,
-} from "@storefront/shared/server";
+import { jobSchemas, type Feature, type HeldQueueName, type JobData, type JobPayload, type QueueName } from "@storefront/shared";
+import { chargedJobOptions, hold, jobIdForHold, LedgerEntry, releaseHold, User } from "@storefront/shared/server";
 import type { AppContext } from "../context";
-import { AppError, notFound, unavailable } from "../errors";
+import { unavailable } from "../errors";
 import { assertLiveWorker } from "./queue-health";
 import { requestKey } from "./wallet";
 
-export interface AcceptJobInput {
-  queue: ChargedQueueName;
+/** Who asks for a paid job, and how to recognise a retry of the request. */
+export interface JobCall {
+  userId: string;
+  /** The client's Idempotency-Key header, when it sent one. */
+  idempotencyKey: string | undefined;
+  requestId?: string;
+}
+
+export interface AcceptJobInput<Q extends HeldQueueName = HeldQueueName> {
+  queue: Q;
   /** BullMQ job name, for queues with more than one kind of job. */
   name: string;
   userId: string;
@@ -41,8 +30,14 @@ export interface AcceptJobInput {
   idempotencyKey: string | undefined;
   /** Label of the charge in the ledger (SPEC §7: a label plus the first 50 characters). */
   details: string;
-  payload: Record<string, unknown>;
+  /** The queue's own payload fields (its schema in jobSchemas); the hold's fields are added here. */
+  payload: JobPayload<Q>;
   requestId?: string;
+  /**
+   * Runs once the cost is held and before the job can reach a worker (again on a retry whose
+   * hold is still held), to record what the job works on; if it throws, the hold is released.
+   */
+  beforeAdd?: (jobId: string) => Promise<void>;
 }
 
 export interface AcceptedJob {
@@ -57,15 +52,16 @@ export interface AcceptedJob {
  * Holds the cost, then adds the job. InsufficientCoinsError (402) when short, and then no job is
  * added; if adding fails the hold is released at once.
  */
-export async function acceptJob(ctx: AppContext, input: AcceptJobInput): Promise<AcceptedJob> {
+export async function acceptJob<Q extends HeldQueueName>(ctx: AppContext, input: AcceptJobInput<Q>): Promise<AcceptedJob> {
   const holdKey = requestKey(`job:${input.queue}`, input.userId, input.idempotencyKey);
   const jobId = jobIdForHold(input.queue, holdKey);
+  // TypeScript cannot tie the schema picked by a generic key to JobData<Q>; the map makes it so.
   const data = jobSchemas[input.queue].parse({
     ...input.payload,
     userId: input.userId,
     holdKey,
     ...(input.requestId ? { requestId: input.requestId } : {}),
-  });
+  }) as JobData<Q>;
 
   await assertLiveWorker(ctx.queues[input.queue]);
   const held = await hold({
@@ -95,14 +91,15 @@ async function isHeld(holdKey: string): Promise<boolean> {
   return Boolean(await LedgerEntry.exists({ key: holdKey, holdState: "held" }));
 }
 
-async function addJob(
+async function addJob<Q extends HeldQueueName>(
   ctx: AppContext,
-  input: AcceptJobInput,
+  input: AcceptJobInput<Q>,
   jobId: string,
-  data: Record<string, unknown>,
+  data: JobData<Q>,
   holdKey: string,
 ): Promise<void> {
   try {
+    await input.beforeAdd?.(jobId);
     await ctx.queues[input.queue].add(input.name, data, chargedJobOptions(ctx.config, jobId));
   } catch (error) {
     ctx.log.error(
@@ -114,121 +111,6 @@ async function addJob(
       ctx.pusher.toUser(input.userId, "wallet:updated", { coins: refund.balanceAfter, reason: "release" });
     }
     throw unavailable("The service is busy. Please try again.");
-  }
-}
-
-interface Waiting {
-  resolve(value: unknown): void;
-  reject(error: Error): void;
-}
-
-/**
- * The error a caller sees when its job finally failed: the code the worker put in its reason and
- * that code's neutral text (the provider's detail stays in failedReason and the logs).
- */
-export function jobFailed(jobId: string, reason: string): AppError {
-  const { code } = parseJobFailure(reason);
-  return new AppError(502, code, JOB_FAILURE_TEXT[code], { jobId, refunded: true });
-}
-
-/**
- * One QueueEvents listener per queue for the whole process; each HTTP request waiting for a job
- * registers a callback by job id instead of opening its own listener or polling.
- */
-export class JobWaiter {
-  private readonly listeners = new Map<QueueName, Promise<QueueEvents>>();
-  private readonly waiting = new Map<string, Set<Waiting>>();
-
-  constructor(
-    private readonly queues: Queues,
-    private readonly connect: () => Redis,
-    private readonly log: Logger,
-    private readonly defaultTimeoutMs: number,
-  ) {}
-
-  private listener(queue: QueueName): Promise<QueueEvents> {
-    let listener = this.listeners.get(queue);
-    if (!listener) {
-      listener = this.listen(queue);
-      this.listeners.set(queue, listener);
-      listener.catch(() => this.listeners.delete(queue));
-    }
-    return listener;
-  }
-
-  private async listen(queue: QueueName): Promise<QueueEvents> {
-    const { prefix } = this.queues[queue].opts;
-    const events = new QueueEvents(queue, { connection: this.connect(), ...(prefix ? { prefix } : {}) });
-    events.on("completed", ({ jobId, returnvalue }) => this.settle(queue, jobId, (w) => w.resolve(returnvalue)));
-    events.on("failed", ({ jobId, failedReason }) => this.settle(queue, jobId, (w) => w.reject(jobFailed(jobId, failedReason))));
-    // Connection errors are the connection's outage, logged once by its own handler.
-    events.on("error", (error) => {
-      if (!isConnectionError(error)) this.log.error({ err: error, queue }, "queue events listener error");
-    });
-    await events.waitUntilReady();
-    return events;
-  }
-
-  private settle(queue: QueueName, jobId: string, fn: (w: Waiting) => void): void {
-    const key = `${queue}/${jobId}`;
-    const set = this.waiting.get(key);
-    if (!set) return;
-    this.waiting.delete(key);
-    for (const w of set) fn(w);
-  }
-
-  /** Resolves with the job's return value; AppError with the failure reason, or 504 after the timeout. */
-  async wait(queue: QueueName, jobId: string, timeoutMs = this.defaultTimeoutMs): Promise<unknown> {
-    await this.listener(queue);
-    const key = `${queue}/${jobId}`;
-    let entry!: Waiting;
-    const result = new Promise<unknown>((resolve, reject) => {
-      entry = { resolve, reject };
-    });
-    // The job may fail while we still read its state below; the race further down reports it.
-    result.catch(() => undefined);
-    const set = this.waiting.get(key) ?? new Set<Waiting>();
-    set.add(entry);
-    this.waiting.set(key, set);
-    const forget = () => {
-      set.delete(entry);
-      if (set.size === 0 && this.waiting.get(key) === set) this.waiting.delete(key);
-    };
-
-    // The job may have finished before we registered: read its state once, after registering.
-    // Finished states are final, so the job read after them carries its result.
-    const state = await this.queues[queue].getJobState(jobId);
-    if (state === "unknown") {
-      forget();
-      throw notFound("Job not found");
-    }
-    if (state === "completed" || state === "failed") {
-      const job = await this.queues[queue].getJob(jobId);
-      if (state === "completed") entry.resolve(job?.returnvalue);
-      else entry.reject(jobFailed(jobId, job?.failedReason ?? ""));
-    }
-
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(new AppError(504, "timeout", "The reply is taking longer than expected; it will arrive when ready.", { jobId })),
-        timeoutMs,
-      );
-    });
-    try {
-      return await Promise.race([result, expired]);
-    } finally {
-      clearTimeout(timer);
-      forget();
-    }
-  }
-
-  async close(): Promise<void> {
-    const listeners = await Promise.allSettled(this.listeners.values());
-    await Promise.all(listeners.map((l) => (l.status === "fulfilled" ? l.value.close() : undefined)));
-    for (const set of this.waiting.values()) for (const w of set) w.reject(unavailable("The server is shutting down"));
-    this.waiting.clear();
   }
 }
 

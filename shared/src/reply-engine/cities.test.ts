@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isArabic } from "../rules";
 import { CITIES, greatCircleKm, type City } from "./cities";
-import { localReply, type ChatTurn } from "./index";
+import { localReply, type ChatTurn } from "./engine";
 
 const city = (id: string): City => {
   const found = CITIES.find((c) => c.id === id);

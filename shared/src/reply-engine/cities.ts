@@ -3,6 +3,7 @@ import type { Language } from "../constants";
 import { formatNumber, say } from "./format";
 import { findPhrases, phraseTable, type Token } from "./text";
 import type { Skill } from "./types";
+import citiesData from "./data/cities.json";
 
 export interface City {
   id: string;
@@ -14,66 +15,7 @@ export interface City {
   aliases?: readonly string[];
 }
 
-export const CITIES: readonly City[] = [
-  { id: "cairo", en: "Cairo", ar: "القاهرة", lat: 30.0444, lon: 31.2357 },
-  { id: "alexandria", en: "Alexandria", ar: "الإسكندرية", lat: 31.2001, lon: 29.9187, aliases: ["alex", "اسكندريه"] },
-  { id: "giza", en: "Giza", ar: "الجيزة", lat: 30.0131, lon: 31.2089 },
-  { id: "luxor", en: "Luxor", ar: "الأقصر", lat: 25.6872, lon: 32.6396 },
-  { id: "aswan", en: "Aswan", ar: "أسوان", lat: 24.0889, lon: 32.8998 },
-  { id: "riyadh", en: "Riyadh", ar: "الرياض", lat: 24.7136, lon: 46.6753 },
-  { id: "jeddah", en: "Jeddah", ar: "جدة", lat: 21.4858, lon: 39.1925, aliases: ["jedda", "jiddah"] },
-  { id: "mecca", en: "Mecca", ar: "مكة", lat: 21.3891, lon: 39.8579, aliases: ["makkah", "مكة المكرمة"] },
-  {
-    id: "medina",
-    en: "Medina",
-    ar: "المدينة المنورة",
-    lat: 24.5247,
-    lon: 39.5692,
-    aliases: ["madinah", "al madinah"],
-  },
-  { id: "dammam", en: "Dammam", ar: "الدمام", lat: 26.4207, lon: 50.0888 },
-  { id: "dubai", en: "Dubai", ar: "دبي", lat: 25.2048, lon: 55.2708 },
-  { id: "abu-dhabi", en: "Abu Dhabi", ar: "أبو ظبي", lat: 24.4539, lon: 54.3773, aliases: ["ابوظبي", "abudhabi"] },
-  { id: "doha", en: "Doha", ar: "الدوحة", lat: 25.2854, lon: 51.531 },
-  { id: "kuwait", en: "Kuwait City", ar: "الكويت", lat: 29.3759, lon: 47.9774, aliases: ["kuwait"] },
-  { id: "manama", en: "Manama", ar: "المنامة", lat: 26.2285, lon: 50.586 },
-  { id: "muscat", en: "Muscat", ar: "مسقط", lat: 23.588, lon: 58.3829 },
-  { id: "amman", en: "Amman", ar: "عمّان", lat: 31.9454, lon: 35.9284 },
-  { id: "beirut", en: "Beirut", ar: "بيروت", lat: 33.8938, lon: 35.5018 },
-  { id: "damascus", en: "Damascus", ar: "دمشق", lat: 33.5138, lon: 36.2765 },
-  { id: "baghdad", en: "Baghdad", ar: "بغداد", lat: 33.3152, lon: 44.3661 },
-  { id: "jerusalem", en: "Jerusalem", ar: "القدس", lat: 31.7683, lon: 35.2137, aliases: ["al quds"] },
-  { id: "sanaa", en: "Sanaa", ar: "صنعاء", lat: 15.3694, lon: 44.191, aliases: ["sana'a"] },
-  { id: "khartoum", en: "Khartoum", ar: "الخرطوم", lat: 15.5007, lon: 32.5599 },
-  { id: "tripoli", en: "Tripoli", ar: "طرابلس", lat: 32.8872, lon: 13.1913 },
-  { id: "tunis", en: "Tunis", ar: "تونس", lat: 36.8065, lon: 10.1815 },
-  { id: "algiers", en: "Algiers", ar: "الجزائر", lat: 36.7538, lon: 3.0588 },
-  { id: "casablanca", en: "Casablanca", ar: "الدار البيضاء", lat: 33.5731, lon: -7.5898 },
-  { id: "rabat", en: "Rabat", ar: "الرباط", lat: 34.0209, lon: -6.8416 },
-  { id: "marrakesh", en: "Marrakesh", ar: "مراكش", lat: 31.6295, lon: -7.9811, aliases: ["marrakech"] },
-  { id: "istanbul", en: "Istanbul", ar: "إسطنبول", lat: 41.0082, lon: 28.9784, aliases: ["اسطنبول", "استانبول"] },
-  { id: "tehran", en: "Tehran", ar: "طهران", lat: 35.6892, lon: 51.389 },
-  { id: "london", en: "London", ar: "لندن", lat: 51.5074, lon: -0.1278 },
-  { id: "paris", en: "Paris", ar: "باريس", lat: 48.8566, lon: 2.3522 },
-  { id: "berlin", en: "Berlin", ar: "برلين", lat: 52.52, lon: 13.405 },
-  { id: "rome", en: "Rome", ar: "روما", lat: 41.9028, lon: 12.4964 },
-  { id: "madrid", en: "Madrid", ar: "مدريد", lat: 40.4168, lon: -3.7038 },
-  { id: "moscow", en: "Moscow", ar: "موسكو", lat: 55.7558, lon: 37.6173 },
-  { id: "new-york", en: "New York", ar: "نيويورك", lat: 40.7128, lon: -74.006, aliases: ["nyc", "new york city"] },
-  { id: "los-angeles", en: "Los Angeles", ar: "لوس أنجلوس", lat: 34.0522, lon: -118.2437, aliases: ["لوس انجلس"] },
-  { id: "toronto", en: "Toronto", ar: "تورنتو", lat: 43.6532, lon: -79.3832 },
-  { id: "sao-paulo", en: "São Paulo", ar: "ساو باولو", lat: -23.5505, lon: -46.6333 },
-  { id: "lagos", en: "Lagos", ar: "لاغوس", lat: 6.5244, lon: 3.3792 },
-  { id: "nairobi", en: "Nairobi", ar: "نيروبي", lat: -1.2921, lon: 36.8219 },
-  { id: "johannesburg", en: "Johannesburg", ar: "جوهانسبرغ", lat: -26.2041, lon: 28.0473 },
-  { id: "mumbai", en: "Mumbai", ar: "مومباي", lat: 19.076, lon: 72.8777, aliases: ["bombay"] },
-  { id: "delhi", en: "Delhi", ar: "دلهي", lat: 28.7041, lon: 77.1025, aliases: ["new delhi", "نيودلهي"] },
-  { id: "karachi", en: "Karachi", ar: "كراتشي", lat: 24.8607, lon: 67.0011 },
-  { id: "beijing", en: "Beijing", ar: "بكين", lat: 39.9042, lon: 116.4074 },
-  { id: "tokyo", en: "Tokyo", ar: "طوكيو", lat: 35.6762, lon: 139.6503 },
-  { id: "singapore", en: "Singapore", ar: "سنغافورة", lat: 1.3521, lon: 103.8198 },
-  { id: "sydney", en: "Sydney", ar: "سيدني", lat: -33.8688, lon: 151.2093 },
-];
+export const CITIES = citiesData as readonly City[];
 
 const CITY_TABLE = phraseTable(CITIES.map((c) => ({ phrases: [c.en, c.ar, ...(c.aliases ?? [])], value: c })));
 

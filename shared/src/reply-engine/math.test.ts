@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { formatNumber } from "./format";
-import { localReply } from "./index";
+import { localReply } from "./engine";
 import { evaluate, MathError, type MathErrorReason } from "./math";
 
 function reasonOf(expression: string): MathErrorReason | "no error" {

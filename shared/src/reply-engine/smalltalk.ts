@@ -4,6 +4,7 @@ import { say } from "./format";
 import { personaName } from "./persona";
 import { cues, findPhrases, phraseTable } from "./text";
 import type { Skill } from "./types";
+import smalltalkData from "./data/smalltalk.json";
 
 type Intent = "salam" | "morning" | "evening" | "hello" | "how-are-you" | "thanks" | "who" | "help" | "bye";
 
@@ -25,127 +26,7 @@ export function examples(language: Language): string {
   );
 }
 
-const INTENTS = phraseTable<Intent>([
-  {
-    value: "salam",
-    phrases: [
-      "salam",
-      "salaam",
-      "assalamu alaikum",
-      "as salamu alaykum",
-      "assalamualaikum",
-      "salam alaikum",
-      "السلام عليكم",
-      "سلام عليكم",
-      "سلام",
-    ],
-  },
-  { value: "morning", phrases: ["good morning", "صباح الخير", "صباح النور"] },
-  { value: "evening", phrases: ["good evening", "good afternoon", "مساء الخير", "مساء النور"] },
-  {
-    value: "hello",
-    phrases: [
-      "hello",
-      "hi",
-      "hey",
-      "hiya",
-      "greetings",
-      "marhaba",
-      "ahlan",
-      "مرحبا",
-      "مرحبتين",
-      "اهلا",
-      "اهلين",
-      "اهلا وسهلا",
-      "هلا",
-      "هاي",
-    ],
-  },
-  {
-    value: "how-are-you",
-    phrases: [
-      "how are you",
-      "how are u",
-      "how r u",
-      "how is it going",
-      "how s it going",
-      "how do you do",
-      "كيف حالك",
-      "كيفك",
-      "كيف الحال",
-      "شلونك",
-      "ازيك",
-      "عامل ايه",
-      "اخبارك",
-    ],
-  },
-  {
-    value: "thanks",
-    phrases: [
-      "thanks",
-      "thank you",
-      "thank u",
-      "thx",
-      "ty",
-      "shukran",
-      "شكرا",
-      "مشكور",
-      "متشكر",
-      "يعطيك العافيه",
-      "جزاك الله خيرا",
-      "تسلم",
-    ],
-  },
-  {
-    value: "who",
-    phrases: [
-      "who are you",
-      "who r u",
-      "what are you",
-      "what is your name",
-      "what s your name",
-      "whats your name",
-      "your name",
-      "are you a bot",
-      "are you a robot",
-      "are you human",
-      "are you a human",
-      "are you ai",
-      "are you an ai",
-      "are you real",
-      "are you chatgpt",
-      "introduce yourself",
-      "من انت",
-      "مين انت",
-      "من تكون",
-      "ما اسمك",
-      "شو اسمك",
-      "ايش اسمك",
-      "اسمك ايه",
-      "هل انت روبوت",
-      "هل انت انسان",
-      "عرف نفسك",
-      "عرفني بنفسك",
-    ],
-  },
-  {
-    value: "help",
-    phrases: [
-      "help",
-      "what can you do",
-      "what do you do",
-      "what can i ask",
-      "ماذا تستطيع",
-      "ماذا يمكنك",
-      "ماذا تعرف",
-      "شو بتعرف",
-      "ايش تقدر",
-      "مساعده",
-      "ساعدني",
-    ],
-  },
-  { value: "bye", phrases: ["bye", "goodbye", "good bye", "see you", "مع السلامه", "الي اللقاء", "باي"] },
-]);
+const INTENTS = phraseTable(smalltalkData as { value: Intent; phrases: string[] }[]);
 
 /** Words that may surround a greeting without making it a real question. */
 const FILLERS = cues(

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { localReply } from "./index";
+import { localReply } from "./engine";
 import { normalizeText } from "./text";
 import { convert, findQuantities, type UnitId } from "./units";
 

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { DEFAULT_IMAGE_AGENT, IMAGE_AGENT_IDS, IMAGE_EDIT_STRENGTH, IMAGE_SIZES, LIMITS } from "../constants";
 import { MESSAGES } from "../messages";
-import { chargedJobBaseSchema } from "./jobs";
+import { chargedJobBaseSchema } from "./charged-job";
 import { clientUserIdSchema, decimalSchema, objectIdSchema } from "./common";
 
 export const IMAGE_MODES = ["generate", "edit"] as const;

@@ -1,26 +1,24 @@
 /**
  * Job payloads, one zod schema per queue (STYLE rule 2): the API builds `job.data` from them and
- * workers re-parse `job.data` with them before doing any work.
+ * the worker parses `job.data` with the same schema once, before doing any work.
  */
 import { z } from "zod";
 import { LANGUAGES, LIMITS, PERSONA_IDS } from "../constants";
 import type { ChargedQueueName } from "../queues";
+import { chargedJobBaseSchema, type ChargedJobBase } from "./charged-job";
+import { imageJobSchema } from "./images";
+import { smsReplyJobSchema } from "./sms-integration";
+import { videoJobSchema } from "./videos";
 
-/** What every charged job carries besides its own payload. */
-export const chargedJobBaseSchema = z.object({
-  userId: z.string().regex(/^[a-f0-9]{24}$/u, "userId must be a 24-character hex id"),
-  /** Ledger key of the hold that pays for this job; settled on success, released on final failure. */
-  holdKey: z.string().min(1).max(300),
-  /** The HTTP request that accepted the job, carried into the worker's logs. */
-  requestId: z.string().max(100).optional(),
-});
-export type ChargedJobBase = z.infer<typeof chargedJobBaseSchema>;
+export { chargedJobBaseSchema, type ChargedJobBase } from "./charged-job";
 
 export const chatTurnSchema = z.object({
   role: z.enum(["user", "assistant"]),
   content: z.string().max(LIMITS.chatMessageChars * 2),
 });
-type Turn = z.infer<typeof chatTurnSchema>;
+/** One earlier message of a conversation, oldest first, as jobs and providers pass it. */
+export type ChatTurn = z.infer<typeof chatTurnSchema>;
+type Turn = ChatTurn;
 
 /**
  * Earlier turns the AI provider gets with a message, at most. A call is priced on its own message
@@ -72,16 +70,28 @@ export const chatJobSchema = chargedJobBaseSchema
   });
 export type ChatJobData = z.infer<typeof chatJobSchema>;
 
-/**
- * Queue → payload schema. Queues whose owners have not narrowed theirs yet accept the base
- * fields plus anything else (a loose object), so nothing is dropped on re-parse.
- */
-export const jobSchemas: { [Q in ChargedQueueName]: z.ZodType<ChargedJobBase & Record<string, unknown>> } = {
+/** Queue → payload schema: what `acceptJob` builds and what the worker parses. */
+export const jobSchemas = {
   chat: chatJobSchema,
-  image: z.looseObject(chargedJobBaseSchema.shape),
-  video: z.looseObject(chargedJobBaseSchema.shape),
-  "sms-reply": z.looseObject(chargedJobBaseSchema.shape),
-};
+  image: imageJobSchema,
+  video: videoJobSchema,
+  "sms-reply": smsReplyJobSchema,
+} as const satisfies { [Q in ChargedQueueName]: z.ZodType };
+export type JobSchemas = typeof jobSchemas;
+
+/** The parsed payload of a job on queue Q. */
+export type JobData<Q extends ChargedQueueName> = z.infer<JobSchemas[Q]>;
+
+/**
+ * Queues paid by a hold taken when the job is accepted (their payload carries the hold's key).
+ * "sms-reply" is not one: the webhook adds it and the worker debits the reply itself.
+ */
+export type HeldQueueName = {
+  [Q in ChargedQueueName]: JobData<Q> extends ChargedJobBase ? Q : never;
+}[ChargedQueueName];
+
+/** What the caller of acceptJob gives for queue Q: the payload without the hold's own fields. */
+export type JobPayload<Q extends HeldQueueName> = Omit<z.input<JobSchemas[Q]>, keyof ChargedJobBase>;
 
 /** Return value of a chat job: the cleaned reply also sent in the HTTP answer. */
 export const chatJobResultSchema = z.object({ reply: z.string() });

@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { DEFAULT_VIDEO_MODEL, LIMITS, VIDEO_MODEL_IDS } from "../constants";
 import { MESSAGES } from "../messages";
-import { chargedJobBaseSchema } from "./jobs";
-import { clientUserIdSchema, intSchema, objectIdSchema } from "./common";
+import { chargedJobBaseSchema } from "./charged-job";
+import { clientUserIdSchema, intSchema } from "./common";
 
 export const VIDEO_RATIOS = ["16:9", "9:16", "1:1"] as const;
 export type VideoRatio = (typeof VIDEO_RATIOS)[number];
@@ -74,9 +74,11 @@ export const videoGenerateResponseSchema = z.object({
 export const videoStatusResponseSchema = z.object({ success: z.literal(true), video: videoRecordSchema });
 export const videoHistoryResponseSchema = z.object({ success: z.literal(true), videos: z.array(videoRecordSchema) });
 
-/** Payload of a "video" queue job. `taskId`/`pollStartedAt` are added by the worker once submitted. */
+/**
+ * Payload of a "video" queue job. The record it makes is found by the job id (videoIdForJob).
+ * `taskId`/`submittedAt`/`pollErrors` are added by the worker once submitted.
+ */
 export const videoJobSchema = chargedJobBaseSchema.extend({
-  videoId: objectIdSchema,
   prompt: z.string().min(1).max(LIMITS.promptChars),
   seconds: z.number().int().min(LIMITS.videoMinSeconds).max(LIMITS.videoMaxSeconds),
   model: z.enum(VIDEO_MODEL_IDS),

@@ -11,3 +11,4 @@ export * from "./jobs";
 export * from "./queue-stats";
 export * from "./gateway-http";
 export * from "./migrations/phones";
+export * from "./videos";

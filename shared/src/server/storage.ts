@@ -41,6 +41,11 @@ export function assertSafeKey(key: string): void {
   if (!isSafeKey(key)) throw new Error(`unsafe storage key ${key}`);
 }
 
+/** The URL a stored key is served at (GET /api/media/<key>, owner only), for the API and the workers. */
+export function storedFileUrl(key: string): string {
+  return `/api/media/${key}`;
+}
+
 /** The user a key belongs to; null for a key that is not a safe storage key (so callers answer 404). */
 export function ownerOfKey(key: string): string | null {
   return isSafeKey(key) ? (key.split("/")[1] ?? null) : null;

@@ -11,11 +11,13 @@ import {
   User,
   createLogger,
   type Pusher,
+  type Storage,
 } from "@storefront/shared/server";
 import type { Redis } from "ioredis";
 import { ProviderError } from "../providers/errors";
 import { MESSAGES } from "@storefront/shared";
-import { chargedProcessor, failureCode, setWorkerContext } from "./charged";
+import type { WorkerContext } from "../context";
+import { chargedProcessor, failureCode } from "./charged";
 
 const pushes: { userId: string; event: string; payload: Record<string, unknown> }[] = [];
 const pusher = {
@@ -23,11 +25,13 @@ const pusher = {
   toAdmins: () => undefined,
 } as unknown as Pusher;
 
+let ctx: WorkerContext;
+
 beforeAll(async () => {
   await mongoose.connect(inject("mongoUri").replace(/\/[^/]*$/u, "/charged_unit"));
   await Promise.all([User.createIndexes(), LedgerEntry.createIndexes()]);
   const config = loadConfig({ MONGODB_URI: inject("mongoUri"), REDIS_URL: inject("redisUrl"), NODE_ENV: "test" });
-  setWorkerContext({ config, pusher, redis: {} as Redis, log: createLogger("charged-test", "silent") });
+  ctx = { config, pusher, redis: {} as Redis, storage: {} as Storage, log: createLogger("charged-test", "silent") };
 });
 afterAll(async () => {
   await mongoose.disconnect();
@@ -65,7 +69,7 @@ const holdState = async (key: string) => (await LedgerEntry.findOne({ key }).lea
 describe("chargedProcessor", () => {
   it("settles the hold, pushes job:completed and returns the handler's result", async () => {
     const { userId, holdKey } = await heldJob();
-    const processor = chargedProcessor("chat", async () => ({ reply: "ok" }));
+    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: "ok" }));
     await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "ok" });
     expect(await holdState(holdKey)).toBe("settled");
     expect(await coins(userId)).toBe(40);
@@ -76,7 +80,7 @@ describe("chargedProcessor", () => {
 
   it("rethrows a transient error before the last attempt and keeps the hold", async () => {
     const { userId, holdKey } = await heldJob();
-    const processor = chargedProcessor("chat", async () => {
+    const processor = chargedProcessor(ctx, "chat", async () => {
       throw new ProviderError("overloaded", { retryable: true });
     });
     await expect(processor(fakeJob(chatData(userId, holdKey), 0, 3))).rejects.toThrow("overloaded");
@@ -86,7 +90,7 @@ describe("chargedProcessor", () => {
 
   it("refunds once on the last attempt, tells the user a neutral text and code, and fails the job with the detail", async () => {
     const { userId, holdKey } = await heldJob();
-    const processor = chargedProcessor("chat", async () => {
+    const processor = chargedProcessor(ctx, "chat", async () => {
       throw new ProviderError("openai answered 503: overloaded", { retryable: true, status: 503 });
     });
     await expect(processor(fakeJob(chatData(userId, holdKey), 2, 3))).rejects.toThrow(
@@ -105,9 +109,26 @@ describe("chargedProcessor", () => {
     expect(await LedgerEntry.countDocuments({ key: `release:${holdKey}` })).toBe(1);
   });
 
+  it("runs onFinalFailure once, after the refund, and not for an attempt BullMQ retries", async () => {
+    const { userId, holdKey } = await heldJob();
+    const calls: { reason: string; state: string | null | undefined }[] = [];
+    const processor = chargedProcessor(
+      ctx,
+      "chat",
+      async () => {
+        throw new ProviderError("overloaded", { retryable: true });
+      },
+      { onFinalFailure: async (_data, reason) => void calls.push({ reason, state: await holdState(holdKey) }) },
+    );
+    await expect(processor(fakeJob(chatData(userId, holdKey), 0, 2))).rejects.toThrow("overloaded");
+    expect(calls).toEqual([]);
+    await expect(processor(fakeJob(chatData(userId, holdKey), 1, 2))).rejects.toThrow("overloaded");
+    expect(calls).toEqual([{ reason: "overloaded", state: "released" }]);
+  });
+
   it("turns a permanent provider error into UnrecoverableError and refunds at the first attempt", async () => {
     const { userId, holdKey } = await heldJob();
-    const processor = chargedProcessor("chat", async () => {
+    const processor = chargedProcessor(ctx, "chat", async () => {
       throw new ProviderError("content refused", { retryable: false });
     });
     await expect(processor(fakeJob(chatData(userId, holdKey), 0, 3))).rejects.toBeInstanceOf(UnrecoverableError);
@@ -128,7 +149,7 @@ describe("chargedProcessor", () => {
 
   it("fails a waited-on job at once when the next retry would start past AI_RETRY_BUDGET_MS", async () => {
     const { userId, holdKey } = await heldJob();
-    const processor = chargedProcessor("chat", async () => {
+    const processor = chargedProcessor(ctx, "chat", async () => {
       throw new ProviderError("openai answered 429: slow down", { retryable: true, status: 429, retryAfterMs: 30_000 });
     });
     const job = { ...fakeJob(chatData(userId, holdKey), 0, 5), timestamp: Date.now() } as unknown as Job;
@@ -140,7 +161,7 @@ describe("chargedProcessor", () => {
   it("refuses a payload its queue's schema rejects, and releases the hold", async () => {
     const { userId, holdKey } = await heldJob();
     let ran = false;
-    const processor = chargedProcessor("chat", async () => {
+    const processor = chargedProcessor(ctx, "chat", async () => {
       ran = true;
     });
     await expect(processor(fakeJob({ userId, holdKey, message: "" }))).rejects.toBeInstanceOf(UnrecoverableError);
@@ -152,7 +173,7 @@ describe("chargedProcessor", () => {
     const { userId, holdKey } = await heldJob();
     await releaseHold(holdKey, "swept", "test");
     let ran = false;
-    const processor = chargedProcessor("chat", async () => {
+    const processor = chargedProcessor(ctx, "chat", async () => {
       ran = true;
     });
     await expect(processor(fakeJob(chatData(userId, holdKey)))).rejects.toThrow("refunded");

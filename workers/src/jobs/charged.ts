@@ -3,59 +3,23 @@
  * settle the hold on success, release it exactly once on the final failure, tell the user, and
  * always rethrow so BullMQ's retries and backoff keep working (STYLE rule 6).
  */
-import { UnrecoverableError, type Job, type Processor } from "bullmq";
+import { DelayedError, UnrecoverableError, type Job, type Processor } from "bullmq";
 import {
   JOB_FAILURE_TEXT,
   jobFailureReason,
   jobSchemas,
   parseJobFailure,
   type ChargedJobBase,
-  type ChargedQueueName,
+  type HeldQueueName,
+  type JobData,
   type JobFailureCode,
 } from "@storefront/shared";
-import {
-  createLogger,
-  createRedis,
-  OutageLog,
-  LedgerEntry,
-  loadConfigOrExit,
-  providerBackoff,
-  Pusher,
-  releaseHold,
-  settleHold,
-  type Config,
-  type Logger,
-} from "@storefront/shared/server";
-import type { Redis } from "ioredis";
+import { LedgerEntry, providerBackoff, releaseHold, settleHold, type Logger } from "@storefront/shared/server";
+import type { WorkerContext } from "../context";
 import { isProviderError, type ProviderError } from "../providers/errors";
 
-/** What processors need from the worker process, built once (main.ts or a test sets it). */
-export interface WorkerContext {
-  config: Config;
-  redis: Redis;
-  pusher: Pusher;
-  log: Logger;
-}
-
-let current: WorkerContext | undefined;
-
-/** The process's worker context, built from the environment on first use. */
-export function workerContext(): WorkerContext {
-  if (!current) {
-    const config = loadConfigOrExit();
-    const log = createLogger("workers", config.LOG_LEVEL);
-    const redis = createRedis(config.REDIS_URL, {}, new OutageLog(log, "redis"));
-    current = { config, redis, pusher: new Pusher(redis), log };
-  }
-  return current;
-}
-
-export function setWorkerContext(ctx: WorkerContext): void {
-  current = ctx;
-}
-
 /**
- * A failure's detail for logs, the admin view and the video record: the message (without the
+ * A failure's detail for logs, the admin view and failedReason: the message (without the
  * "[code]" of a final failure), never a stack.
  */
 export function userFacingReason(error: unknown): string {
@@ -70,7 +34,7 @@ export function isFinalFailure(error: unknown, job: Job): boolean {
 }
 
 /** Queues whose HTTP call waits for the job (chat, Doctor, SMS AI, images): their retries are time-boxed. */
-const WAITED_ON: ReadonlySet<ChargedQueueName> = new Set(["chat", "image"]);
+const WAITED_ON: ReadonlySet<HeldQueueName> = new Set(["chat", "image"]);
 
 function permanent(error: ProviderError): UnrecoverableError {
   const final = new UnrecoverableError(error.message);
@@ -84,7 +48,7 @@ function permanent(error: ProviderError): UnrecoverableError {
  * (a provider that keeps refusing, or asks to wait longer with Retry-After): the subscriber gets
  * an answer and a refund now instead of waiting out the whole backoff.
  */
-function classify(error: unknown, queue: ChargedQueueName, job: Job, budgetMs: number): unknown {
+function classify(error: unknown, queue: HeldQueueName, job: Job, budgetMs: number): unknown {
   if (!isProviderError(error)) return error;
   if (!error.retryable) return permanent(error);
   if (WAITED_ON.has(queue) && typeof job.timestamp === "number") {
@@ -105,16 +69,31 @@ export function failureCode(error: unknown): JobFailureCode {
   return "ai_unavailable";
 }
 
+/** What a queue adds to the charged life of its jobs. */
+export interface ChargedHooks<Q extends HeldQueueName, R> {
+  /** After the hold was settled and "job:completed" pushed. */
+  onCompleted?(data: JobData<Q>, result: R, job: Job): Promise<void>;
+  /**
+   * Once, after the hold was released for the job's final failure (also when the payload did not
+   * parse, hence the partial data), with the code's neutral text that subscribers may read. Its
+   * own failure is logged, never rethrown.
+   */
+  onFinalFailure?(data: Partial<JobData<Q>>, reason: string, job: Job): Promise<void>;
+}
+
 /**
- * A BullMQ processor for a charged queue. The handler's return value is the job's result, pushed
- * as "job:completed" and read by the HTTP call that waits for it.
+ * A BullMQ processor for a charged queue. The payload is parsed here, once, with the queue's
+ * schema; the handler gets it typed. The handler's return value is the job's result, pushed as
+ * "job:completed" and read by the HTTP call that waits for it. A handler that moved its job to
+ * the delayed set throws DelayedError: that is neither a success nor a failure.
  */
-export function chargedProcessor<T extends ChargedJobBase>(
-  queue: ChargedQueueName,
-  handler: (data: T, job: Job) => Promise<unknown>,
+export function chargedProcessor<Q extends HeldQueueName, R>(
+  ctx: WorkerContext,
+  queue: Q,
+  handler: (data: JobData<Q>, job: Job, token?: string) => Promise<R>,
+  hooks: ChargedHooks<Q, R> = {},
 ): Processor {
-  return async (job: Job) => {
-    const ctx = workerContext();
+  return async (job: Job, token?: string) => {
     const jobId = job.id ?? "";
     const parsed = jobSchemas[queue].safeParse(job.data);
     const base = job.data as Partial<ChargedJobBase>;
@@ -122,14 +101,17 @@ export function chargedProcessor<T extends ChargedJobBase>(
     log.info({ name: job.name }, "job started");
     try {
       if (!parsed.success) throw new UnrecoverableError(`invalid job payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);
-      const data = parsed.data as T;
+      // TypeScript cannot tie the schema picked by a generic key to JobData<Q>; the map makes it so.
+      const data = parsed.data as JobData<Q>;
       await assertStillHeld(data.holdKey);
-      const result = await handler(data, job);
+      const result = await handler(data, job, token);
       await settleHold(data.holdKey);
       ctx.pusher.toUser(data.userId, "job:completed", { jobId, queue, result });
       log.info("job completed");
+      await hooks.onCompleted?.(data, result, job);
       return result;
     } catch (raw) {
+      if (raw instanceof DelayedError) throw raw;
       const error = classify(raw, queue, job, ctx.config.AI_RETRY_BUDGET_MS);
       if (isFinalFailure(error, job)) {
         const code = failureCode(error);
@@ -138,6 +120,9 @@ export function chargedProcessor<T extends ChargedJobBase>(
         await failFinally(ctx, queue, jobId, base, code, detail, log).catch((refundError: unknown) =>
           log.error({ err: refundError }, "releasing the hold failed; the sweeper will release it"),
         );
+        await hooks
+          .onFinalFailure?.(job.data as Partial<JobData<Q>>, JOB_FAILURE_TEXT[code], job)
+          .catch((hookError: unknown) => log.error({ err: hookError }, "the queue's final-failure step failed"));
         // failedReason keeps the detail for the admin view; the API answers with the code only.
         const final = new UnrecoverableError(jobFailureReason(code, detail));
         final.cause = raw;
@@ -166,7 +151,7 @@ async function assertStillHeld(holdKey: string): Promise<void> {
 
 async function failFinally(
   ctx: WorkerContext,
-  queue: ChargedQueueName,
+  queue: HeldQueueName,
   jobId: string,
   base: Partial<ChargedJobBase>,
   code: JobFailureCode,

@@ -1,10 +1,10 @@
 import type { Job } from "bullmq";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PERSONAS, type ChatJobData } from "@storefront/shared";
-import { createLogger, loadConfig, type Pusher } from "@storefront/shared/server";
+import { createLogger, loadConfig, type Pusher, type Storage } from "@storefront/shared/server";
 import type { Redis } from "ioredis";
 import type { ChatProvider, ChatRequest } from "../providers/chat/index";
-import { setWorkerContext } from "./charged";
+import type { WorkerContext } from "../context";
 import { runChat, setChatProvider } from "./chat";
 
 const deltas: Record<string, unknown>[] = [];
@@ -20,12 +20,14 @@ function scripted(pieces: string[]): ChatProvider {
   };
 }
 
+let ctx: WorkerContext;
+
 beforeAll(() => {
   const config = loadConfig({ MONGODB_URI: inject("mongoUri"), REDIS_URL: inject("redisUrl"), NODE_ENV: "test" });
   const pusher = {
     toUser: (_u: string, _e: string, payload: Record<string, unknown>) => deltas.push(payload),
   } as unknown as Pusher;
-  setWorkerContext({ config, pusher, redis: {} as Redis, log: createLogger("chat-test", "silent") });
+  ctx = { config, pusher, redis: {} as Redis, storage: {} as Storage, log: createLogger("chat-test", "silent") };
 });
 afterAll(() => {
   deltas.length = 0;
@@ -45,7 +47,7 @@ const job = { id: "chat-1" } as Job;
 describe("runChat", () => {
   it("streams each delta to the user's room and returns the reply cleaned of markdown", async () => {
     setChatProvider(scripted(["**Fever** is ", "a raised ", "body temperature."]));
-    const result = await runChat(data, job);
+    const result = await runChat(ctx, data, job);
     expect(result).toEqual({ reply: "Fever is a raised body temperature." });
     expect(deltas).toEqual([
       { jobId: "chat-1", conversationId: "conv_1", delta: "**Fever** is " },
@@ -59,6 +61,6 @@ describe("runChat", () => {
 
   it("fails a reply that is empty once cleaned", async () => {
     setChatProvider(scripted(["**", "**"]));
-    await expect(runChat(data, job)).rejects.toThrow("empty reply");
+    await expect(runChat(ctx, data, job)).rejects.toThrow("empty reply");
   });
 });

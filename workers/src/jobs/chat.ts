@@ -2,7 +2,7 @@
  * The "chat" queue: text personas and the Doctor. Streams the provider's deltas to the user's
  * room as "chat:delta" and returns the whole reply cleaned of markdown (SPEC §9).
  */
-import type { Job } from "bullmq";
+import type { Job, Processor } from "bullmq";
 import {
   cleanMarkdown,
   limitSmsReply,
@@ -12,12 +12,13 @@ import {
   type ChatJobResult,
 } from "@storefront/shared";
 import { createChatProvider, type ChatProvider } from "../providers/chat/index";
-import { chargedProcessor, workerContext } from "./charged";
+import type { WorkerContext } from "../context";
+import { chargedProcessor } from "./charged";
 
 let provider: ChatProvider | undefined;
 
-function chatProvider(): ChatProvider {
-  provider ??= createChatProvider(workerContext().config);
+function chatProvider(ctx: WorkerContext): ChatProvider {
+  provider ??= createChatProvider(ctx.config);
   return provider;
 }
 
@@ -26,13 +27,13 @@ export function setChatProvider(next: ChatProvider): void {
   provider = next;
 }
 
-export async function runChat(data: ChatJobData, job: Job): Promise<ChatJobResult> {
-  const { pusher } = workerContext();
+export async function runChat(ctx: WorkerContext, data: ChatJobData, job: Job): Promise<ChatJobResult> {
+  const { pusher } = ctx;
   const jobId = job.id ?? "";
   const sms = data.channel === "sms";
   const persona = personaById(data.persona);
   let text = "";
-  for await (const delta of chatProvider().stream({
+  for await (const delta of chatProvider(ctx).stream({
     system: sms ? smsSystemPrompt(persona.systemPrompt, data.language) : persona.systemPrompt,
     history: data.history,
     message: data.message,
@@ -48,4 +49,6 @@ export async function runChat(data: ChatJobData, job: Job): Promise<ChatJobResul
   return { reply };
 }
 
-export const chatProcessor = chargedProcessor<ChatJobData>("chat", runChat);
+export function chatProcessor(ctx: WorkerContext): Processor {
+  return chargedProcessor(ctx, "chat", (data, job) => runChat(ctx, data, job));
+}

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { ImageJobData } from "@storefront/shared";
 import { createLogger, ImageModel, loadConfig, localDiskStorage, Pusher, type Storage } from "@storefront/shared/server";
 import type { ImageProvider } from "../providers/image/index";
-import { setWorkerContext } from "./charged";
-import { runImage, setImageProvider } from "./image";
-import { readStored, setWorkerStorage } from "./media";
+import { imageProcessor, runImage, setImageProvider } from "./image";
+import { readStored } from "./stored-files";
+import type { WorkerContext } from "../context";
 
 let redis: Redis;
 let dir: string;
@@ -29,14 +29,15 @@ const provider: ImageProvider = {
   },
 };
 
+let ctx: WorkerContext;
+
 beforeAll(async () => {
   await mongoose.connect(inject("mongoUri"));
   redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
   dir = mkdtempSync(path.join(tmpdir(), "image-unit-"));
   const config = loadConfig({ ...process.env, MONGODB_URI: inject("mongoUri"), REDIS_URL: inject("redisUrl"), DATA_DIR: dir });
-  setWorkerContext({ config, redis, pusher: new Pusher(redis), log: createLogger("image-unit", "silent") });
   storage = localDiskStorage(dir);
-  setWorkerStorage(storage);
+  ctx = { config, redis, pusher: new Pusher(redis), storage, log: createLogger("image-unit", "silent") };
   setImageProvider(provider);
 });
 
@@ -66,7 +67,7 @@ describe("image job", () => {
   it("stores the picture, records it with the user's own prompt, and a rerun answers the same without a new call", async () => {
     const input = data();
     calls.length = 0;
-    const first = await runImage(input, job);
+    const first = await runImage(ctx, input, job);
     const key = `images/${input.userId}/${input.imageId}.png`;
     expect(first.image).toMatchObject({
       id: input.imageId,
@@ -76,9 +77,9 @@ describe("image job", () => {
       mode: "generate",
     });
     expect(calls).toEqual(["generate:Professional logo for tea:1024x1024"]);
-    expect((await readStored(key))!.toString()).toBe("generated-png");
+    expect((await readStored(storage, key))!.toString()).toBe("generated-png");
     expect(await ImageModel.countDocuments({ userId: input.userId })).toBe(1);
-    const again = await runImage(input, job);
+    const again = await runImage(ctx, input, job);
     expect(again).toEqual(first);
     expect(calls).toHaveLength(1);
   });
@@ -88,18 +89,20 @@ describe("image job", () => {
     const sourceKey = `uploads/${input.userId}/${input.imageId}.png`;
     await storage.put(sourceKey, Buffer.from("uploaded"));
     calls.length = 0;
-    const result = await runImage({ ...input, sourceKey }, job);
+    const result = await runImage(ctx, { ...input, sourceKey }, job);
     expect(calls).toEqual(["edit:brighter:0.3:uploaded"]);
     expect(result.image.mode).toBe("edit");
-    expect(await readStored(sourceKey)).toBeNull();
+    expect(await readStored(storage, sourceKey)).toBeNull();
   });
 
   it("refuses a payload that is not an image job, and an edit whose upload is gone, as permanent", async () => {
-    await expect(runImage({ ...data(), size: "12x12" } as unknown as ImageJobData, job)).rejects.toMatchObject({
+    const invalid = { id: "image-unit-invalid", data: { ...data(), size: "12x12" }, attemptsMade: 0, opts: {} } as unknown as Job;
+    await expect(imageProcessor(ctx)(invalid)).rejects.toMatchObject({
       name: "UnrecoverableError",
+      message: expect.stringContaining("invalid job payload"),
     });
     const gone = data({ mode: "edit", strength: 0.5, sourceKey: "uploads/0123456789abcdef01234567/missing.png" });
-    await expect(runImage(gone, job)).rejects.toMatchObject({
+    await expect(runImage(ctx, gone, job)).rejects.toMatchObject({
       name: "UnrecoverableError",
       message: expect.stringContaining("no longer available"),
     });

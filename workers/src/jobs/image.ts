@@ -2,17 +2,18 @@
  * The "image" queue: generate a picture or edit an upload through the image provider, store the
  * PNG, record it in the user's history, and answer the waiting HTTP call with the record.
  */
-import { UnrecoverableError, type Job } from "bullmq";
-import { imageJobSchema, type ImageJobData, type ImageJobResult } from "@storefront/shared";
-import { ImageModel, toImageRecord, type ImageDoc } from "@storefront/shared/server";
+import { UnrecoverableError, type Job, type Processor } from "bullmq";
+import type { ImageJobData, ImageJobResult } from "@storefront/shared";
+import { ImageModel, storedFileUrl, toImageRecord, type ImageDoc } from "@storefront/shared/server";
 import { createImageProvider, type ImageProvider } from "../providers/image/index";
-import { chargedProcessor, isFinalFailure, workerContext } from "./charged";
-import { mediaUrl, readStored, workerStorage } from "./media";
+import type { WorkerContext } from "../context";
+import { chargedProcessor } from "./charged";
+import { readStored } from "./stored-files";
 
 let provider: ImageProvider | undefined;
 
-function imageProvider(): ImageProvider {
-  provider ??= createImageProvider(workerContext().config);
+function imageProvider(ctx: WorkerContext): ImageProvider {
+  provider ??= createImageProvider(ctx.config);
   return provider;
 }
 
@@ -21,11 +22,9 @@ export function setImageProvider(next: ImageProvider): void {
   provider = next;
 }
 
-export async function runImage(raw: ImageJobData, job: Job): Promise<ImageJobResult> {
-  const parsed = imageJobSchema.safeParse(raw);
-  if (!parsed.success) throw new UnrecoverableError(`invalid image job: ${parsed.error.issues[0]?.message ?? "invalid"}`);
-  const data = parsed.data;
-  const { pusher } = workerContext();
+/** Runs one image job; `data` was parsed by chargedProcessor. */
+export async function runImage(ctx: WorkerContext, data: ImageJobData, job: Job): Promise<ImageJobResult> {
+  const { pusher, storage } = ctx;
   const jobId = job.id ?? "";
   const key = `images/${data.userId}/${data.imageId}.png`;
 
@@ -37,38 +36,31 @@ export async function runImage(raw: ImageJobData, job: Job): Promise<ImageJobRes
   let png: Buffer;
   if (data.mode === "edit") {
     if (!data.sourceKey || data.strength === undefined) throw new UnrecoverableError("an edit job needs its upload and strength");
-    const source = await readStored(data.sourceKey);
+    const source = await readStored(storage, data.sourceKey);
     if (!source) throw new UnrecoverableError("The uploaded image is no longer available");
-    png = await imageProvider().edit({ image: source, prompt: data.prompt, strength: data.strength, size: data.size });
+    png = await imageProvider(ctx).edit({ image: source, prompt: data.prompt, strength: data.strength, size: data.size });
   } else {
-    png = await imageProvider().generate({ prompt: data.prompt, size: data.size });
+    png = await imageProvider(ctx).generate({ prompt: data.prompt, size: data.size });
   }
   pusher.toUser(data.userId, "job:progress", { jobId, queue: "image", progress: 90, stage: "storing" });
-  await workerStorage().put(key, png);
+  await storage.put(key, png);
   const doc = await ImageModel.findOneAndUpdate(
     { userId: data.userId, clientId: data.imageId },
     {
-      $set: { key, url: mediaUrl(key), prompt: data.userPrompt, size: data.size, mode: data.mode, agent: data.agent, jobId },
+      $set: { key, url: storedFileUrl(key), prompt: data.userPrompt, size: data.size, mode: data.mode, agent: data.agent, jobId },
       $setOnInsert: { timestamp: new Date() },
     },
     { upsert: true, returnDocument: "after" },
   ).lean<ImageDoc>();
-  if (data.sourceKey) await workerStorage().remove(data.sourceKey);
+  if (data.sourceKey) await storage.remove(data.sourceKey);
   return { image: toImageRecord(doc!) };
 }
 
-const charged = chargedProcessor<ImageJobData>("image", runImage);
-
-/** The charged processor, plus: an edit's upload is removed once its job has finally failed. */
-export async function imageProcessor(job: Job): Promise<unknown> {
-  try {
-    return await charged(job);
-  } catch (error) {
-    const sourceKey = (job.data as Partial<ImageJobData>).sourceKey;
-    if (sourceKey && isFinalFailure(error, job))
-      await workerStorage()
-        .remove(sourceKey)
-        .catch(() => undefined);
-    throw error;
-  }
+/** The charged processor; an edit's upload is removed once its job has finally failed. */
+export function imageProcessor(ctx: WorkerContext): Processor {
+  return chargedProcessor(ctx, "image", (data, job) => runImage(ctx, data, job), {
+    async onFinalFailure(data) {
+      if (data.sourceKey) await ctx.storage.remove(data.sourceKey);
+    },
+  });
 }

@@ -18,14 +18,13 @@ import {
   LedgerEntry,
   loadConfig,
   localDiskStorage,
+  openVideo,
   Pusher,
   User,
   VideoModel,
 } from "@storefront/shared/server";
 import { ProviderError } from "../providers/errors";
 import type { VideoProvider, VideoStatus } from "../providers/video/index";
-import { setWorkerContext } from "./charged";
-import { setWorkerStorage } from "./media";
 import { setVideoProvider, videoProcessor } from "./video";
 
 let redis: Redis;
@@ -64,13 +63,18 @@ beforeAll(async () => {
     VIDEO_POLL_INTERVAL_MS: "20",
     LOG_LEVEL: "silent",
   });
-  setWorkerContext({ config, redis, pusher: new Pusher(redis), log: createLogger("video-unit", "silent") });
-  setWorkerStorage(localDiskStorage(dir));
+  const ctx = {
+    config,
+    redis,
+    pusher: new Pusher(redis),
+    storage: localDiskStorage(dir),
+    log: createLogger("video-unit", "silent"),
+  };
   setVideoProvider(provider);
   queue = new Queue(queueName, { connection: redis });
   events = new QueueEvents(queueName, { connection: redis.duplicate() });
   await events.waitUntilReady();
-  worker = new Worker(queueName, videoProcessor, { connection: redis.duplicate(), concurrency: 2 });
+  worker = new Worker(queueName, videoProcessor(ctx), { connection: redis.duplicate(), concurrency: 2 });
   await worker.waitUntilReady();
 });
 
@@ -89,21 +93,22 @@ async function acceptedVideo(cost = 1000) {
   const user = await User.create({ phone: `+1999${Date.now()}${Math.floor(Math.random() * 1000)}`, passwordHash: "x" });
   const userId = user._id.toHexString();
   await credit(userId, 5000, `unit-credit:${userId}`, "credit", "test");
-  const video = await VideoModel.create({
+  const jobId = `unit-${randomUUID()}`;
+  const holdKey = `unit-hold:${jobId}`;
+  await hold({ userId, coins: cost, key: holdKey, feature: "video", details: "unit", queue: "video", jobId });
+  const { doc } = await openVideo({
+    jobId,
     userId,
     prompt: "p",
     duration: 5,
     model: "gen3a_turbo",
     ratio: "16:9",
+    resolution: null,
     estimatedSeconds: 10,
     coinsUsed: cost,
   });
-  const videoId = video._id.toHexString();
-  const jobId = `unit-${videoId}`;
-  const holdKey = `unit-hold:${videoId}`;
-  await hold({ userId, coins: cost, key: holdKey, feature: "video", details: "unit", queue: "video", jobId });
-  await VideoModel.updateOne({ _id: videoId }, { $set: { jobId } });
-  const data = { userId, holdKey, videoId, prompt: "p", seconds: 5, model: "gen3a_turbo", ratio: "16:9" };
+  const videoId = doc._id.toHexString();
+  const data = { userId, holdKey, prompt: "p", seconds: 5, model: "gen3a_turbo", ratio: "16:9" };
   return { userId, videoId, holdKey, job: await queue.add("generate", data, { jobId, attempts: 3 }) };
 }
 
@@ -135,7 +140,12 @@ describe("video processor", () => {
     const done = (await queue.getJob(job.id!))!;
     // Only the finishing run counts as an attempt: waiting never used BullMQ's retries.
     expect(done.attemptsMade).toBe(1);
-    expect(done.returnvalue).toEqual({ videoId, status: "completed", videoUrl: `/api/media/videos/${userId}/${videoId}.mp4` });
+    expect(done.returnvalue).toEqual({
+      videoId,
+      status: "completed",
+      key: `videos/${userId}/${videoId}.mp4`,
+      videoUrl: `/api/media/videos/${userId}/${videoId}.mp4`,
+    });
     const video = await VideoModel.findById(videoId).lean();
     expect(video).toMatchObject({ status: "completed", key: `videos/${userId}/${videoId}.mp4` });
     expect((await LedgerEntry.findOne({ key: holdKey }).lean())!.holdState).toBe("settled");

@@ -3,15 +3,16 @@
  * the provider, then move the job to the delayed set and poll its status when it comes back,
  * until the video is completed (stored, hold settled) or failed (hold released once). Transient
  * provider errors are retried the same way, with backoff, so BullMQ's own attempts are kept for
- * faults of our side. The final step runs inside chargedProcessor, which settles or releases.
+ * faults of our side. Every step runs inside chargedProcessor, which parses the payload once and
+ * settles or releases when the video ends.
  */
-import { DelayedError, UnrecoverableError, type Job } from "bullmq";
-import { videoJobSchema, type VideoJobData, type VideoStatusName } from "@storefront/shared";
-import { VideoModel } from "@storefront/shared/server";
+import { DelayedError, UnrecoverableError, type Job, type Processor } from "bullmq";
+import type { VideoJobData } from "@storefront/shared";
+import { completeVideo, failVideo, recordVideoTask, storedFileUrl, videoFileKey, videoIdForJob } from "@storefront/shared/server";
 import { isProviderError } from "../providers/errors";
 import { createVideoProvider, type VideoProvider } from "../providers/video/index";
-import { chargedProcessor, isFinalFailure, userFacingReason, workerContext } from "./charged";
-import { mediaUrl, workerStorage } from "./media";
+import type { WorkerContext } from "../context";
+import { chargedProcessor } from "./charged";
 
 /** Consecutive transient provider errors tolerated before the video is failed. */
 const MAX_TRANSIENT_ERRORS = 5;
@@ -19,8 +20,8 @@ const MAX_BACKOFF_MS = 60_000;
 
 let provider: VideoProvider | undefined;
 
-function videoProvider(): VideoProvider {
-  provider ??= createVideoProvider(workerContext().config);
+function videoProvider(ctx: WorkerContext): VideoProvider {
+  provider ??= createVideoProvider(ctx.config);
   return provider;
 }
 
@@ -32,83 +33,59 @@ export function setVideoProvider(next: VideoProvider): void {
 export interface VideoJobResult {
   videoId: string;
   status: "completed";
+  /** Storage key of the file. */
+  key: string;
   videoUrl: string;
 }
 
-function pollInterval(): number {
-  return workerContext().config.VIDEO_POLL_INTERVAL_MS ?? videoProvider().pollIntervalMs;
-}
-
-function push(data: VideoJobData, jobId: string, status: VideoStatusName, videoUrl: string | null): void {
-  workerContext().pusher.toUser(data.userId, "video:status", { jobId, videoId: data.videoId, status, videoUrl });
-}
-
-/** Runs the final step through chargedProcessor: settle on success, release once on final failure. */
-async function finish(job: Job, data: VideoJobData, outcome: () => Promise<VideoJobResult>): Promise<unknown> {
-  const jobId = job.id ?? "";
-  try {
-    const result = await chargedProcessor<VideoJobData>("video", outcome)(job);
-    const done = result as VideoJobResult;
-    await VideoModel.updateOne({ _id: data.videoId }, { $set: { status: "completed", completedAt: new Date(), error: null } });
-    push(data, jobId, "completed", done.videoUrl);
-    return result;
-  } catch (error) {
-    if (isFinalFailure(error, job)) {
-      const reason = userFacingReason(error);
-      await VideoModel.updateOne(
-        { _id: data.videoId, status: "processing" },
-        { $set: { status: "failed", error: reason, completedAt: new Date() } },
-      );
-      push(data, jobId, "failed", null);
-    }
-    throw error;
-  }
+function pollInterval(ctx: WorkerContext): number {
+  return ctx.config.VIDEO_POLL_INTERVAL_MS ?? videoProvider(ctx).pollIntervalMs;
 }
 
 const fail = (reason: string) => async (): Promise<never> => {
   throw new UnrecoverableError(reason);
 };
 
-/** What the job does next: come back later, or end (through the charged step). */
+/** What the job does next: come back later, or end (chargedProcessor settles or releases). */
 type Step =
   { kind: "later"; patch: Partial<VideoJobData>; delayMs: number } | { kind: "finish"; outcome: () => Promise<VideoJobResult> };
 
-async function nextStep(job: Job, data: VideoJobData): Promise<Step> {
-  const { config, log, pusher } = workerContext();
+async function nextStep(ctx: WorkerContext, job: Job, data: VideoJobData): Promise<Step> {
+  const { config, log, pusher, storage } = ctx;
   const jobId = job.id ?? "";
   try {
     if (!data.taskId) {
-      const { taskId } = await videoProvider().submit({
+      const { taskId } = await videoProvider(ctx).submit({
         prompt: data.prompt,
         seconds: data.seconds,
         model: data.model,
         ratio: data.ratio,
       });
-      await VideoModel.updateOne({ _id: data.videoId }, { $set: { providerTaskId: taskId } });
+      await recordVideoTask(jobId, taskId);
       pusher.toUser(data.userId, "job:progress", { jobId, queue: "video", progress: 5, stage: "submitted" });
-      return { kind: "later", patch: { taskId, submittedAt: Date.now(), pollErrors: 0 }, delayMs: pollInterval() };
+      return { kind: "later", patch: { taskId, submittedAt: Date.now(), pollErrors: 0 }, delayMs: pollInterval(ctx) };
     }
     if (Date.now() - (data.submittedAt ?? 0) > config.VIDEO_MAX_WAIT_MS)
       return { kind: "finish", outcome: fail("Video generation timed out") };
-    const status = await videoProvider().status(data.taskId);
-    if (status.state === "processing") return { kind: "later", patch: { pollErrors: 0 }, delayMs: pollInterval() };
+    const status = await videoProvider(ctx).status(data.taskId);
+    if (status.state === "processing") return { kind: "later", patch: { pollErrors: 0 }, delayMs: pollInterval(ctx) };
     if (status.state === "failed") return { kind: "finish", outcome: fail(status.error ?? "Video generation failed") };
     const file = status.file;
     if (!file) return { kind: "finish", outcome: fail("The provider finished without a video file") };
-    const key = `videos/${data.userId}/${data.videoId}.mp4`;
+    const videoId = videoIdForJob(jobId).toHexString();
+    const key = videoFileKey(data.userId, videoId);
     return {
       kind: "finish",
       outcome: async () => {
-        await workerStorage().put(key, file);
-        await VideoModel.updateOne({ _id: data.videoId }, { $set: { key } });
-        return { videoId: data.videoId, status: "completed", videoUrl: mediaUrl(key) };
+        await storage.put(key, file);
+        return { videoId, status: "completed", key, videoUrl: storedFileUrl(key) };
       },
     };
   } catch (error) {
     const errors = (data.pollErrors ?? 0) + 1;
     if (isProviderError(error) && error.retryable && errors < MAX_TRANSIENT_ERRORS) {
       log.warn({ queue: "video", jobId, err: error, errors }, "video provider error; trying again later");
-      const backoff = Math.min(MAX_BACKOFF_MS, pollInterval() * 2 ** errors);
+      const backoff = Math.min(MAX_BACKOFF_MS, pollInterval(ctx) * 2 ** errors);
       return { kind: "later", patch: { pollErrors: errors }, delayMs: Math.max(backoff, error.retryAfterMs ?? 0) };
     }
     if (isProviderError(error) && error.retryable) {
@@ -120,20 +97,24 @@ async function nextStep(job: Job, data: VideoJobData): Promise<Step> {
   }
 }
 
-export async function videoProcessor(job: Job, token?: string): Promise<unknown> {
-  const parsed = videoJobSchema.safeParse(job.data);
-  if (!parsed.success) {
-    return finish(job, job.data as VideoJobData, fail(`invalid video job: ${parsed.error.issues[0]?.message ?? "invalid"}`));
-  }
-  const data = parsed.data;
-  const step = await nextStep(job, data);
-  if (step.kind === "finish") return finish(job, data, step.outcome);
-  try {
-    await job.updateData({ ...data, ...step.patch });
-    await job.moveToDelayed(Date.now() + step.delayMs, token);
-  } catch (error) {
-    return finish(job, data, () => Promise.reject(error));
-  }
+/** One step of the video's life; `data` was parsed by chargedProcessor. */
+async function runVideoStep(ctx: WorkerContext, data: VideoJobData, job: Job, token?: string): Promise<VideoJobResult> {
+  const step = await nextStep(ctx, job, data);
+  if (step.kind === "finish") return step.outcome();
+  await job.updateData({ ...data, ...step.patch });
+  await job.moveToDelayed(Date.now() + step.delayMs, token);
   // Tells BullMQ the job was moved to the delayed set on purpose (not a failure, not an attempt).
   throw new DelayedError();
+}
+
+/** The charged processor; the video record follows the job's final outcome. */
+export function videoProcessor(ctx: WorkerContext): Processor {
+  return chargedProcessor(ctx, "video", (data, job, token) => runVideoStep(ctx, data, job, token), {
+    async onCompleted(_data, result, job) {
+      await completeVideo(job.id ?? "", result.key, ctx.pusher);
+    },
+    async onFinalFailure(_data, reason, job) {
+      await failVideo(job.id ?? "", reason, ctx.pusher);
+    },
+  });
 }

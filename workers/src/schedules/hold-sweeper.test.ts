@@ -10,9 +10,12 @@ import {
   jobIdForHold,
   LedgerEntry,
   loadConfig,
+  openVideo,
   User,
+  VideoModel,
   type Pusher,
   type Queues,
+  type Storage,
 } from "@storefront/shared/server";
 import type { ScheduleContext } from "./context";
 import { sweepHolds } from "./hold-sweeper";
@@ -33,7 +36,7 @@ beforeAll(async () => {
   const pusher = {
     toUser: (_u: string, event: string, payload: Record<string, unknown>) => pushes.push({ event, payload }),
   } as unknown as Pusher;
-  ctx = { config, redis, pusher, queues, log: createLogger("sweeper-test", "silent") };
+  ctx = { config, redis, pusher, queues, storage: {} as Storage, log: createLogger("sweeper-test", "silent") };
 });
 afterAll(async () => {
   await Promise.all(Object.values(ctx.queues).map((q) => q.close()));
@@ -84,5 +87,41 @@ describe("sweepHolds", () => {
     const again = await sweepHolds(ctx);
     expect(again.released).toBe(0);
     expect(await LedgerEntry.countDocuments({ key: `release:${lost.holdKey}` })).toBe(1);
+  });
+
+  it("fails a stale processing video and refunds it once, on every later run too", async () => {
+    seq += 1;
+    const user = await User.create({ phone: `+40${Date.now()}${seq}`, passwordHash: "x" });
+    const userId = String(user._id);
+    await credit(userId, 30, `seed:${userId}`, "credit", "seed");
+    const holdKey = `job:video:${userId}:${seq}`;
+    const jobId = jobIdForHold("video", holdKey);
+    await hold({ userId, coins: 10, key: holdKey, feature: "video", queue: "video", jobId });
+    const { doc } = await openVideo({
+      jobId,
+      userId,
+      prompt: "p",
+      duration: 5,
+      model: "gen3a_turbo",
+      ratio: "16:9",
+      resolution: null,
+      coinsUsed: 10,
+      estimatedSeconds: 10,
+    });
+    // The API died after the hold and the record, before adding the job; long ago.
+    await backdate(holdKey, Date.now() - 2 * HOUR);
+    await VideoModel.collection.updateOne({ _id: doc._id }, { $set: { createdAt: new Date(Date.now() - 2 * HOUR) } });
+    pushes.length = 0;
+
+    const report = await sweepHolds(ctx);
+    expect(report.videosEnded).toBe(1);
+    expect(await VideoModel.findById(doc._id).lean()).toMatchObject({ status: "failed", error: expect.any(String) });
+    expect(await coinsOf(userId)).toBe(30);
+    expect(pushes.find((p) => p.event === "video:status")?.payload).toMatchObject({ status: "failed", jobId });
+
+    const again = await sweepHolds(ctx);
+    expect(again.videosEnded).toBe(0);
+    expect(await LedgerEntry.countDocuments({ key: `release:${holdKey}` })).toBe(1);
+    expect(await coinsOf(userId)).toBe(30);
   });
 });

@@ -1,22 +1,35 @@
 /**
  * Releases holds whose job can no longer settle them, so no coin is ever stuck: the job is
  * missing (the API died between the hold and the add), failed without its refund (stalled too
- * often, or the refund write failed), or has waited past HOLD_MAX_AGE_MS (expired).
+ * often, or the refund write failed), or has waited past HOLD_MAX_AGE_MS (expired). A video
+ * whose job can no longer end it is failed here too (polling must end, and GETs never write).
  */
-import { CHARGED_QUEUES, JOB_FAILURE_TEXT, type ChargedQueueName } from "@storefront/shared";
-import { LedgerEntry, releaseHold, settleHold } from "@storefront/shared/server";
+import { CHARGED_QUEUES, JOB_FAILURE_TEXT, parseJobFailure, type ChargedQueueName } from "@storefront/shared";
+import {
+  completeVideo,
+  failVideo,
+  LedgerEntry,
+  releaseHold,
+  settleHold,
+  staleVideos,
+  videoFileKey,
+} from "@storefront/shared/server";
 import type { ScheduleContext } from "./context";
 
 export interface SweepReport {
   checked: number;
   released: number;
   settled: number;
+  /** Videos still "processing" that were ended because their job can no longer end them. */
+  videosEnded: number;
 }
 
 type Verdict = "missing" | "failed" | "expired" | "completed" | "running";
 
-/** Holds examined per run; the next run picks up the rest. */
+/** Holds (and stale videos) examined per run; the next run picks up the rest. */
 const BATCH = 500;
+/** How long past VIDEO_MAX_WAIT_MS a video may still be "processing" before it is ended here. */
+const STALE_VIDEO_GRACE_MS = 5 * 60_000;
 
 function isChargedQueue(name: string | null | undefined): name is ChargedQueueName {
   return (CHARGED_QUEUES as readonly string[]).includes(name ?? "");
@@ -46,7 +59,7 @@ async function verdictOf(
 }
 
 export async function sweepHolds(ctx: ScheduleContext, now = new Date()): Promise<SweepReport> {
-  const report: SweepReport = { checked: 0, released: 0, settled: 0 };
+  const report: SweepReport = { checked: 0, released: 0, settled: 0, videosEnded: 0 };
   const cutoff = new Date(now.getTime() - ctx.config.HOLD_SWEEP_AFTER_MS);
   const holds = await LedgerEntry.find(
     { kind: "hold", state: "applied", holdState: "held", createdAt: { $lt: cutoff } },
@@ -66,6 +79,8 @@ export async function sweepHolds(ctx: ScheduleContext, now = new Date()): Promis
       continue;
     }
     const refund = await releaseHold(hold.key, `job ${verdict}: released by the sweeper`, "sweeper");
+    const reason = verdict === "expired" ? "The request expired before it could run" : "The request could not be completed";
+    if (hold.queue === "video" && hold.jobId && (await failVideo(hold.jobId, reason, ctx.pusher))) report.videosEnded += 1;
     if (!refund) continue;
     report.released += 1;
     const userId = hold.userId.toString();
@@ -80,5 +95,31 @@ export async function sweepHolds(ctx: ScheduleContext, now = new Date()): Promis
     if (refund.balanceAfter !== null)
       ctx.pusher.toUser(userId, "wallet:updated", { coins: refund.balanceAfter, reason: "release" });
   }
+  report.videosEnded += await endStaleVideos(ctx, now);
   return report;
+}
+
+/**
+ * Videos still "processing" well past the longest a video may take, whose job ended without
+ * recording it (the worker died between the refund or settle and the record): a failed or lost
+ * job fails the video, a completed one completes it. Holds still held are refunded by the pass
+ * above, once their own time has come.
+ */
+async function endStaleVideos(ctx: ScheduleContext, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - ctx.config.VIDEO_MAX_WAIT_MS - STALE_VIDEO_GRACE_MS);
+  let ended = 0;
+  for (const video of await staleVideos(before, BATCH)) {
+    const job = video.jobId ? await ctx.queues.video.getJob(video.jobId) : undefined;
+    const state = job ? await job.getState() : "missing";
+    const jobId = video.jobId ?? "";
+    if (state === "completed") {
+      const key = videoFileKey(String(video.userId), video._id.toHexString());
+      if (await completeVideo(jobId, key, ctx.pusher)) ended += 1;
+    } else if (state === "failed" || state === "missing" || state === "unknown") {
+      // Subscribers read the record: the code's neutral text, never the provider's own words.
+      const reason = job?.failedReason ? JOB_FAILURE_TEXT[parseJobFailure(job.failedReason).code] : "Video generation failed";
+      if (await failVideo(jobId, reason, ctx.pusher)) ended += 1;
+    }
+  }
+  return ended;
 }

@@ -5,7 +5,8 @@
  */
 import { UnrecoverableError, type Processor } from "bullmq";
 import { reconcileLedger, type Config } from "@storefront/shared/server";
-import { scheduleContext, type ScheduleContext } from "./context";
+import type { WorkerContext } from "../context";
+import { createScheduleContext, type ScheduleContext } from "./context";
 import { sweepHolds } from "./hold-sweeper";
 import { pushQueueStats, QUEUE_STATS_EVERY_MS } from "./queue-stats";
 import { renewDueAssignments } from "./renewals";
@@ -45,11 +46,14 @@ export function intervalOf(schedule: Schedule, config: Config): number {
 }
 
 /** Runs the schedule a maintenance job names; the result is kept on the job for inspection. */
-export const maintenanceProcessor: Processor = async (job) => {
-  const schedule = schedules.find((s) => s.name === job.name);
-  if (!schedule) throw new UnrecoverableError(`no schedule named ${job.name}`);
-  const ctx = scheduleContext();
-  const result = await schedule.run(ctx);
-  ctx.log.debug({ schedule: schedule.name, result }, "schedule ran");
-  return result;
-};
+export function maintenanceProcessor(workerCtx: WorkerContext): Processor {
+  let ctx: ScheduleContext | undefined;
+  return async (job) => {
+    const schedule = schedules.find((s) => s.name === job.name);
+    if (!schedule) throw new UnrecoverableError(`no schedule named ${job.name}`);
+    ctx ??= createScheduleContext(workerCtx);
+    const result = await schedule.run(ctx);
+    ctx.log.debug({ schedule: schedule.name, result }, "schedule ran");
+    return result;
+  };
+}

@@ -13,7 +13,7 @@ import {
 import { badRequest } from "../../errors";
 import { assertOwnUserId } from "../../middleware/auth";
 import { checkImage } from "../../middleware/upload";
-import { deleteImage, editImage, generateImage, imageHistory, saveImage } from "../../services/media";
+import { deleteImage, editImage, generateImage, imageHistory, saveImage } from "../../services/images";
 import { defineRoute, TAGS } from "../define";
 
 /** SPEC §7 images/*: generate and edit answer with the picture; history, save and delete. */

@@ -7,7 +7,7 @@ import {
   videoStatusResponseSchema,
 } from "@storefront/shared";
 import { assertOwnUserId } from "../../middleware/auth";
-import { startVideo, videoHistory, videoStatus } from "../../services/media";
+import { startVideo, videoHistory, videoStatus } from "../../services/videos";
 import { defineRoute, TAGS } from "../define";
 
 /** SPEC §7 videos/*: start (answers at once with video_id), check-status and both history paths. */

@@ -5,7 +5,8 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LIMITS, localReply } from "@storefront/shared";
+import { LIMITS } from "@storefront/shared";
+import { localReply } from "@storefront/shared/reply-engine";
 import { ApiError } from "../../api/client";
 import { smsAiResponse, smsLearnedResponse, smsServerHistory } from "../../api/sms";
 import { announceWalletUpdate } from "../../api/wallet";
@@ -105,10 +106,10 @@ export default function SmsAI() {
           }
           if (!(err instanceof ApiError)) throw err;
           // Another backend failure: an earlier learned answer if there is one, else the local engine.
-          reply = (await smsLearnedResponse(body, format.language).catch(() => null)) ?? local();
+          reply = (await smsLearnedResponse(body, format.language).catch(() => null)) ?? (await local());
         }
       } else {
-        reply = local();
+        reply = await local();
       }
       setMessages([
         ...withMine,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { localReply } from "@storefront/shared";
+import { localReply } from "@storefront/shared/reply-engine";
 import { offlineChatProvider, wordChunks } from "./offline";
 
 describe("offline chat provider", () => {
@@ -9,7 +9,7 @@ describe("offline chat provider", () => {
     const req = { system: "s", history: [], message: "hello there", language: "en" as const, persona: "general" as const };
     const chunks: string[] = [];
     for await (const chunk of provider.stream(req)) chunks.push(chunk);
-    const expected = localReply({ message: req.message, language: "en", persona: "general", history: [], now });
+    const expected = await localReply({ message: req.message, language: "en", persona: "general", history: [], now });
     expect(chunks.length).toBeGreaterThan(1);
     expect(chunks.join("")).toBe(expected);
   });

@@ -1,4 +1,4 @@
-import { localReply } from "@storefront/shared";
+import { localReply } from "@storefront/shared/reply-engine";
 import type { ChatProvider, ChatRequest } from "./types";
 
 /** Splits a reply into word-sized deltas that concatenate back to the exact reply. */
@@ -15,7 +15,7 @@ export function offlineChatProvider(options: { now?: () => Date } = {}): ChatPro
     name: "offline",
     async *stream(req: ChatRequest, signal?: AbortSignal) {
       const now = options.now?.() ?? new Date();
-      const reply = localReply({
+      const reply = await localReply({
         message: req.message,
         language: req.language,
         persona: req.persona,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { limitSmsReply, smsEncoding } from "@storefront/shared";
-import { canonicalPhone, keywordOf } from "./sms-reply";
+import { canonicalPhone, keywordOf } from "./index";
 
 describe("keywordOf", () => {
   it("knows STOP and START in English and Arabic, whatever the case and trailing punctuation", () => {

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PERSONA_IDS } from "../constants";
 import { isArabic } from "../rules";
-import { localReply, type ChatTurn, type LocalReplyInput } from "./index";
+import { localReply, type ChatTurn, type LocalReplyInput } from "./engine";
 
 const now = new Date("2026-11-21T14:05:00Z");
 const FALLBACK_START =

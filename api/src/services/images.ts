@@ -1,6 +1,6 @@
 /**
- * Images and videos (SPEC §7 images/*, videos/*): price, hold and queue the work through
- * services/jobs.ts, keep each user's history, and serve stored media only to its owner.
+ * Images (SPEC §7 images/*): price, hold and queue the work through services/jobs.ts, keep each
+ * user's history, and remove stored pictures with their record.
  */
 import { Types } from "mongoose";
 import {
@@ -8,7 +8,6 @@ import {
   imageAgentById,
   MESSAGES,
   priceOf,
-  VIDEO_TIMING,
   type ImageAgentId,
   type ImageEditRequest,
   type ImageGenerateRequest,
@@ -16,35 +15,14 @@ import {
   type ImageRecord,
   type ImageSaveRequest,
   type ImageSize,
-  type VideoGenerateRequest,
-  type VideoRecord,
 } from "@storefront/shared";
-import {
-  ImageModel,
-  loadWalletTables,
-  ownerOfKey,
-  toImageRecord,
-  VideoModel,
-  type ImageDoc,
-  type VideoDoc,
-} from "@storefront/shared/server";
+import { ImageModel, loadWalletTables, ownerOfKey, toImageRecord, type ImageDoc } from "@storefront/shared/server";
 import type { AppContext } from "../context";
 import { badRequest, notFound } from "../errors";
-import { acceptJob, waitForJob } from "./jobs";
+import { acceptJob, waitForJob, type JobCall } from "./jobs";
 
-export interface MediaCall {
-  userId: string;
-  idempotencyKey: string | undefined;
-  requestId?: string;
-}
-
-/** The URL a stored key is served at (GET /api/media/<key>, owner only). */
-export function mediaUrl(key: string): string {
-  return `/api/media/${key}`;
-}
-
-/** The storage key behind one of our media URLs, or null for any other URL. */
-export function keyOfMediaUrl(url: string): string | null {
+/** The storage key behind one of our stored-file URLs (storedFileUrl), or null for any other URL. */
+export function keyOfStoredFileUrl(url: string): string | null {
   const match = /^(?:https?:\/\/[^/]+)?\/api\/media\/(.+)$/u.exec(url);
   return match && ownerOfKey(match[1]!) ? match[1]! : null;
 }
@@ -73,7 +51,7 @@ interface ImageWork {
 }
 
 /** Prices and holds the picture, then adds its job (402 and no job when the wallet is short). */
-async function acceptImageJob(ctx: AppContext, call: MediaCall, work: ImageWork, imageId: string) {
+async function acceptImageJob(ctx: AppContext, call: JobCall, work: ImageWork, imageId: string) {
   const { pricing } = await loadWalletTables();
   const cost = priceOf({ feature: "image" }, pricing);
   const accepted = await acceptJob(ctx, {
@@ -123,7 +101,7 @@ async function jobPayload(
 }
 
 /** POST images/generate.php: the picture enhancer edits an upload, so it is refused here. */
-export async function generateImage(ctx: AppContext, input: ImageGenerateRequest, call: MediaCall) {
+export async function generateImage(ctx: AppContext, input: ImageGenerateRequest, call: JobCall) {
   const agent = imageAgentById(input.agent);
   if (agent.mode === "edit") throw badRequest(MESSAGES.imageRequired, "image");
   const work: ImageWork = {
@@ -144,7 +122,7 @@ export async function editImage(
   ctx: AppContext,
   input: ImageEditRequest,
   upload: { buffer: Buffer; ext: string },
-  call: MediaCall,
+  call: JobCall,
 ) {
   const imageId = new Types.ObjectId().toHexString();
   const sourceKey = `uploads/${call.userId}/${imageId}.${upload.ext}`;
@@ -181,10 +159,10 @@ export async function imageHistory(userId: string): Promise<{ success: true; ima
 
 /**
  * POST images/save.php: upserts by id, and by URL so a client-made id for a picture we already
- * recorded does not list it twice. Only the user's own media URLs count as stored files.
+ * recorded does not list it twice. Only the user's own stored-file URLs count as stored files.
  */
 export async function saveImage(userId: string, input: ImageSaveRequest["imageData"]) {
-  const key = keyOfMediaUrl(input.url);
+  const key = keyOfStoredFileUrl(input.url);
   const ownKey = key && ownerOfKey(key) === userId ? key : null;
   const existing = await ImageModel.findOne({ userId, $or: [{ clientId: input.id }, { url: input.url }] }, { _id: 1 }).lean<{
     _id: Types.ObjectId;
@@ -217,134 +195,4 @@ export async function deleteImage(ctx: AppContext, userId: string, imageId: stri
     if (!stillUsed) await ctx.storage.remove(doc.key);
   }
   return { success: true as const };
-}
-
-/** Seconds to show while a video processes: the provider's usual time (SPEC default 360 s). */
-export function estimatedVideoSeconds(ctx: AppContext, duration: number): number {
-  return ctx.config.VIDEO_PROVIDER === "offline" ? Math.max(5, duration) : VIDEO_TIMING.defaultEstimatedSeconds;
-}
-
-export function videoRecord(doc: VideoDoc): VideoRecord {
-  const url = doc.key ? mediaUrl(doc.key) : null;
-  return {
-    id: doc._id.toHexString(),
-    status: doc.status,
-    video_url: url,
-    videoUrl: url,
-    prompt: doc.prompt,
-    duration: doc.duration,
-    model: doc.model,
-    ratio: doc.ratio,
-    created_at: doc.createdAt.toISOString(),
-    completed_at: doc.completedAt ? doc.completedAt.toISOString() : null,
-    coins_used: doc.coinsUsed,
-    estimated_time: doc.estimatedSeconds,
-    error: doc.error ?? null,
-  };
-}
-
-/**
- * POST videos/generate.php and videos/ai-store-generator.php: answer at once; the worker makes
- * the video and the client polls check-status (and gets "video:status" pushes).
- */
-export async function startVideo(ctx: AppContext, input: VideoGenerateRequest, call: MediaCall) {
-  const { pricing } = await loadWalletTables();
-  const cost = priceOf({ feature: "video", model: input.model, seconds: input.duration }, pricing);
-  const estimated = estimatedVideoSeconds(ctx, input.duration);
-  const video = await VideoModel.create({
-    userId: call.userId,
-    prompt: input.prompt,
-    duration: input.duration,
-    model: input.model,
-    ratio: input.ratio,
-    resolution: input.resolution ?? null,
-    coinsUsed: cost,
-    estimatedSeconds: estimated,
-  });
-  const videoId = video._id.toHexString();
-  let accepted;
-  try {
-    accepted = await acceptJob(ctx, {
-      queue: "video",
-      name: "generate",
-      userId: call.userId,
-      feature: "video",
-      cost,
-      idempotencyKey: call.idempotencyKey,
-      details: `Video ${input.model} ${input.duration}s: ${input.prompt.slice(0, 50)}`,
-      payload: { videoId, prompt: input.prompt, seconds: input.duration, model: input.model, ratio: input.ratio },
-      ...(call.requestId ? { requestId: call.requestId } : {}),
-    });
-  } catch (error) {
-    // Not accepted (402 and the like): no video exists for it.
-    await VideoModel.deleteOne({ _id: video._id });
-    throw error;
-  }
-  // Requests sharing an Idempotency-Key share one job, whichever of them added it: the video
-  // its payload names is the one being made; any other record made for them is dropped.
-  const owner = await jobPayload(ctx, "video", accepted.jobId);
-  const ownerId = owner?.videoId ?? (accepted.replayed ? undefined : videoId);
-  if (ownerId !== videoId) await VideoModel.deleteOne({ _id: video._id });
-  const doc = ownerId
-    ? await VideoModel.findOneAndUpdate(
-        { _id: ownerId, userId: call.userId },
-        { $set: { jobId: accepted.jobId } },
-        { returnDocument: "after" },
-      ).lean<VideoDoc>()
-    : await VideoModel.findOne({ jobId: accepted.jobId, userId: call.userId }).lean<VideoDoc>();
-  if (!doc) throw notFound("Video not found");
-  if (!accepted.replayed) {
-    ctx.pusher.toUser(call.userId, "video:status", {
-      jobId: accepted.jobId,
-      videoId: doc._id.toHexString(),
-      status: "processing",
-      videoUrl: null,
-    });
-  }
-  return {
-    success: true as const,
-    video_id: doc._id.toHexString(),
-    status: "processing" as const,
-    estimated_time: doc.estimatedSeconds,
-    cost_deducted: doc.coinsUsed,
-    remaining_coins: accepted.remainingCoins,
-    jobId: accepted.jobId,
-  };
-}
-
-/**
- * A video still "processing" whose job is gone or finally failed (the worker died before it
- * could record the failure) is marked failed here, so polling always ends.
- */
-async function settleStaleVideo(ctx: AppContext, doc: VideoDoc): Promise<VideoDoc> {
-  if (doc.status !== "processing" || !doc.jobId) return doc;
-  const job = await ctx.queues.video.getJob(doc.jobId);
-  const state = job ? await job.getState() : "missing";
-  const tooOld = Date.now() - doc.createdAt.getTime() > ctx.config.VIDEO_MAX_WAIT_MS + 5 * 60_000;
-  if (state !== "failed" && !(state === "missing" && tooOld)) return doc;
-  const error = (job?.failedReason || "Video generation failed").slice(0, 300);
-  const updated = await VideoModel.findOneAndUpdate(
-    { _id: doc._id, status: "processing" },
-    { $set: { status: "failed", error, completedAt: new Date() } },
-    { returnDocument: "after" },
-  ).lean<VideoDoc>();
-  return updated ?? doc;
-}
-
-/** GET videos/check-status.php?id=: only the owner's videos exist for them. */
-export async function videoStatus(ctx: AppContext, userId: string, id: string) {
-  if (!Types.ObjectId.isValid(id) || !/^[a-f0-9]{24}$/iu.test(id)) throw notFound("Video not found");
-  const doc = await VideoModel.findOne({ _id: id, userId, jobId: { $ne: null } }).lean<VideoDoc>();
-  if (!doc) throw notFound("Video not found");
-  return { success: true as const, video: videoRecord(await settleStaleVideo(ctx, doc)) };
-}
-
-/** GET videos/history.php and videos/get-history.php: newest first, in {success, videos}. */
-export async function videoHistory(ctx: AppContext, userId: string) {
-  const docs = await VideoModel.find({ userId, jobId: { $ne: null } })
-    .sort({ createdAt: -1, _id: -1 })
-    .limit(200)
-    .lean<VideoDoc[]>();
-  const settled = await Promise.all(docs.map((d) => settleStaleVideo(ctx, d)));
-  return { success: true as const, videos: settled.map(videoRecord) };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { agentPrompt, keyOfMediaUrl, mediaUrl } from "./media";
+import { storedFileUrl } from "@storefront/shared/server";
+import { agentPrompt, keyOfStoredFileUrl } from "./images";
 
 describe("agentPrompt", () => {
   it("wraps the prompt in the agent's template once", () => {
@@ -14,12 +15,12 @@ describe("agentPrompt", () => {
   });
 });
 
-describe("media URLs", () => {
+describe("stored-file URLs", () => {
   const key = "images/0123456789abcdef01234567/0123456789abcdef01234567.png";
   it("maps keys to URLs and back, and nothing else to a key", () => {
-    expect(keyOfMediaUrl(mediaUrl(key))).toBe(key);
-    expect(keyOfMediaUrl(`https://shop.example.test${mediaUrl(key)}`)).toBe(key);
-    expect(keyOfMediaUrl("https://cdn.example.test/a.png")).toBeNull();
-    expect(keyOfMediaUrl("/api/media/images/../../etc/passwd")).toBeNull();
+    expect(keyOfStoredFileUrl(storedFileUrl(key))).toBe(key);
+    expect(keyOfStoredFileUrl(`https://shop.example.test${storedFileUrl(key)}`)).toBe(key);
+    expect(keyOfStoredFileUrl("https://cdn.example.test/a.png")).toBeNull();
+    expect(keyOfStoredFileUrl("/api/media/images/../../etc/passwd")).toBeNull();
   });
 });

@@ -1,0 +1,125 @@
+/**
+ * The process-wide wait for job results (STYLE rule 7): one QueueEvents listener per queue,
+ * shared by every HTTP request that answers with a job's result. Built once in main.ts and held
+ * by AppContext; services reach it through services/jobs.ts waitForJob.
+ */
+import { QueueEvents } from "bullmq";
+import type { Redis } from "ioredis";
+import { JOB_FAILURE_TEXT, parseJobFailure, type QueueName } from "@storefront/shared";
+import { isConnectionError, type Logger, type Queues } from "@storefront/shared/server";
+import { AppError, notFound, unavailable } from "./errors";
+
+interface Waiting {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+/**
+ * The error a caller sees when its job finally failed: the code the worker put in its reason and
+ * that code's neutral text (the provider's detail stays in failedReason and the logs).
+ */
+export function jobFailed(jobId: string, reason: string): AppError {
+  const { code } = parseJobFailure(reason);
+  return new AppError(502, code, JOB_FAILURE_TEXT[code], { jobId, refunded: true });
+}
+
+/**
+ * One QueueEvents listener per queue for the whole process; each HTTP request waiting for a job
+ * registers a callback by job id instead of opening its own listener or polling.
+ */
+export class JobWaiter {
+  private readonly listeners = new Map<QueueName, Promise<QueueEvents>>();
+  private readonly waiting = new Map<string, Set<Waiting>>();
+
+  constructor(
+    private readonly queues: Queues,
+    private readonly connect: () => Redis,
+    private readonly log: Logger,
+    private readonly defaultTimeoutMs: number,
+  ) {}
+
+  private listener(queue: QueueName): Promise<QueueEvents> {
+    let listener = this.listeners.get(queue);
+    if (!listener) {
+      listener = this.listen(queue);
+      this.listeners.set(queue, listener);
+      listener.catch(() => this.listeners.delete(queue));
+    }
+    return listener;
+  }
+
+  private async listen(queue: QueueName): Promise<QueueEvents> {
+    const { prefix } = this.queues[queue].opts;
+    const events = new QueueEvents(queue, { connection: this.connect(), ...(prefix ? { prefix } : {}) });
+    events.on("completed", ({ jobId, returnvalue }) => this.settle(queue, jobId, (w) => w.resolve(returnvalue)));
+    events.on("failed", ({ jobId, failedReason }) => this.settle(queue, jobId, (w) => w.reject(jobFailed(jobId, failedReason))));
+    // Connection errors are the connection's outage, logged once by its own handler.
+    events.on("error", (error) => {
+      if (!isConnectionError(error)) this.log.error({ err: error, queue }, "queue events listener error");
+    });
+    await events.waitUntilReady();
+    return events;
+  }
+
+  private settle(queue: QueueName, jobId: string, fn: (w: Waiting) => void): void {
+    const key = `${queue}/${jobId}`;
+    const set = this.waiting.get(key);
+    if (!set) return;
+    this.waiting.delete(key);
+    for (const w of set) fn(w);
+  }
+
+  /** Resolves with the job's return value; AppError with the failure reason, or 504 after the timeout. */
+  async wait(queue: QueueName, jobId: string, timeoutMs = this.defaultTimeoutMs): Promise<unknown> {
+    await this.listener(queue);
+    const key = `${queue}/${jobId}`;
+    let entry!: Waiting;
+    const result = new Promise<unknown>((resolve, reject) => {
+      entry = { resolve, reject };
+    });
+    // The job may fail while we still read its state below; the race further down reports it.
+    result.catch(() => undefined);
+    const set = this.waiting.get(key) ?? new Set<Waiting>();
+    set.add(entry);
+    this.waiting.set(key, set);
+    const forget = () => {
+      set.delete(entry);
+      if (set.size === 0 && this.waiting.get(key) === set) this.waiting.delete(key);
+    };
+
+    // The job may have finished before we registered: read its state once, after registering.
+    // Finished states are final, so the job read after them carries its result.
+    const state = await this.queues[queue].getJobState(jobId);
+    if (state === "unknown") {
+      forget();
+      throw notFound("Job not found");
+    }
+    if (state === "completed" || state === "failed") {
+      const job = await this.queues[queue].getJob(jobId);
+      if (state === "completed") entry.resolve(job?.returnvalue);
+      else entry.reject(jobFailed(jobId, job?.failedReason ?? ""));
+    }
+
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(new AppError(504, "timeout", "The reply is taking longer than expected; it will arrive when ready.", { jobId })),
+        timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([result, expired]);
+    } finally {
+      clearTimeout(timer);
+      forget();
+    }
+  }
+
+  async close(): Promise<void> {
+    const listeners = await Promise.allSettled(this.listeners.values());
+    await Promise.all(listeners.map((l) => (l.status === "fulfilled" ? l.value.close() : undefined)));
+    for (const set of this.waiting.values()) for (const w of set) w.reject(unavailable("The server is shutting down"));
+    this.waiting.clear();
+  }
+}

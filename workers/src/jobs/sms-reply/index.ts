@@ -1,0 +1,174 @@
+/**
+ * The "sms-reply" queue: one inbound SMS from the gateway webhook. Logs every step (SPEC §9
+ * actions), stores every message, applies the integration switch, opt-out, rate limit, user
+ * state and wallet, and answers through the HTTP gateway or SMPP.
+ *
+ * Retries are safe: each log step and message has a unique key, the charge has an idempotency
+ * key from the gateway's message id, and the outbound record carries its state (prepared →
+ * sending → sent | failed), so a job that dies anywhere resumes without charging or
+ * sending twice (a crash during the send itself may resend with the same reference, which the
+ * gateway can drop).
+ */
+import { UnrecoverableError, type Job, type Processor } from "bullmq";
+import { isArabic, priceOf, smsReplyJobSchema, type Language, type SmsReplyJob } from "@storefront/shared";
+import {
+  loadSmsIntegrationConfig,
+  loadWalletTables,
+  SmsLog,
+  SmsMessage,
+  SmsOptOut,
+  type SmsMessageDoc,
+} from "@storefront/shared/server";
+import type { WorkerContext } from "../../context";
+import { SmppLinks, type DeliveryReceipt } from "../../gateways/smpp";
+import { createChatProvider } from "../../providers/chat/index";
+import { handleKeyword, keywordOf } from "./keywords";
+import { finish, logSteps } from "./log";
+import { chargeAndSend, prepareOutbound, smppGatewayFor } from "./outbound";
+import { allowedByRateLimit } from "./rate-limit";
+import { aiReply } from "./reply";
+import { canonicalPhone, findSubscriber } from "./subscriber";
+import type { Context, SmsReplyDeps, SmsReplyOutcome } from "./types";
+
+export { keywordOf } from "./keywords";
+export { allowedByRateLimit } from "./rate-limit";
+export { canonicalPhone } from "./subscriber";
+export type { SmsReplyDeps, SmsReplyOutcome } from "./types";
+
+let deps: SmsReplyDeps | undefined;
+
+/** Records a delivery receipt (SMPP deliver_sm) on the outbound message it is about. */
+export async function recordReceipt(receipt: DeliveryReceipt): Promise<void> {
+  await SmsMessage.updateOne(
+    { direction: "outbound", channel: "smpp", gateway_message_id: receipt.messageId },
+    { $set: { delivery_status: receipt.state, delivered_at: new Date() } },
+  );
+}
+
+function smsDeps(ctx: WorkerContext): SmsReplyDeps {
+  if (!deps) {
+    const { config, redis, pusher, log } = ctx;
+    deps = {
+      redis,
+      pusher,
+      chat: createChatProvider(config),
+      log,
+      phoneCountry: config.DEFAULT_PHONE_COUNTRY,
+      http: {},
+      smpp: new SmppLinks({
+        onReceipt: (receipt) =>
+          void recordReceipt(receipt).catch((err: unknown) => log.warn({ err }, "delivery receipt not stored")),
+        onEvent: (event, details) => log.info({ ...details, event }, "smpp link"),
+      }),
+    };
+  }
+  return deps;
+}
+
+/** Unbinds this process's SMPP links (worker shutdown, after the last job has finished). */
+export async function closeSmsGateways(): Promise<void> {
+  await deps?.smpp.closeAll();
+}
+
+/** Lets tests run the processor with their own connections, provider and gateway settings. */
+export function setSmsReplyDeps(next: SmsReplyDeps): void {
+  deps = next;
+}
+
+export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promise<{ outcome: SmsReplyOutcome }> {
+  const phone = canonicalPhone(job.from, deps.phoneCountry);
+  // Independent reads in one go: every job pays their latency once, not six times.
+  const [user, config, smppGateway, existing, done, optedOut] = await Promise.all([
+    findSubscriber(job.from, deps.phoneCountry),
+    loadSmsIntegrationConfig(),
+    smppGatewayFor(job.to),
+    SmsMessage.findOne({ key: `out:${job.messageId}` }).lean<SmsMessageDoc>(),
+    SmsLog.exists({ key: `${job.messageId}:processed` }),
+    SmsOptOut.exists({ phone }),
+  ]);
+  const ctx: Context = { job, phone, user, deps, config, smppGateway };
+
+  await Promise.all([
+    SmsMessage.updateOne(
+      { key: `in:${job.messageId}` },
+      {
+        $setOnInsert: {
+          direction: "inbound",
+          phone,
+          user_id: user?.id ?? null,
+          user_name: user?.name ?? "Unknown",
+          message: job.text,
+          shortcode: job.to,
+          gateway_message_id: job.messageId,
+          received_at: job.receivedAt,
+        },
+      },
+      { upsert: true },
+    ),
+    logSteps(ctx, ["webhook_received", "received", { from: job.from, to: job.to, text: job.text, channel: job.channel }]),
+  ]);
+
+  // A retry resumes the reply an earlier attempt prepared instead of deciding again.
+  if (existing) return chargeAndSend(ctx, existing);
+  if (done) return { outcome: "already_processed" };
+
+  if (!config.enabled) return finish(ctx, "integration_disabled");
+
+  const keyword = keywordOf(job.text);
+  if (keyword) {
+    const handled = await handleKeyword(ctx, keyword);
+    if (handled) return handled;
+  } else if (optedOut) {
+    return finish(ctx, "opted_out");
+  }
+
+  if (!(await allowedByRateLimit(deps.redis, phone, job.messageId, config.rate_limit_per_minute))) {
+    return finish(ctx, "rate_limited", { limit_per_minute: config.rate_limit_per_minute });
+  }
+
+  if (!user) {
+    await logSteps(ctx, ["unknown_user_sms", "unknown_user", { text: job.text }]);
+    return chargeAndSend(ctx, await prepareOutbound(ctx, "welcome", config.welcome_message, 0));
+  }
+  if (!user.isActive) return finish(ctx, "user_inactive");
+  if (!config.auto_reply_enabled) return finish(ctx, "auto_reply_disabled");
+
+  const language: Language = isArabic(job.text) ? "ar" : "en";
+  const [reply, { pricing }] = await Promise.all([aiReply(ctx, language), loadWalletTables()]);
+  const coins = priceOf({ feature: "sms", text: reply }, pricing);
+  return chargeAndSend(ctx, await prepareOutbound(ctx, "ai", reply, coins));
+}
+
+/** The last attempt failed: the administrator still sees an outcome for the message. */
+async function recordFailure(job: SmsReplyJob, error: unknown): Promise<void> {
+  await SmsLog.updateOne(
+    { key: `${job.messageId}:processed` },
+    {
+      $setOnInsert: {
+        action: "sms_processed",
+        user_id: null,
+        user_name: "",
+        phone: canonicalPhone(job.from, deps?.phoneCountry),
+        message_id: job.messageId,
+        details: JSON.stringify({ result: "failed", error: error instanceof Error ? error.message : String(error) }),
+      },
+    },
+    { upsert: true },
+  );
+}
+
+export const smsReplyProcessor =
+  (ctx: WorkerContext): Processor =>
+  async (job: Job) => {
+    const parsed = smsReplyJobSchema.safeParse(job.data);
+    if (!parsed.success) {
+      throw new UnrecoverableError(`bad sms-reply payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+    }
+    try {
+      return await handleInbound(parsed.data, smsDeps(ctx));
+    } catch (error) {
+      const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      if (lastAttempt) await recordFailure(parsed.data, error).catch(() => undefined);
+      throw error;
+    }
+  };

@@ -1,0 +1,170 @@
+/**
+ * The outbound reply: recorded once (prepared → sending → sent | failed), charged when it is an
+ * AI reply, and delivered through the shortcode's SMPP gateway or the HTTP gateway.
+ */
+import { smsEncoding } from "@storefront/shared";
+import {
+  credit,
+  debit,
+  InsufficientCoinsError,
+  SmsGatewayConfig,
+  SmsMessage,
+  type SmsGatewayConfigDoc,
+  type SmsMessageDoc,
+} from "@storefront/shared/server";
+import { sendViaHttp } from "../../gateways/http";
+import { smppTargetOf } from "../../gateways/smpp";
+import { GatewayError, type SendResult } from "../../gateways/types";
+import { finish, type Step } from "./log";
+import type { Context, SmsReplyOutcome } from "./types";
+
+type ReplyKind = "ai" | "welcome" | "insufficient_funds" | "opt_out" | "opt_in";
+
+/** Creates the outbound record once; a retry gets the one the first attempt wrote. */
+export async function prepareOutbound(ctx: Context, kind: ReplyKind, text: string, coins: number): Promise<SmsMessageDoc> {
+  const encoding = smsEncoding(text);
+  const doc = await SmsMessage.findOneAndUpdate(
+    { key: `out:${ctx.job.messageId}` },
+    {
+      $setOnInsert: {
+        direction: "outbound",
+        phone: ctx.phone,
+        user_id: ctx.user?.id ?? null,
+        user_name: ctx.user?.name ?? "Unknown",
+        message: text,
+        kind,
+        state: "prepared",
+        coins,
+        segments: encoding.segments,
+        encoding: encoding.encoding,
+        shortcode: ctx.job.to,
+        in_reply_to: ctx.job.messageId,
+        received_at: ctx.job.receivedAt,
+      },
+    },
+    { upsert: true, returnDocument: "after" },
+  ).lean<SmsMessageDoc>();
+  return doc!;
+}
+
+/** The SMPP gateway answering this shortcode (SMS Config list, type MT), if any. */
+export async function smppGatewayFor(shortcode: string): Promise<SmsGatewayConfigDoc | null> {
+  if (!shortcode) return null;
+  return SmsGatewayConfig.findOne({ shortcode, smsType: "MT" }).sort({ createdAt: 1 }).lean<SmsGatewayConfigDoc>();
+}
+
+async function deliver(ctx: Context, out: SmsMessageDoc): Promise<{ channel: "http" | "smpp"; result: SendResult }> {
+  const sms = { to: ctx.phone, text: out.message, reference: String(out._id) };
+  if (ctx.smppGateway) {
+    return { channel: "smpp", result: await ctx.deps.smpp.link(smppTargetOf(ctx.smppGateway)).submit(sms) };
+  }
+  if (ctx.config.gateway_url) return { channel: "http", result: await sendViaHttp(ctx.config, sms, ctx.deps.http) };
+  throw new GatewayError("No SMS gateway is configured", false);
+}
+
+/**
+ * Charges an AI reply (moving it to `sending`), or turns it into the insufficient-funds notice
+ * when the wallet is short. Returns the record to send and the log steps to write with it.
+ */
+async function charge(ctx: Context, prepared: SmsMessageDoc): Promise<{ out: SmsMessageDoc; steps: Step[] }> {
+  try {
+    const entry = await debit(
+      ctx.user!.id,
+      prepared.coins,
+      `sms-reply:${ctx.job.messageId}`,
+      "sms",
+      `SMS reply ${prepared.segments} segment(s)`,
+    );
+    if (!entry.replayed && entry.balanceAfter !== null) {
+      ctx.deps.pusher?.toUser(String(ctx.user!.id), "wallet:updated", { coins: entry.balanceAfter, reason: "sms" });
+    }
+    const out = await SmsMessage.findOneAndUpdate(
+      { _id: prepared._id, state: "prepared" },
+      { $set: { state: "sending" } },
+      { returnDocument: "after" },
+    ).lean<SmsMessageDoc>();
+    if (!out) throw new Error("outbound record changed underneath; retrying");
+    return { out, steps: [] };
+  } catch (error) {
+    if (!(error instanceof InsufficientCoinsError)) throw error;
+    const notice = ctx.config.insufficient_funds_message;
+    const encoding = smsEncoding(notice);
+    const out = await SmsMessage.findOneAndUpdate(
+      { _id: prepared._id, state: "prepared" },
+      {
+        $set: {
+          kind: "insufficient_funds",
+          message: notice,
+          coins: 0,
+          segments: encoding.segments,
+          encoding: encoding.encoding,
+          state: "sending",
+        },
+      },
+      { returnDocument: "after" },
+    ).lean<SmsMessageDoc>();
+    if (!out) throw new Error("outbound record changed underneath; retrying");
+    return {
+      out,
+      steps: [
+        ["sms_processed", "insufficient", { result: "insufficient_funds", needed: error.needed, available: error.available }],
+      ],
+    };
+  }
+}
+
+/** Charges (AI replies only) and sends the prepared reply, resuming from its recorded state. */
+export async function chargeAndSend(ctx: Context, prepared: SmsMessageDoc): Promise<{ outcome: SmsReplyOutcome }> {
+  if (prepared.state === "sent") return finish(ctx, "replied", { kind: prepared.kind });
+  if (prepared.state === "failed") return finish(ctx, "delivery_failed", { kind: prepared.kind });
+
+  let out = prepared;
+  const steps: Step[] = [];
+  if (out.kind === "ai" && out.state === "prepared") {
+    const charged = await charge(ctx, out);
+    out = charged.out;
+    steps.push(...charged.steps);
+  }
+
+  try {
+    const { channel, result } = await deliver(ctx, out);
+    await SmsMessage.updateOne(
+      { _id: out._id },
+      {
+        $set: {
+          state: "sent",
+          channel,
+          gateway_response: result.response,
+          gateway_message_id: result.gatewayMessageId,
+          sent_at: new Date(),
+        },
+      },
+    );
+    const sent: Step = [
+      "sms_reply_sent",
+      "reply_sent",
+      {
+        kind: out.kind,
+        reply: out.message,
+        coins: out.coins,
+        segments: out.segments,
+        encoding: out.encoding,
+        channel,
+        gateway_message_id: result.gatewayMessageId,
+      },
+    ];
+    return finish(ctx, "replied", { kind: out.kind, coins: out.coins }, ...steps, sent);
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    await SmsMessage.updateOne(
+      { _id: out._id },
+      { $set: { state: "failed", gateway_response: error.response || error.message } },
+    );
+    let refunded = 0;
+    if (out.kind === "ai" && out.coins > 0 && ctx.user) {
+      await credit(ctx.user.id, out.coins, `sms-refund:${ctx.job.messageId}`, "refund", "SMS reply not delivered", "worker");
+      refunded = out.coins;
+    }
+    return finish(ctx, "delivery_failed", { kind: out.kind, error: error.message, refunded }, ...steps);
+  }
+}
