@@ -75,8 +75,8 @@ export interface ChargedHooks<Q extends HeldQueueName, R> {
   onCompleted?(data: JobData<Q>, result: R, job: Job): Promise<void>;
   /**
    * Once, after the hold was released for the job's final failure (also when the payload did not
-   * parse, hence the partial data), with the code's neutral text that subscribers may read. Its
-   * own failure is logged, never rethrown.
+   * parse, hence the partial data), with the failure's detail. Its own failure is logged, never
+   * rethrown.
    */
   onFinalFailure?(data: Partial<JobData<Q>>, reason: string, job: Job): Promise<void>;
 }
@@ -121,7 +121,7 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
           log.error({ err: refundError }, "releasing the hold failed; the sweeper will release it"),
         );
         await hooks
-          .onFinalFailure?.(job.data as Partial<JobData<Q>>, JOB_FAILURE_TEXT[code], job)
+          .onFinalFailure?.(job.data as Partial<JobData<Q>>, detail, job)
           .catch((hookError: unknown) => log.error({ err: hookError }, "the queue's final-failure step failed"));
         // failedReason keeps the detail for the admin view; the API answers with the code only.
         const final = new UnrecoverableError(jobFailureReason(code, detail));

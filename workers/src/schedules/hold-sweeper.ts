@@ -116,8 +116,7 @@ async function endStaleVideos(ctx: ScheduleContext, now: Date): Promise<number> 
       const key = videoFileKey(String(video.userId), video._id.toHexString());
       if (await completeVideo(jobId, key, ctx.pusher)) ended += 1;
     } else if (state === "failed" || state === "missing" || state === "unknown") {
-      // Subscribers read the record: the code's neutral text, never the provider's own words.
-      const reason = job?.failedReason ? JOB_FAILURE_TEXT[parseJobFailure(job.failedReason).code] : "Video generation failed";
+      const reason = job?.failedReason ? parseJobFailure(job.failedReason).detail.slice(0, 300) : "Video generation failed";
       if (await failVideo(jobId, reason, ctx.pusher)) ended += 1;
     }
   }
