@@ -821,7 +821,7 @@ describe("with SMS_GATEWAY_ALLOW_PRIVATE off and debug request logs (an API proc
     api = await startApiProcess({ SMS_GATEWAY_ALLOW_PRIVATE: "false", LOG_LEVEL: "debug" });
     client = new Client(api.url);
     const login = await client.post("/admin/login.php", { username: inject("adminUsername"), password: inject("adminPassword") });
-    expect(login.status).toBe(200);
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
   });
 
   afterAll(async () => {

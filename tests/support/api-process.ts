@@ -45,8 +45,20 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
       reject(new Error(`api process exited (${code}):\n${output}`));
     });
   });
+  const url = `http://127.0.0.1:${port}`;
+  // Listening comes before its Redis and database connections are ready; until then calls answer 503.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const ready = await fetch(`${url}/api/ready`).then(
+      (res) => res.status === 200,
+      () => false,
+    );
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error(`api process not ready within 30 s:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     output: () => output,
     stop: () =>
       new Promise<void>((resolve) => {
