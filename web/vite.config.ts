@@ -25,6 +25,8 @@ export default defineConfig({
     alias: [
       // React 18+ has useSyncExternalStore built in; the shim (for older React, imported by
       // react-i18next) would only add bytes to every page.
+      // zod, configured for the Content-Security-Policy before any schema exists (src/lib/zod.ts).
+      { find: /^zod$/u, replacement: path.join(here, "src/lib/zod.ts") },
       { find: /^use-sync-external-store\/shim$/u, replacement: path.join(here, "src/lib/sync-external-store.ts") },
     ],
   },

@@ -1,6 +1,7 @@
 /**
  * Password change (POST user/change-password.php {currentPassword, newPassword}): the server ends
- * the user's other sessions. 401 = wrong current password, 429 = too many tries, 400 names a field.
+ * the user's other sessions. A wrong current password is a 400 naming `currentPassword` (401 from
+ * older servers), 429 = too many tries; every text shown is the web's own translation.
  */
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -38,12 +39,13 @@ export function ChangePassword() {
       setNext("");
       toast.success(t("profile.password.changed"));
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) setErrors({ currentPassword: t("profile.password.wrongCurrent") });
-      else if (error instanceof ApiError && error.status === 429) toast.error(t("profile.password.tooMany"));
-      else if (error instanceof ApiError && error.status === 400) {
-        const field: Field = /current/iu.test(error.message) ? "currentPassword" : "newPassword";
-        setErrors({ [field]: error.message });
-      } else toast.error(t("profile.password.failed"));
+      if (!(error instanceof ApiError)) toast.error(t("profile.password.failed"));
+      else if (error.status === 429) toast.error(t("profile.password.tooMany"));
+      // The server names the field (400) or refuses the current password (401); the texts are ours.
+      else if (error.status === 401 || error.body.field === "currentPassword")
+        setErrors({ currentPassword: t("profile.password.wrongCurrent") });
+      else if (error.status === 400) setErrors({ newPassword: t("profile.password.tooShort", { n: PASSWORD_MIN }) });
+      else toast.error(t("profile.password.failed"));
     } finally {
       setSaving(false);
     }
