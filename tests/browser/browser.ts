@@ -35,6 +35,15 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * a caller has already run on the same screen (colour contrast does not change with the width).
  */
 export async function seriousViolations(page: Page, disableRules: string[] = []): Promise<string[]> {
+  // A toast fading in is half transparent for 200 ms; contrast is judged on what stays on screen.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const result = await new AxeBuilder({ page }).disableRules(disableRules).analyze();
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")

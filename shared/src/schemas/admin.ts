@@ -288,8 +288,21 @@ export const adminPasswordSchema = z
  * the username and needs at least 5 different characters ("aaaaaaaaaaaa" is 12 long and worthless).
  */
 export function adminPasswordProblem(password: string, username: string): string | null {
-  if (username && password.toLowerCase().includes(username.toLowerCase())) return "password must not contain the username";
-  if (new Set(password).size < 5) return "password must have at least 5 different characters";
+  const kind = adminPasswordWeakness(password, username);
+  return kind && ADMIN_PASSWORD_PROBLEMS[kind];
+}
+
+/** The admin password rule each form checks before sending, as a stable kind the web translates. */
+export type AdminPasswordWeakness = "containsUsername" | "fewDistinct";
+export const ADMIN_PASSWORD_MIN_DISTINCT = 5;
+const ADMIN_PASSWORD_PROBLEMS: Record<AdminPasswordWeakness, string> = {
+  containsUsername: "password must not contain the username",
+  fewDistinct: `password must have at least ${ADMIN_PASSWORD_MIN_DISTINCT} different characters`,
+};
+
+export function adminPasswordWeakness(password: string, username: string): AdminPasswordWeakness | null {
+  if (username && password.toLowerCase().includes(username.toLowerCase())) return "containsUsername";
+  if (new Set(password).size < ADMIN_PASSWORD_MIN_DISTINCT) return "fewDistinct";
   return null;
 }
 

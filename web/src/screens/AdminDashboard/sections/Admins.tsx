@@ -1,11 +1,20 @@
 /**
  * Administrators (`admins:manage`): the accounts with role, active flag, last login and creation;
  * add one, change a role, deactivate / reactivate, reset a password. The server enforces the
- * rules (own account, last super admin, password strength); its texts are shown as they come.
+ * rules (own account, last super admin, password strength); the forms check the shared password
+ * rule first so each problem is named in the screen's language, and a refusal shows its code's text.
  */
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { ADMIN_PASSWORD_MIN, ADMIN_ROLES, type AdminAccount, type AdminRole } from "@storefront/shared";
+import type { TFunction } from "i18next";
+import {
+  ADMIN_PASSWORD_MIN,
+  ADMIN_PASSWORD_MIN_DISTINCT,
+  ADMIN_ROLES,
+  adminPasswordWeakness,
+  type AdminAccount,
+  type AdminRole,
+} from "@storefront/shared";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { useToast } from "../../../components/Toasts";
 import { adminApi } from "../adminApi";
@@ -153,6 +162,15 @@ export default function Admins() {
   );
 }
 
+/** The shared admin password rule in this language's words, checked before anything is sent. */
+function passwordError(password: string, username: string, t: TFunction): string | null {
+  if (password.length < ADMIN_PASSWORD_MIN) return t("admin.admins.passwordShort", { min: ADMIN_PASSWORD_MIN });
+  const weakness = adminPasswordWeakness(password, username);
+  if (weakness === "containsUsername") return t("admin.admins.passwordHasUsername");
+  if (weakness === "fewDistinct") return t("admin.admins.passwordFewDistinct", { n: ADMIN_PASSWORD_MIN_DISTINCT });
+  return null;
+}
+
 function PasswordField({ id, value, onChange, error }: { id: string; value: string; onChange(v: string): void; error?: string }) {
   const { t } = useTranslation();
   return (
@@ -191,7 +209,8 @@ function AddAdminDialog({ onClose, onSaved }: { onClose(): void; onSaved(): void
     event.preventDefault();
     const found: typeof errors = {};
     if (!USERNAME.test(username.trim())) found.username = t("admin.admins.usernameInvalid");
-    if (password.length < ADMIN_PASSWORD_MIN) found.password = t("admin.admins.passwordShort", { min: ADMIN_PASSWORD_MIN });
+    const weak = passwordError(password, username.trim(), t);
+    if (weak) found.password = weak;
     setErrors(found);
     if (Object.keys(found).length) return;
     setSaving(true);
@@ -253,10 +272,9 @@ function ResetPasswordDialog({ account, onClose }: { account: AdminAccount; onCl
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (password.length < ADMIN_PASSWORD_MIN) {
-      setError(t("admin.admins.passwordShort", { min: ADMIN_PASSWORD_MIN }));
-      return;
-    }
+    const weak = passwordError(password, account.username, t);
+    setError(weak ?? "");
+    if (weak) return;
     setSaving(true);
     try {
       await adminApi.updateAdmin({ id: account.id, password });

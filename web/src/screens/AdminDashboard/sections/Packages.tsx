@@ -275,6 +275,7 @@ function PackageEditor({
             id={field("description")}
             className="input"
             rows={2}
+            dir="auto"
             value={form.description}
             onChange={(e) => set("description", e.target.value)}
           />

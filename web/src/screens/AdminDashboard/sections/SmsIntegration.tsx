@@ -1,6 +1,6 @@
 /** SPEC §2 SMS Integration: Configuration tab and Logs & Statistics tab (logs, stats, messages). */
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "react-i18next";
 import { LIMITS, SMS_LOG_ACTIONS, SMS_WEBHOOK_AUTH_MODES, type SmsWebhookAuth } from "@storefront/shared";
 import { useToast } from "../../../components/Toasts";
 import {
@@ -246,6 +246,7 @@ function ConfigTab() {
               id={`${id}-${key}`}
               className="input"
               rows={2}
+              dir="auto"
               maxLength={LIMITS.smsCharsEnglish}
               value={form[key]}
               disabled={readOnly}
@@ -333,7 +334,12 @@ function ConfigTab() {
               disabled={readOnly}
               onChange={(e) => set("webhook_query_token", e.target.checked)}
             />
-            {t("admin.smsIntegration.webhook_query_token")}
+            <span>
+              <Trans
+                i18nKey="admin.smsIntegration.webhook_query_token"
+                components={{ code: <code dir="ltr" translate="no" /> }}
+              />
+            </span>
           </label>
         </fieldset>
         {!readOnly && (
