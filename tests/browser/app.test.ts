@@ -162,6 +162,32 @@ describe("subscriber web app", () => {
     await setLanguage("en");
   });
 
+  it("streams the Doctor's reply while the answer is still on its way, with Stop, then keeps the whole reply", async () => {
+    await page.goto(`${baseUrl}/doctor`);
+    // The HTTP answer is held back until the pushed words have been seen on screen.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/textai/chat.php", async (route) => {
+      const response = await route.fetch();
+      await released;
+      await route.fulfill({ response });
+    });
+    await page.getByLabel("Your message to the Doctor").fill("I have had a fever since yesterday");
+    await page.getByRole("button", { name: "Send", exact: true }).click();
+    const pending = page.getByTestId("doctor-pending");
+    await pending.getByRole("button", { name: "Stop" }).waitFor();
+    await pending.locator("span[dir=auto]").waitFor();
+    const streamed = await pending.locator("span[dir=auto]").innerText();
+    expect(streamed.trim().length).toBeGreaterThan(0);
+    expect(await page.getByRole("progressbar").count()).toBe(1);
+    release();
+    const reply = page.getByTestId("message-ai").last();
+    await reply.waitFor();
+    await pending.waitFor({ state: "detached" });
+    expect((await reply.innerText()).startsWith(streamed.trim().slice(0, 10))).toBe(true);
+    await page.unroute("**/api/textai/chat.php");
+  });
+
   it("generates an image, lists it and offers view and download", async () => {
     await page.goto(`${baseUrl}/image-ai`);
     await page.getByLabel("Prompt", { exact: true }).fill("a red bicycle by the sea");

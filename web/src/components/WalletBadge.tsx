@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { TIER_STYLES } from "@storefront/shared";
 import { useFormat } from "../hooks/useFormat";
 import { useWallet } from "../hooks/useWallet";
+import { TierIcon } from "./toolIcons";
 import { useToast } from "./Toasts";
 import "./WalletBadge.css";
 
@@ -49,7 +50,7 @@ export function WalletBadge() {
         data-tier={tier.currentTier}
       >
         <span aria-hidden="true" className={wallet.isFetching ? "wallet-badge__icon spinning" : "wallet-badge__icon"}>
-          {style.icon}
+          <TierIcon tier={tier.currentTier} size={18} />
         </span>
       </button>
       <span className="wallet-badge__coins" data-testid="wallet-coins">

@@ -1,6 +1,8 @@
 /** The icons of the screens (not the app frame): see icons.tsx for why they are apart. */
-import type { PersonaId } from "@storefront/shared";
-import { Svg, type IconProps } from "./icons";
+import type { ImageAgentId, PersonaId } from "@storefront/shared";
+import { ChatIcon, ImageIcon, PhoneIcon, Svg, type IconProps } from "./icons";
+
+export { ChatIcon, ImageIcon, LockIcon, PhoneIcon, VideoIcon } from "./icons";
 
 export const SendIcon = (p: IconProps) => (
   <Svg {...p}>
@@ -31,34 +33,6 @@ export const RegenerateIcon = (p: IconProps) => (
 export const TrashIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13" />
-  </Svg>
-);
-
-export const ChatIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M4 5h16v11H9l-5 4z" />
-  </Svg>
-);
-
-export const ImageIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <rect x="3" y="4" width="18" height="16" rx="2" />
-    <circle cx="9" cy="10" r="2" />
-    <path d="M21 17l-5-5-9 8" />
-  </Svg>
-);
-
-export const VideoIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <rect x="3" y="6" width="13" height="12" rx="2" />
-    <path d="M16 10l5-3v10l-5-3z" />
-  </Svg>
-);
-
-export const PhoneIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <rect x="7" y="2" width="10" height="20" rx="2" />
-    <path d="M11 18h2" />
   </Svg>
 );
 
@@ -143,6 +117,55 @@ export const ShieldIcon = (p: IconProps) => (
   </Svg>
 );
 
+export const StethoscopeIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M6 3v6a4 4 0 0 0 8 0V3" />
+    <path d="M10 13v2a5 5 0 0 0 10 0v-2" />
+    <circle cx="20" cy="11" r="2" />
+  </Svg>
+);
+
+export const WarningIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 3l10 18H2z" />
+    <path d="M12 10v5M12 18v.5" />
+  </Svg>
+);
+
+export const ArrowDownIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M12 5v14M6 13l6 6 6-6" />
+  </Svg>
+);
+
+export const CoinIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 7v10M9.5 9.5h4a1.5 1.5 0 0 1 0 3h-3a1.5 1.5 0 0 0 0 3h4" />
+  </Svg>
+);
+
+export const CheckCircleIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M8 12.5l2.5 2.5L16 9.5" />
+  </Svg>
+);
+
+export const PenIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M4 20l4-1 11-11-3-3L5 16z" />
+    <path d="M14 6l3 3" />
+  </Svg>
+);
+
+export const SparklesIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M10 3l1.8 5.2L17 10l-5.2 1.8L10 17l-1.8-5.2L3 10l5.2-1.8z" />
+    <path d="M18 15l.8 2.2L21 18l-2.2.8L18 21l-.8-2.2L15 18l2.2-.8z" />
+  </Svg>
+);
+
 /** One distinct icon per chat persona, so the avatars differ in every language. */
 const PERSONA_PATHS: Record<PersonaId, React.ReactNode> = {
   general: <path d="M12 3l2.2 5.3L20 9l-4.4 3.8L17 19l-5-3-5 3 1.4-6.2L4 9l5.8-.7z" />,
@@ -176,3 +199,42 @@ const PERSONA_PATHS: Record<PersonaId, React.ReactNode> = {
 export function PersonaIcon({ id, ...p }: IconProps & { id: PersonaId }) {
   return <Svg {...p}>{PERSONA_PATHS[id]}</Svg>;
 }
+
+/** One icon per image agent (the agents' own `icon` field is an emoji kept for the API's answers). */
+const IMAGE_AGENT_ICONS: Record<ImageAgentId, (p: IconProps) => React.JSX.Element> = {
+  "picture-generator": ImageIcon,
+  "logo-maker": PenIcon,
+  "whatsapp-poster": PhoneIcon,
+  "picture-enhancer": SparklesIcon,
+};
+
+export function ImageAgentIcon({ id, ...p }: IconProps & { id: ImageAgentId }) {
+  const Icon = IMAGE_AGENT_ICONS[id];
+  return <Icon {...p} />;
+}
+
+/** The wallet's tier mark: a medal for tiers 1 to 9 and a trophy at 10 (SPEC), drawn in the tier's colour. */
+export function TierIcon({ tier, ...p }: IconProps & { tier: number }) {
+  return tier >= 10 ? (
+    <Svg {...p}>
+      <path d="M8 4h8v5a4 4 0 0 1-8 0z" />
+      <path d="M8 6H5a3 3 0 0 0 3 4M16 6h3a3 3 0 0 1-3 4M12 13v4M8 21h8M9.5 17h5" />
+    </Svg>
+  ) : (
+    <Svg {...p}>
+      <path d="M8 3l2.5 6M16 3l-2.5 6" />
+      <circle cx="12" cy="15" r="6" />
+      <path d="M12 12.5v5" />
+    </Svg>
+  );
+}
+
+/** The administrator dashboard's figures. */
+export const STAT_ICONS = {
+  totalUsers: UsersIcon,
+  activeUsers: CheckCircleIcon,
+  tokensSpent: CoinIcon,
+  smsSent: MailIcon,
+  images: ImageIcon,
+  conversations: ChatIcon,
+} as const;

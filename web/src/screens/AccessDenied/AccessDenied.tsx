@@ -1,6 +1,7 @@
 /** SPEC §2 Access-denied screen, shown by the route guards. */
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../../components/AppLink";
+import { LockIcon } from "../../components/icons";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import "./AccessDenied.css";
 
@@ -13,7 +14,7 @@ export default function AccessDenied() {
       </div>
       <section className="card access-denied__card" aria-labelledby="access-denied-title">
         <div className="access-denied__icon" aria-hidden="true">
-          🔒
+          <LockIcon size={40} />
         </div>
         <h1 id="access-denied-title">{t("accessDenied.title")}</h1>
         <p>{t("accessDenied.message")}</p>

@@ -1,31 +1,31 @@
 /**
  * SPEC §2/§4/§5 Doctor: dark theme and skip link, disclaimer card, consultations with search and
- * relative times, typing indicator, Stop, Retry, scroll-to-bottom, progress bar, quick replies and
- * the 2000-character counter.
+ * relative times, the reply streamed as it is written (typing indicator before the first words),
+ * Stop, Retry, scroll-to-bottom, progress bar, quick replies and the 2000-character counter.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { cleanMarkdown, displayConversationTitle, doctorConversationTitle, LIMITS, MEDICAL_DISCLAIMER } from "@storefront/shared";
-import { sendChat, type ChatMessage } from "../../api/chat";
+import { displayConversationTitle, doctorConversationTitle, LIMITS, MEDICAL_DISCLAIMER } from "@storefront/shared";
 import { listConversations, loadConversation, saveConversation, type ConversationSummary } from "../../api/conversations";
-import { announceWalletUpdate } from "../../api/wallet";
-import { BackButton, DrawerClose, DrawerOverlay, PageHeader, SidebarToggle } from "../../components/Layout";
+import { ConversationSidebar } from "../../components/ConversationSidebar";
+import { BackButton, PageHeader, SidebarToggle } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
+import { MessageActions } from "../../components/MessageActions";
+import { ArrowDownIcon, StethoscopeIcon, StopIcon, WarningIcon } from "../../components/toolIcons";
 import { useToast } from "../../components/Toasts";
 import { WalletBadge } from "../../components/WalletBadge";
 import { useAutoGrow } from "../../hooks/useAutoGrow";
-import { useChatErrors } from "../../hooks/useChatErrors";
-import { MessageActions } from "../../components/MessageActions";
 import { useUser } from "../../hooks/useAuth";
-import { useDrawer } from "../../hooks/useDrawer";
+import { useChatErrors } from "../../hooks/useChatErrors";
+import { useChatThread } from "../../hooks/useChatThread";
 import { useFormat } from "../../hooks/useFormat";
 import { useMediaQuery } from "../../hooks/useMediaQuery";
 import "../TextAI/TextAI.css";
 import "./Doctor.css";
 
 const QUICK_REPLIES = ["headache", "fever", "sleep", "diet"] as const;
-const newId = (prefix: string) => `${prefix}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
+const newConversationId = () => `conv_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
 
 export default function Doctor() {
   const { t } = useTranslation();
@@ -36,19 +36,15 @@ export default function Doctor() {
   const wide = useMediaQuery("(min-width: 769px)");
   const [sidebarOpen, setSidebarOpen] = useState(wide);
   const [conversationId, setConversationId] = useState<string | null>(null);
-  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const { messages, setMessages, loading, streamed, ask, stop, lastQuestion } = useChatThread();
   const [input, setInput] = useState("");
-  const [loading, setLoading] = useState(false);
   const [search, setSearch] = useState("");
   const [atBottom, setAtBottom] = useState(true);
   const [failure, setFailure] = useState("");
   const chatError = useChatErrors();
-  const abort = useRef<AbortController | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const threadRef = useRef<HTMLDivElement>(null);
   useAutoGrow(inputRef, input);
-  const sidebarRef = useRef<HTMLElement>(null);
-  useDrawer(sidebarRef, sidebarOpen, !wide, () => setSidebarOpen(false));
   useEffect(() => {
     setSidebarOpen(wide);
   }, [wide]);
@@ -59,61 +55,38 @@ export default function Doctor() {
   const scrollToBottom = () => threadRef.current?.scrollTo({ top: threadRef.current.scrollHeight, behavior: "smooth" });
   useEffect(() => {
     if (atBottom) threadRef.current?.scrollTo({ top: threadRef.current.scrollHeight });
-  }, [messages, loading, atBottom]);
+  }, [messages, loading, streamed, atBottom]);
 
   const length = Array.from(input).length;
   const tooLong = length > LIMITS.doctorMessageChars;
   const showCounter = length > LIMITS.doctorMessageChars * LIMITS.doctorCounterThreshold;
 
-  async function ask(text: string, history: ChatMessage[]) {
-    const id = conversationId ?? newId("conv");
-    if (!conversationId) setConversationId(id);
-    const userMessage: ChatMessage = { id: newId("msg"), type: "user", content: text, timestamp: new Date().toISOString() };
-    const withUser = [...history, userMessage];
-    setMessages(withUser);
+  async function consult(text: string, history: typeof messages) {
+    const id = conversationId ?? newConversationId();
     setFailure("");
-    setLoading(true);
-    const controller = new AbortController();
-    abort.current = controller;
-    let reply: ChatMessage;
-    try {
-      const answer = await sendChat(
-        {
-          message: text,
-          userId: user.id,
-          conversationId: id,
-          avatarType: "doctor",
-          conversationHistory: history,
-          language: format.language,
-        },
-        controller.signal,
-      );
-      reply = { id: newId("msg"), type: "ai", content: cleanMarkdown(answer), timestamp: new Date().toISOString() };
-      announceWalletUpdate();
-    } catch (error) {
-      if (controller.signal.aborted) return;
+    const result = await ask({
+      text,
+      history,
+      conversationId: id,
+      avatarType: "doctor",
+      language: format.language,
+      userId: user.id,
+    });
+    if (!result.ok) {
       // A failed attempt is not a consultation: nothing is saved, the question goes back in the box
       // and the reason (with the price and the balance on a 402) shows above it.
-      setMessages(history);
       setInput(text);
-      setFailure(chatError(error, t("errors.doctorReplyFailed")));
-      if (!history.length) setConversationId(null);
+      if ("error" in result) setFailure(chatError(result.error, t("errors.doctorReplyFailed")));
       return;
-    } finally {
-      if (abort.current === controller) {
-        abort.current = null;
-        setLoading(false);
-      }
     }
-    const all = [...withUser, reply];
-    setMessages(all);
-    const firstUser = all.find((m) => m.type === "user")?.content;
+    setConversationId(id);
+    const firstUser = result.all.find((m) => m.type === "user")?.content;
     const title = doctorConversationTitle(firstUser);
-    await saveConversation({ userId: user.id, conversationId: id, title, messages: all, avatarType: "doctor" }).catch(
+    await saveConversation({ userId: user.id, conversationId: id, title, messages: result.all, avatarType: "doctor" }).catch(
       () => undefined,
     );
     queryClient.setQueryData<ConversationSummary[]>(listKey, (list = []) => [
-      { id, title, lastMessage: reply.content, timestamp: reply.timestamp },
+      { id, title, lastMessage: result.reply.content, timestamp: result.reply.timestamp },
       ...list.filter((c) => c.id !== id),
     ]);
   }
@@ -122,28 +95,19 @@ export default function Doctor() {
     const text = input.trim();
     if (!text || loading || tooLong) return;
     setInput("");
-    void ask(text, messages);
-  }
-
-  function stop() {
-    abort.current?.abort();
-    abort.current = null;
-    setLoading(false);
+    void consult(text, messages);
   }
 
   function retry() {
-    const lastUser = messages
-      .map((m, i) => ({ m, i }))
-      .filter(({ m }) => m.type === "user")
-      .pop();
-    if (!lastUser || loading) return;
-    void ask(lastUser.m.content, messages.slice(0, lastUser.i));
+    const last = lastQuestion();
+    if (last && !loading) void consult(last.text, last.history);
   }
 
   async function open(id: string) {
     try {
       setMessages(await loadConversation(id, user.id));
       setConversationId(id);
+      setFailure("");
       if (!wide) setSidebarOpen(false);
     } catch {
       toast.error(t("errors.conversationLoadFailed"));
@@ -152,10 +116,19 @@ export default function Doctor() {
 
   const visible = useMemo(() => {
     const q = search.trim().toLowerCase();
-    return (conversations.data ?? []).filter(
-      (c) => !q || c.title.toLowerCase().includes(q) || (c.lastMessage ?? "").toLowerCase().includes(q),
-    );
-  }, [conversations.data, search]);
+    return (conversations.data ?? [])
+      .filter((c) => !q || c.title.toLowerCase().includes(q) || (c.lastMessage ?? "").toLowerCase().includes(q))
+      .map((c) => ({
+        id: c.id,
+        title: displayConversationTitle(c.title, t("doctor.titlePrefix")),
+        detail: (
+          <>
+            {format.relative(c.timestamp ?? c.updated_at ?? c.created_at ?? "")}
+            {c.lastMessage && <span dir="auto"> · {c.lastMessage}</span>}
+          </>
+        ),
+      }));
+  }, [conversations.data, search, format, t]);
 
   const lastIndex = messages.length - 1;
   return (
@@ -163,60 +136,33 @@ export default function Doctor() {
       <a href="#doctor-input" className="skip-link">
         {t("doctor.skipLink")}
       </a>
-      <aside
-        ref={sidebarRef}
-        className={`text-ai__sidebar doctor__sidebar${wide ? "" : " drawer--modal"}`}
-        hidden={!sidebarOpen}
-        aria-label={t("doctor.conversations")}
-        role={wide ? undefined : "dialog"}
-        aria-modal={wide ? undefined : true}
-      >
-        <DrawerClose onClose={() => setSidebarOpen(false)} />
-        <div className="text-ai__sidebar-top">
-          <h2 className="text-ai__sidebar-title">{t("doctor.conversations")}</h2>
-          <button
-            type="button"
-            className="btn btn--primary btn--small"
-            onClick={() => {
-              setMessages([]);
-              setConversationId(null);
-              inputRef.current?.focus();
-            }}
-          >
-            {t("doctor.newConsultation")}
-          </button>
-        </div>
-        <input
-          type="search"
-          className="input"
-          placeholder={t("doctor.search")}
-          aria-label={t("doctor.searchLabel")}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-        <ul className="text-ai__list">
-          {visible.map((c) => (
-            <li key={c.id} className={c.id === conversationId ? "text-ai__item text-ai__item--active" : "text-ai__item"}>
-              <button type="button" className="text-ai__item-open" onClick={() => void open(c.id)}>
-                <span className="text-ai__item-title" dir="auto">
-                  {displayConversationTitle(c.title, t("doctor.titlePrefix"))}
-                </span>
-                <span className="text-ai__item-date">
-                  {format.relative(c.timestamp ?? c.updated_at ?? c.created_at ?? "")}
-                  {c.lastMessage && <span dir="auto"> · {c.lastMessage}</span>}
-                </span>
-              </button>
-            </li>
-          ))}
-          {visible.length === 0 && <li className="text-ai__none">{t("doctor.noConversations")}</li>}
-        </ul>
-      </aside>
-      {sidebarOpen && !wide && <DrawerOverlay onClose={() => setSidebarOpen(false)} />}
+      <ConversationSidebar
+        wide={wide}
+        open={sidebarOpen}
+        onClose={() => setSidebarOpen(false)}
+        className="doctor__sidebar"
+        heading={t("doctor.conversations")}
+        newLabel={t("doctor.newConsultation")}
+        onNew={() => {
+          setMessages([]);
+          setConversationId(null);
+          setFailure("");
+          inputRef.current?.focus();
+        }}
+        search={search}
+        onSearch={setSearch}
+        searchPlaceholder={t("doctor.search")}
+        searchLabel={t("doctor.searchLabel")}
+        items={visible}
+        activeId={conversationId}
+        onOpen={(id) => void open(id)}
+        empty={conversations.isPending ? null : t("doctor.noConversations")}
+      />
       <div className="text-ai__main">
         <PageHeader
           title={
             <>
-              <span aria-hidden="true">🩺 </span>
+              <StethoscopeIcon size={20} className="page-header__icon" />
               {t("doctor.title")}
             </>
           }
@@ -249,7 +195,7 @@ export default function Doctor() {
         >
           <section className="doctor__disclaimer" role="note" aria-labelledby="disclaimer-title">
             <h2 id="disclaimer-title">
-              <span aria-hidden="true">⚠️ </span>
+              <WarningIcon size={18} className="doctor__disclaimer-icon" />
               {t("doctor.disclaimerTitle")}
             </h2>
             <p>{t("doctor.disclaimer", { defaultValue: MEDICAL_DISCLAIMER })}</p>
@@ -271,15 +217,21 @@ export default function Doctor() {
                 </li>
               ))}
               {loading && (
-                <li className="bubble bubble--ai doctor__typing">
-                  <span className="typing" aria-hidden="true">
-                    <span />
-                    <span />
-                    <span />
-                  </span>
-                  <span>{t("doctor.typing")}</span>
+                <li className="bubble bubble--ai doctor__typing" data-testid="doctor-pending">
+                  {streamed ? (
+                    <span dir="auto">{streamed}</span>
+                  ) : (
+                    <>
+                      <span className="typing" aria-hidden="true">
+                        <span />
+                        <span />
+                        <span />
+                      </span>
+                      <span>{t("doctor.typing")}</span>
+                    </>
+                  )}
                   <button type="button" className="btn btn--secondary btn--small" onClick={stop}>
-                    ■ {t("doctor.stop")}
+                    <StopIcon size={14} /> {t("doctor.stop")}
                   </button>
                 </li>
               )}
@@ -288,7 +240,7 @@ export default function Doctor() {
         </main>
         {!atBottom && (
           <button type="button" className="doctor__to-bottom" onClick={scrollToBottom} aria-label={t("doctor.scrollToBottom")}>
-            ↓
+            <ArrowDownIcon size={18} />
           </button>
         )}
         <form

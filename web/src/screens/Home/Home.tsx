@@ -1,14 +1,15 @@
 /** SPEC §2 Home: platform name, welcome text, four feature cards, sign-in / get-started / admin links. */
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../../components/AppLink";
+import { ChatIcon, ImageIcon, PhoneIcon, VideoIcon } from "../../components/icons";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import "./Home.css";
 
 const FEATURES = [
-  { key: "text", icon: "💬" },
-  { key: "image", icon: "🎨" },
-  { key: "sms", icon: "📱" },
-  { key: "video", icon: "🎬" },
+  { key: "text", Icon: ChatIcon },
+  { key: "image", Icon: ImageIcon },
+  { key: "sms", Icon: PhoneIcon },
+  { key: "video", Icon: VideoIcon },
 ] as const;
 
 export default function Home() {
@@ -52,7 +53,7 @@ export default function Home() {
           {FEATURES.map((feature) => (
             <article key={feature.key} className="card home__feature">
               <span className="home__feature-icon" aria-hidden="true">
-                {feature.icon}
+                <feature.Icon size={28} />
               </span>
               <h3>{t(`home.features.${feature.key}.title`)}</h3>
               <p>{t(`home.features.${feature.key}.text`)}</p>

@@ -25,6 +25,7 @@ import { announceWalletUpdate } from "../../api/wallet";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { BackButton, DrawerClose, DrawerOverlay, initialOf, PageHeader, SidebarToggle } from "../../components/Layout";
 import { useToast } from "../../components/Toasts";
+import { ImageAgentIcon } from "../../components/toolIcons";
 import { useUser } from "../../hooks/useAuth";
 import { useFormat } from "../../hooks/useFormat";
 import { useDrawer } from "../../hooks/useDrawer";
@@ -208,7 +209,7 @@ export default function ImageAI() {
                 aria-pressed={a.id === agentId}
               >
                 <span className="agent__icon" aria-hidden="true">
-                  {a.icon}
+                  <ImageAgentIcon id={a.id} size={20} />
                 </span>
                 <span>
                   <span className="agent__name">{agentName(a.id)}</span>
@@ -267,7 +268,7 @@ export default function ImageAI() {
             noValidate
           >
             <div className="image-ai__agent-line">
-              <span aria-hidden="true">{agent.icon}</span> <strong>{agentName(agentId)}</strong>
+              <ImageAgentIcon id={agent.id} size={18} className="page-header__icon" /> <strong>{agentName(agentId)}</strong>
               <span className="field-hint">{t("image.cost", { coins: format.number(priceOf({ feature: "image" })) })}</span>
             </div>
             <div className="field">

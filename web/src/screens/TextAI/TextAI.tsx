@@ -7,7 +7,6 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent }
 import { useTranslation } from "react-i18next";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
-  cleanMarkdown,
   conversationTitle,
   DOCTOR_TITLE_PREFIX,
   DEFAULT_PERSONA,
@@ -17,24 +16,22 @@ import {
   type PersonaId,
 } from "@storefront/shared";
 import type { ChatMessage } from "../../api/chat";
-import { sendChat } from "../../api/chat";
 import { deleteConversation, listConversations, loadConversation, saveConversation } from "../../api/conversations";
-import { announceWalletUpdate } from "../../api/wallet";
 import { AppLink } from "../../components/AppLink";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { ConversationSidebar } from "../../components/ConversationSidebar";
 import { PersonaIcon, StopIcon } from "../../components/toolIcons";
 import { MessageActions } from "../../components/MessageActions";
-import { Avatar, BackButton, DrawerClose, DrawerOverlay, initialOf, PageHeader, SidebarToggle } from "../../components/Layout";
+import { Avatar, BackButton, initialOf, PageHeader, SidebarToggle } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { useToast } from "../../components/Toasts";
 import { WalletBadge } from "../../components/WalletBadge";
 import { useAutoGrow } from "../../hooks/useAutoGrow";
 import { useUser } from "../../hooks/useAuth";
 import { useChatErrors } from "../../hooks/useChatErrors";
-import { useDrawer } from "../../hooks/useDrawer";
+import { useChatThread } from "../../hooks/useChatThread";
 import { useFormat } from "../../hooks/useFormat";
 import { useMediaQuery } from "../../hooks/useMediaQuery";
-import { useServerEvent } from "../../hooks/useServerEvent";
 import { useStoredString } from "../../hooks/useStoredState";
 import "./TextAI.css";
 
@@ -53,10 +50,8 @@ export default function TextAI() {
   const [storedPersona, setStoredPersona] = useStoredString(PERSONA_KEY, null);
   const [conversationId, setConversationId] = useStoredString(CONVERSATION_KEY, null);
   const persona = personaById(storedPersona ?? DEFAULT_PERSONA);
-  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const { messages, setMessages, loading, streamed, ask, stop, lastQuestion } = useChatThread();
   const [input, setInput] = useState("");
-  const [loading, setLoading] = useState(false);
-  const [streamed, setStreamed] = useState("");
   const [search, setSearch] = useState("");
   const [pickerOpen, setPickerOpen] = useState(false);
   const [picked, setPicked] = useState<PersonaId | null>(null);
@@ -64,11 +59,8 @@ export default function TextAI() {
   const [deleteTarget, setDeleteTarget] = useState<{ id: string; title: string } | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const endRef = useRef<HTMLDivElement>(null);
-  const abort = useRef<AbortController | null>(null);
   const personaName = (id: PersonaId) => t(`personas.${id}.name`, { defaultValue: personaById(id).name });
 
-  const sidebarRef = useRef<HTMLElement>(null);
-  useDrawer(sidebarRef, sidebarOpen, !wide, () => setSidebarOpen(false));
   useEffect(() => {
     setSidebarOpen(wide);
   }, [wide]);
@@ -100,18 +92,12 @@ export default function TextAI() {
     endRef.current?.scrollIntoView({ block: "end" });
   }, [messages, streamed, loading]);
 
-  useServerEvent("chat:delta", (event) => {
-    if (loading && (event.conversationId === null || event.conversationId === conversationId))
-      setStreamed((s) => s + event.delta);
-  });
-
   const newChat = useCallback(() => {
     setMessages([]);
     setConversationId(null);
-    setStreamed("");
     setInput("");
     inputRef.current?.focus();
-  }, [setConversationId]);
+  }, [setConversationId, setMessages]);
 
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
@@ -124,58 +110,39 @@ export default function TextAI() {
     return () => document.removeEventListener("keydown", onKey);
   }, [newChat]);
 
-  /** Sends the box's text, or (regenerate) a earlier question again over the history before it. */
+  /** Sends the box's text, or (regenerate) an earlier question again over the history before it. */
   async function send(again?: { text: string; history: ChatMessage[] }) {
     const text = (again?.text ?? input).trim();
     if (!text || loading) return;
-    const before = again?.history ?? messages;
-    const userMessage: ChatMessage = { type: "user", content: text, timestamp: new Date().toISOString() };
-    const withUser = [...before, userMessage];
-    setMessages(withUser);
     if (!again) setInput("");
-    setLoading(true);
-    setStreamed("");
-    const controller = new AbortController();
-    abort.current = controller;
-    try {
-      const reply = await sendChat(
-        {
-          message: text,
-          userId: user.id,
-          conversationId,
-          avatarType: persona.id,
-          conversationHistory: before,
-          language: format.language,
-        },
-        controller.signal,
-      );
-      const all = [...withUser, { type: "ai" as const, content: cleanMarkdown(reply), timestamp: new Date().toISOString() }];
-      setMessages(all);
-      announceWalletUpdate();
-      const firstUser = all.find((m) => m.type === "user")?.content;
-      const savedId = await saveConversation({
-        userId: user.id,
-        conversationId: conversationId ?? "new",
-        title: conversationTitle(firstUser),
-        messages: all,
-        avatarType: persona.id,
-      }).catch(() => conversationId);
-      if (savedId && savedId !== "new") setConversationId(savedId);
-      void queryClient.invalidateQueries({ queryKey: ["conversations", "text"] });
-    } catch (error) {
-      setMessages(before);
+    const result = await ask({
+      text,
+      history: again?.history ?? messages,
+      conversationId,
+      avatarType: persona.id,
+      language: format.language,
+      userId: user.id,
+    });
+    if (!result.ok) {
       setInput(text);
-      if (!controller.signal.aborted) toast.error(chatError(error, t("errors.sendFailed")));
-    } finally {
-      if (abort.current === controller) abort.current = null;
-      setLoading(false);
-      setStreamed("");
+      if ("error" in result) toast.error(chatError(result.error, t("errors.sendFailed")));
+      return;
     }
+    const firstUser = result.all.find((m) => m.type === "user")?.content;
+    const savedId = await saveConversation({
+      userId: user.id,
+      conversationId: conversationId ?? "new",
+      title: conversationTitle(firstUser),
+      messages: result.all,
+      avatarType: persona.id,
+    }).catch(() => conversationId);
+    if (savedId && savedId !== "new") setConversationId(savedId);
+    void queryClient.invalidateQueries({ queryKey: ["conversations", "text"] });
   }
 
   function regenerate() {
-    const last = messages.findLastIndex((m) => m.type === "user");
-    if (last >= 0) void send({ text: messages[last]!.content, history: messages.slice(0, last) });
+    const last = lastQuestion();
+    if (last) void send(last);
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
@@ -232,72 +199,40 @@ export default function TextAI() {
     const q = search.trim().toLowerCase();
     return (conversations.data ?? [])
       .filter((c) => !c.title.startsWith(DOCTOR_TITLE_PREFIX))
-      .filter((c) => !q || c.title.toLowerCase().includes(q));
-  }, [conversations.data, search]);
+      .filter((c) => !q || c.title.toLowerCase().includes(q))
+      .map((c) => ({ id: c.id, title: c.title, detail: c.created_at && format.date(c.updated_at ?? c.created_at) }));
+  }, [conversations.data, search, format]);
 
   const phoneTail = user.phone.slice(-4);
 
   return (
     <div className={`text-ai ${sidebarOpen ? "text-ai--sidebar-open" : ""}`}>
-      <aside
-        ref={sidebarRef}
-        className={`text-ai__sidebar${wide ? "" : " drawer--modal"}`}
-        aria-label={t("textAi.history")}
-        hidden={!sidebarOpen}
-        role={wide ? undefined : "dialog"}
-        aria-modal={wide ? undefined : true}
-      >
-        <DrawerClose onClose={() => setSidebarOpen(false)} />
-        <div className="text-ai__sidebar-top">
-          <h2 className="text-ai__sidebar-title">{t("textAi.history")}</h2>
-          <button type="button" className="btn btn--primary btn--small" onClick={newChat} title={t("textAi.newChatLabel")}>
-            {t("textAi.newChat")}
-          </button>
-        </div>
-        <input
-          type="search"
-          className="input text-ai__search"
-          placeholder={t("textAi.search")}
-          aria-label={t("textAi.searchLabel")}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-        <ul className="text-ai__list">
-          {visible.map((c) => (
-            <li key={c.id} className={c.id === conversationId ? "text-ai__item text-ai__item--active" : "text-ai__item"}>
-              <button
-                type="button"
-                className="text-ai__item-open"
-                onClick={() => void open(c.id)}
-                aria-current={c.id === conversationId}
-              >
-                <span className="text-ai__item-title" dir="auto">
-                  {c.title}
-                </span>
-                {c.created_at && <span className="text-ai__item-date">{format.date(c.updated_at ?? c.created_at)}</span>}
-              </button>
-              <button
-                type="button"
-                className="icon-button text-ai__item-delete"
-                aria-label={t("textAi.deleteLabel", { title: c.title })}
-                onClick={() => setDeleteTarget({ id: c.id, title: c.title })}
-              >
-                🗑
-              </button>
-            </li>
-          ))}
-          {visible.length === 0 && !conversations.isPending && (
-            <li className="text-ai__none">{search ? t("textAi.noMatches") : t("textAi.noConversations")}</li>
-          )}
-        </ul>
-        <AppLink to="/profile" className="text-ai__profile">
-          <span className="avatar avatar--small" aria-hidden="true">
-            {initialOf(user.phone)}
-          </span>
-          <span dir="ltr">{t("textAi.profileEntry", { tail: phoneTail })}</span>
-        </AppLink>
-      </aside>
-      {sidebarOpen && !wide && <DrawerOverlay onClose={() => setSidebarOpen(false)} />}
+      <ConversationSidebar
+        wide={wide}
+        open={sidebarOpen}
+        onClose={() => setSidebarOpen(false)}
+        heading={t("textAi.history")}
+        newLabel={t("textAi.newChat")}
+        newTitle={t("textAi.newChatLabel")}
+        onNew={newChat}
+        search={search}
+        onSearch={setSearch}
+        searchPlaceholder={t("textAi.search")}
+        searchLabel={t("textAi.searchLabel")}
+        items={visible}
+        activeId={conversationId}
+        onOpen={(id) => void open(id)}
+        empty={conversations.isPending ? null : search ? t("textAi.noMatches") : t("textAi.noConversations")}
+        onDelete={(item) => setDeleteTarget({ id: item.id, title: item.title })}
+        footer={
+          <AppLink to="/profile" className="text-ai__profile">
+            <span className="avatar avatar--small" aria-hidden="true">
+              {initialOf(user.phone)}
+            </span>
+            <span dir="ltr">{t("textAi.profileEntry", { tail: phoneTail })}</span>
+          </AppLink>
+        }
+      />
 
       <div className="text-ai__main">
         <PageHeader
@@ -364,7 +299,9 @@ export default function TextAI() {
               ))}
               {loading && (
                 <li className="bubble bubble--ai bubble--pending">
-                  {streamed || (
+                  {streamed ? (
+                    <span dir="auto">{streamed}</span>
+                  ) : (
                     <span className="typing" aria-label={t("textAi.thinking")}>
                       <span />
                       <span />
@@ -399,7 +336,7 @@ export default function TextAI() {
             onKeyDown={onKeyDown}
           />
           {loading ? (
-            <button type="button" className="btn btn--secondary composer__send" onClick={() => abort.current?.abort()}>
+            <button type="button" className="btn btn--secondary composer__send" onClick={stop}>
               <StopIcon size={16} /> {t("doctor.stop")}
             </button>
           ) : (

@@ -13,6 +13,7 @@ import { generateVideo, videoHistory, videoStatus, type Video as VideoRecord } f
 import { announceWalletUpdate } from "../../api/wallet";
 import { AppLink } from "../../components/AppLink";
 import { BackButton } from "../../components/Layout";
+import { VideoIcon } from "../../components/icons";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { useToast } from "../../components/Toasts";
 import { WalletBadge } from "../../components/WalletBadge";
@@ -165,7 +166,7 @@ export default function Video() {
         <div className="page-header__start">
           <BackButton />
           <h1 className="page-header__title">
-            <span aria-hidden="true">🎬 </span>
+            <VideoIcon size={20} className="page-header__icon" />
             {t("video.title")}
           </h1>
         </div>

@@ -1,6 +1,7 @@
 /** SPEC §2 Dashboard section: six cards, usage by feature (30 days), top users, and two charts. */
 import { useTranslation } from "react-i18next";
 import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { STAT_ICONS } from "../../../components/toolIcons";
 import { adminApi } from "../adminApi";
 import { formatNumber, Panel, Table, useLoad } from "../ui";
 
@@ -14,12 +15,12 @@ export default function Overview() {
 
   const cards = stats
     ? ([
-        ["totalUsers", stats.total_users, "👥"],
-        ["activeUsers", stats.active_users, "✅"],
-        ["tokensSpent", stats.total_tokens_spent, "🪙"],
-        ["smsSent", stats.total_sms, "✉️"],
-        ["images", stats.total_images, "🖼️"],
-        ["conversations", stats.total_conversations, "💬"],
+        ["totalUsers", stats.total_users],
+        ["activeUsers", stats.active_users],
+        ["tokensSpent", stats.total_tokens_spent],
+        ["smsSent", stats.total_sms],
+        ["images", stats.total_images],
+        ["conversations", stats.total_conversations],
       ] as const)
     : [];
 
@@ -31,15 +32,18 @@ export default function Overview() {
         </button>
       </div>
       <div className="admin-cards" data-testid="dashboard-cards">
-        {cards.map(([key, value, icon]) => (
-          <div key={key} className="card admin-stat">
-            <span className="admin-stat__icon" aria-hidden="true">
-              {icon}
-            </span>
-            <span className="admin-stat__label">{t(`admin.dashboard.${key}`)}</span>
-            <strong className="admin-stat__value">{n(value)}</strong>
-          </div>
-        ))}
+        {cards.map(([key, value]) => {
+          const Icon = STAT_ICONS[key];
+          return (
+            <div key={key} className="card admin-stat">
+              <span className="admin-stat__icon" aria-hidden="true">
+                <Icon size={22} />
+              </span>
+              <span className="admin-stat__label">{t(`admin.dashboard.${key}`)}</span>
+              <strong className="admin-stat__value">{n(value)}</strong>
+            </div>
+          );
+        })}
       </div>
 
       {stats && (

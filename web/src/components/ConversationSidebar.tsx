@@ -1,0 +1,104 @@
+/**
+ * The conversation list of the chat screens (Text AI, Doctor): a side column on wide screens and a
+ * modal drawer on phones (close button, tap-outside overlay, Escape, focus kept inside and given
+ * back), with "new", search, the list and an optional delete per conversation.
+ */
+import { useRef, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useDrawer } from "../hooks/useDrawer";
+import { DrawerClose, DrawerOverlay } from "./Layout";
+import { TrashIcon } from "./toolIcons";
+
+export interface SidebarItem {
+  id: string;
+  title: string;
+  /** A second line: date, last message, cost. */
+  detail?: ReactNode;
+}
+
+interface Props {
+  wide: boolean;
+  open: boolean;
+  onClose(): void;
+  className?: string;
+  heading: string;
+  newLabel: string;
+  newTitle?: string;
+  onNew(): void;
+  search: string;
+  onSearch(value: string): void;
+  searchPlaceholder: string;
+  searchLabel: string;
+  items: SidebarItem[];
+  activeId: string | null;
+  onOpen(id: string): void;
+  /** Shown when the list is empty (and not loading). */
+  empty: string | null;
+  onDelete?: (item: SidebarItem) => void;
+  footer?: ReactNode;
+}
+
+export function ConversationSidebar(props: Props) {
+  const { t } = useTranslation();
+  const { wide, open, onClose, items, activeId, onDelete } = props;
+  const ref = useRef<HTMLElement>(null);
+  useDrawer(ref, open, !wide, onClose);
+  return (
+    <>
+      <aside
+        ref={ref}
+        className={`text-ai__sidebar${props.className ? ` ${props.className}` : ""}${wide ? "" : " drawer--modal"}`}
+        aria-label={props.heading}
+        hidden={!open}
+        role={wide ? undefined : "dialog"}
+        aria-modal={wide ? undefined : true}
+      >
+        <DrawerClose onClose={onClose} />
+        <div className="text-ai__sidebar-top">
+          <h2 className="text-ai__sidebar-title">{props.heading}</h2>
+          <button type="button" className="btn btn--primary btn--small" onClick={props.onNew} title={props.newTitle}>
+            {props.newLabel}
+          </button>
+        </div>
+        <input
+          type="search"
+          className="input text-ai__search"
+          placeholder={props.searchPlaceholder}
+          aria-label={props.searchLabel}
+          value={props.search}
+          onChange={(e) => props.onSearch(e.target.value)}
+        />
+        <ul className="text-ai__list">
+          {items.map((item) => (
+            <li key={item.id} className={item.id === activeId ? "text-ai__item text-ai__item--active" : "text-ai__item"}>
+              <button
+                type="button"
+                className="text-ai__item-open"
+                onClick={() => props.onOpen(item.id)}
+                aria-current={item.id === activeId}
+              >
+                <span className="text-ai__item-title" dir="auto">
+                  {item.title}
+                </span>
+                {item.detail && <span className="text-ai__item-date">{item.detail}</span>}
+              </button>
+              {onDelete && (
+                <button
+                  type="button"
+                  className="icon-button text-ai__item-delete"
+                  aria-label={t("textAi.deleteLabel", { title: item.title })}
+                  onClick={() => onDelete(item)}
+                >
+                  <TrashIcon size={16} />
+                </button>
+              )}
+            </li>
+          ))}
+          {items.length === 0 && props.empty && <li className="text-ai__none">{props.empty}</li>}
+        </ul>
+        {props.footer}
+      </aside>
+      {open && !wide && <DrawerOverlay onClose={onClose} />}
+    </>
+  );
+}

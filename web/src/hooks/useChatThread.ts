@@ -1,0 +1,89 @@
+/**
+ * The conversation state Text AI and the Doctor share: the messages on screen, the question in
+ * flight with its Stop, and the reply's words as the chat worker pushes them ("chat:delta"), shown
+ * before the whole reply arrives. Saving and how a failure reads stay with each screen.
+ */
+import { useRef, useState } from "react";
+import { cleanMarkdown } from "@storefront/shared";
+import { sendChat, type ChatMessage, type ChatRequest } from "../api/chat";
+import { announceWalletUpdate } from "../api/wallet";
+import { useServerEvent } from "./useServerEvent";
+
+export type AskResult =
+  | { ok: true; all: ChatMessage[]; reply: ChatMessage }
+  | { ok: false; error: unknown }
+  /** Stopped by the user: the question is taken back and nothing is reported. */
+  | { ok: false; stopped: true };
+
+export interface Ask {
+  text: string;
+  /** The messages before this question (a regenerate passes the thread up to the last question). */
+  history: ChatMessage[];
+  conversationId: string | null;
+  avatarType: ChatRequest["avatarType"];
+  language: ChatRequest["language"];
+  userId: string;
+}
+
+const stamp = () => new Date().toISOString();
+const newMessageId = () => `msg_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
+
+export function useChatThread() {
+  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [streamed, setStreamed] = useState("");
+  const abort = useRef<AbortController | null>(null);
+  // The conversation of the question in flight: pushes for another tab's conversation are not ours.
+  const asking = useRef<{ conversationId: string | null } | null>(null);
+
+  useServerEvent("chat:delta", (event) => {
+    const current = asking.current;
+    if (current && (event.conversationId === null || event.conversationId === current.conversationId))
+      setStreamed((s) => s + event.delta);
+  });
+
+  async function ask({ text, history, conversationId, avatarType, language, userId }: Ask): Promise<AskResult> {
+    const question: ChatMessage = { id: newMessageId(), type: "user", content: text, timestamp: stamp() };
+    const withQuestion = [...history, question];
+    setMessages(withQuestion);
+    setLoading(true);
+    setStreamed("");
+    const controller = new AbortController();
+    abort.current = controller;
+    asking.current = { conversationId };
+    try {
+      const answer = await sendChat(
+        { message: text, userId, conversationId, avatarType, conversationHistory: history, language },
+        controller.signal,
+      );
+      const reply: ChatMessage = { id: newMessageId(), type: "ai", content: cleanMarkdown(answer), timestamp: stamp() };
+      const all = [...withQuestion, reply];
+      setMessages(all);
+      announceWalletUpdate();
+      return { ok: true, all, reply };
+    } catch (error) {
+      // A failed or stopped question is not part of the conversation.
+      setMessages(history);
+      return controller.signal.aborted ? { ok: false, stopped: true } : { ok: false, error };
+    } finally {
+      if (abort.current === controller) {
+        abort.current = null;
+        asking.current = null;
+        setLoading(false);
+        setStreamed("");
+      }
+    }
+  }
+
+  function stop() {
+    abort.current?.abort();
+  }
+
+  /** The last question and the thread before it, for regenerate and retry. */
+  function lastQuestion(): { text: string; history: ChatMessage[] } | null {
+    const index = messages.findLastIndex((m) => m.type === "user");
+    return index < 0 ? null : { text: messages[index]!.content, history: messages.slice(0, index) };
+  }
+
+  return { messages, setMessages, loading, streamed, ask, stop, lastQuestion };
+}
