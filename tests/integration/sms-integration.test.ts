@@ -734,9 +734,12 @@ describe("outbound delivery", () => {
           () => "sent",
           (error: Error) => error.message,
         );
+      const openBefore = smsc.openSessions;
       await links.closeAll();
       expect(await pending).toMatch(/closed/u);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // closeAll resolves once the client's socket is closed, so it can write nothing more; whatever
+      // it wrote the SMSC has read once its side of the connection has closed too.
+      await until(() => smsc.openSessions <= openBefore || undefined, 5_000, "the SMSC to see the link closed");
       expect(smsc.binds).toBe(bindsBefore);
     });
 
