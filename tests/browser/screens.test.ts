@@ -199,6 +199,16 @@ beforeAll(async () => {
   browser = await launch();
   user = await newUser("screens-pass-1");
   await giveCoins(user.id, 5000, 3);
+  // One charged call, so the administrator's usage table and chart have rows to translate.
+  const chat = await user.client.post("/textai/chat.php", {
+    message: "hello",
+    userId: user.id,
+    conversationId: null,
+    avatarType: "general",
+    conversationHistory: [],
+    language: "en",
+  });
+  expect(chat.status).toBe(200);
   admin = await adminClient();
   adminRecord = (await admin.get("/admin/session.php")).body.admin;
 });

@@ -12,6 +12,7 @@ export default function Overview() {
   const { data: stats, loading, reload } = useLoad(load, t("admin.dashboard.loadFailed"));
   const n = (value: number) => formatNumber(value, i18n.language);
   const rtl = i18n.dir() === "rtl";
+  const featureName = (feature: string) => t(`admin.walletConfig.features.${feature}`, { defaultValue: feature.toUpperCase() });
 
   const cards = stats
     ? ([
@@ -54,7 +55,7 @@ export default function Overview() {
             ) : (
               <div className="admin-chart" role="img" aria-label={t("admin.dashboard.chartUsage")}>
                 <ResponsiveContainer width="100%" height={240}>
-                  <BarChart data={stats.usage_by_feature.map((f) => ({ ...f, feature: f.feature_type.toUpperCase() }))}>
+                  <BarChart data={stats.usage_by_feature.map((f) => ({ ...f, feature: featureName(f.feature_type) }))}>
                     <CartesianGrid strokeDasharray="3 3" />
                     <XAxis dataKey="feature" reversed={rtl} />
                     <YAxis orientation={rtl ? "right" : "left"} />
@@ -95,7 +96,7 @@ export default function Overview() {
         >
           {(f) => (
             <tr key={f.feature_type}>
-              <td>{f.feature_type.toUpperCase()}</td>
+              <td>{featureName(f.feature_type)}</td>
               <td>{n(f.count)}</td>
               <td>{n(f.total_tokens)}</td>
             </tr>
