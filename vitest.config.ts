@@ -12,6 +12,7 @@ const common = { testTimeout: 60_000, hookTimeout: 120_000, pool: "forks" } as c
 export default defineConfig({
   test: {
     globalSetup: ["tests/setup/global.ts"],
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
     projects: [
       {
         test: {

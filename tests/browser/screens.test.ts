@@ -7,7 +7,7 @@
  * screenshots land in test-artifacts/screenshots/<size>/<language>/ for a person to look at.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, type ExpectStatic } from "vitest";
 import { adminClient, giveCoins, newUser, type Client } from "../support/client";
 import { launch, screenshot, seriousViolations } from "./browser";
 
@@ -244,7 +244,15 @@ async function openContext(size: (typeof SIZES)[number], language: "en" | "ar", 
   return context;
 }
 
-async function check(page: Page, errors: string[], name: string, size: string, language: string): Promise<void> {
+/** `expect` is the running test's own: the walks run concurrently. */
+async function check(
+  expect: ExpectStatic,
+  page: Page,
+  errors: string[],
+  name: string,
+  size: string,
+  language: string,
+): Promise<void> {
   await page.locator("main").first().waitFor();
   // Loaded: no loading screen, spinner or busy wallet badge left (the data the screen shows has come).
   await page
@@ -304,16 +312,18 @@ function watch(page: Page): string[] {
   return errors;
 }
 
-for (const size of SIZES) {
-  describe(`every screen at ${size.width}x${size.height}`, () => {
+// The eight walks are independent (each its own browser context), so they run side by side: the
+// page work of one overlaps the network and server time of another.
+describe.concurrent("every screen", () => {
+  for (const size of SIZES) {
     for (const language of LANGUAGES) {
-      it(`subscriber and public screens in ${language}`, async () => {
+      it(`subscriber and public screens at ${size.width}x${size.height} in ${language}`, async ({ expect }) => {
         const visitor = await openContext(size, language, null);
         const vp = await visitor.newPage();
         const visitorErrors = watch(vp);
         for (const path of PUBLIC_SCREENS) {
           await vp.goto(`${baseUrl}${path}`);
-          await check(vp, visitorErrors, path === "/" ? "home" : path.slice(1), size.name, language);
+          await check(expect, vp, visitorErrors, path === "/" ? "home" : path.slice(1), size.name, language);
         }
         await visitor.close();
 
@@ -322,22 +332,22 @@ for (const size of SIZES) {
         const errors = watch(page);
         for (const path of USER_SCREENS) {
           await page.goto(`${baseUrl}${path}`);
-          await check(page, errors, path.slice(1), size.name, language);
+          await check(expect, page, errors, path.slice(1), size.name, language);
         }
         await context.close();
       });
 
-      it(`administrator sections in ${language}`, async () => {
+      it(`administrator sections at ${size.width}x${size.height} in ${language}`, async ({ expect }) => {
         const context = await openContext(size, language, admin);
         const page = await context.newPage();
         const errors = watch(page);
         for (const section of ADMIN_SECTIONS) {
           await page.goto(`${baseUrl}/admin-dashboard?section=${section}`);
           await page.locator(".admin__content").waitFor();
-          await check(page, errors, `admin-${section}`, size.name, language);
+          await check(expect, page, errors, `admin-${section}`, size.name, language);
         }
         await context.close();
       });
     }
-  });
-}
+  }
+});

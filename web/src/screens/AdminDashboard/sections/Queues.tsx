@@ -197,7 +197,9 @@ export default function Queues() {
         >
           {(job) => (
             <tr key={`${job.queue}:${job.id}`} data-job-id={job.id}>
-              <td>{job.queue}</td>
+              <td translate="no" dir="ltr">
+                {job.queue}
+              </td>
               <td className="admin-mono" translate="no">
                 {job.name} #{job.id}
               </td>
