@@ -452,6 +452,7 @@ describe("chaos under load", () => {
     };
     console.log(`[chaos] ${JSON.stringify(figures, null, 2)}`);
 
+    if (violations.length) console.error(`[chaos] violations:\n${violations.join("\n")}`);
     expect(violations).toEqual([]);
     expect(holds.length).toBe(settled + released);
     for (const r of recovery) {
