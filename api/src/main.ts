@@ -8,6 +8,9 @@ import {
   createLogger,
   createQueues,
   createRedis,
+  seedWalletTables,
+  startCacheBus,
+  stopCacheBus,
   exitOnFatalErrors,
   loadConfigOrExit,
   localDiskStorage,
@@ -35,6 +38,9 @@ async function main(): Promise<void> {
   await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).createIndexes()));
   const redisOutage = new OutageLog(log, "redis");
   const redis = createRedis(config.REDIS_URL, { commandTimeout: FAIL_FAST_MS }, redisOutage);
+  // Not awaited: the caches serve once subscribed; until then (or while Redis is down) reads go to the database.
+  void startCacheBus(redis);
+  await seedWalletTables();
   const queues = createQueues(redis);
   // The blocking listener connections keep waiting through an outage (no command timeout).
   const jobs = new JobWaiter(queues, () => createRedis(config.REDIS_URL, {}, redisOutage), log, config.JOB_WAIT_TIMEOUT_MS);
@@ -72,6 +78,7 @@ async function main(): Promise<void> {
     await socketsClosed;
     await jobs.close();
     await closeQueues(queues);
+    await stopCacheBus();
     await redis.quit().catch(() => undefined);
     await mongoose.disconnect();
     process.exit(0);

@@ -22,6 +22,12 @@ export class Client {
     return this.cookies.get(name);
   }
 
+  /** The same cookies as `other` (its session, on another API process of the same run). */
+  shareCookies(other: Client): this {
+    for (const [name, value] of other.cookies) this.cookies.set(name, value);
+    return this;
+  }
+
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
     const init: RequestInit = { method, headers: { ...headers }, signal: AbortSignal.timeout(this.timeoutMs) };
     const h = init.headers as Record<string, string>;

@@ -5,6 +5,7 @@ import { QUEUE_NAMES, type QueueName } from "@storefront/shared";
 import {
   attachJobMetrics,
   connectMongo,
+  startCacheBus,
   exitOnFatalErrors,
   isConnectionError,
   loadConfigOrExit,
@@ -61,6 +62,8 @@ async function main(): Promise<void> {
   const missing = QUEUE_NAMES.filter((q) => typeof processors[q] !== "function");
   if (missing.length) throw new Error(`no processor for queues: ${missing.join(", ")}`);
   await connectMongo(config.MONGODB_URI, { outage: new OutageLog(log, "mongodb") });
+  // The wallet tables are read per SMS reply from this process's cache once subscribed.
+  void startCacheBus(ctx.redis);
   const served = queuesToServe();
   if (served.includes("maintenance")) {
     await registerSchedules();

@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
 import { Types } from "mongoose";
 import { MESSAGES, roleAllows, type AdminPermission, type AdminRole } from "@storefront/shared";
-import { Admin, User } from "@storefront/shared/server";
+import { Admin, RecordCache, User } from "@storefront/shared/server";
 import { forbidden, unauthorized } from "../errors";
 import "./session";
 
@@ -28,14 +28,19 @@ function destroySession(req: Request): Promise<void> {
   return new Promise((resolve) => req.session.destroy(() => resolve()));
 }
 
+/** A user's phone and active flag, cached per process; a deactivation empties it everywhere (cache-bus.ts). */
+const users = new RecordCache("user", (id) =>
+  User.findById(id, { phone: 1, isActive: 1 }).lean<{ phone: string; isActive: boolean }>().exec(),
+);
+
 /**
- * The session's user, re-read on every call so that a deactivated account stops working at
+ * The session's user, checked on every call so that a deactivated account stops working at
  * once, even on live sessions.
  */
 export const requireUser: RequestHandler = async (req, _res, next) => {
   const userId = req.session?.userId;
   if (!userId || !Types.ObjectId.isValid(userId)) throw unauthorized();
-  const user = await User.findById(userId, { phone: 1, isActive: 1 }).lean<{ phone: string; isActive: boolean }>();
+  const user = await users.get(userId);
   if (!user || !user.isActive) {
     await destroySession(req);
     throw user ? unauthorized(MESSAGES.accountInactive, "account_inactive") : unauthorized();

@@ -1,7 +1,7 @@
 /** Customer Support: the user list with usage, and the active toggle (SPEC §2, §4). */
 import { Types } from "mongoose";
 import { shownTier, type AdminUserRow, type AdminUsersQuery, type AdminUsersResponse } from "@storefront/shared";
-import { LedgerEntry, loadWalletTables, User, type Pusher } from "@storefront/shared/server";
+import { LedgerEntry, loadWalletTables, publishCacheChange, User, type Pusher } from "@storefront/shared/server";
 import { notFound } from "../errors";
 import type { AuthedAdmin } from "../middleware/auth";
 import { usageByUserPipeline } from "./admin-usage";
@@ -72,9 +72,9 @@ export async function listUsers(query: AdminUsersQuery): Promise<AdminUsersRespo
 }
 
 /**
- * Turns a user on or off. requireUser re-reads isActive on every call, so an inactive user's
- * live sessions stop working at their next request and login answers 403; turning off also
- * closes the user's open sockets.
+ * Turns a user on or off. requireUser's cache of the flag is emptied on every process before this
+ * answers, so an inactive user's live sessions stop working at their next request and login
+ * answers 403; turning off also closes the user's open sockets.
  */
 export async function setUserActive(pusher: Pusher, admin: AuthedAdmin, userId: string, isActive: boolean) {
   const before = await User.findOneAndUpdate(
@@ -83,6 +83,7 @@ export async function setUserActive(pusher: Pusher, admin: AuthedAdmin, userId: 
     { returnDocument: "before", projection: { isActive: 1, phone: 1 } },
   ).lean<{ isActive: boolean; phone: string }>();
   if (!before) throw notFound("User not found");
+  await publishCacheChange("user", userId);
   if (!isActive) pusher.disconnectUser(userId);
   await recordAudit(admin, {
     action: "user.toggle",

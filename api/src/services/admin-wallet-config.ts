@@ -1,6 +1,6 @@
-/** The pricing and tier tables (SPEC §2 Wallet Config, §5). Charges read them per call, so a save applies to the next charge. */
+/** The pricing and tier tables (SPEC §2 Wallet Config, §5). Charges read them from each process's cache, which a save empties on every process. */
 import type { WalletConfigRequest } from "@storefront/shared";
-import { WalletConfig, loadWalletTables, type WalletTables } from "@storefront/shared/server";
+import { loadWalletTables, saveWalletTables, type WalletTables } from "@storefront/shared/server";
 import type { AuthedAdmin } from "../middleware/auth";
 import { recordAudit } from "./audit";
 
@@ -11,8 +11,8 @@ export function readWalletConfig(): Promise<WalletTables> {
 export async function saveWalletConfig(admin: AuthedAdmin, input: WalletConfigRequest): Promise<WalletTables> {
   const before = await loadWalletTables();
   const tiers = [...input.tiers].sort((a, b) => a.tier_number - b.tier_number);
-  await WalletConfig.updateOne({ _id: "wallet" }, { $set: { pricing: input.pricing, tiers } }, { upsert: true });
   const after = { pricing: input.pricing, tiers };
+  await saveWalletTables(after);
   await recordAudit(admin, { action: "wallet_config.update", targetType: "wallet_config", targetId: "wallet", before, after });
   return after;
 }

@@ -1,5 +1,6 @@
 export * from "./config";
 export * from "./connections";
+export * from "./cache-bus";
 export * from "./logger";
 export * from "./ledger";
 export * from "./models/index";

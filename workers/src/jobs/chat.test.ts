@@ -45,14 +45,14 @@ const data: ChatJobData = {
 const job = { id: "chat-1" } as Job;
 
 describe("runChat", () => {
-  it("streams each delta to the user's room and returns the reply cleaned of markdown", async () => {
+  it("streams the deltas to the user's room (the first at once, the rest coalesced) and returns the reply cleaned of markdown", async () => {
     setChatProvider(scripted(["**Fever** is ", "a raised ", "body temperature."]));
     const result = await runChat(ctx, data, job);
     expect(result).toEqual({ reply: "Fever is a raised body temperature." });
+    // Written at once by the provider: the first words go out alone, the rest in one push at the end.
     expect(deltas).toEqual([
       { jobId: "chat-1", conversationId: "conv_1", delta: "**Fever** is " },
-      { jobId: "chat-1", conversationId: "conv_1", delta: "a raised " },
-      { jobId: "chat-1", conversationId: "conv_1", delta: "body temperature." },
+      { jobId: "chat-1", conversationId: "conv_1", delta: "a raised body temperature." },
     ]);
     const doctor = PERSONAS.find((p) => p.id === "doctor")!;
     expect(asked.at(-1)).toMatchObject({ system: doctor.systemPrompt, persona: "doctor", history: data.history, language: "en" });

@@ -1,6 +1,6 @@
 /**
  * The "chat" queue: text personas and the Doctor. Streams the provider's deltas to the user's
- * room as "chat:delta" and returns the whole reply cleaned of markdown (SPEC §9).
+ * room as "chat:delta" (coalesced to one push per 40 ms, the first at once) and returns the whole reply cleaned of markdown (SPEC §9).
  */
 import type { Job, Processor } from "bullmq";
 import {
@@ -14,6 +14,7 @@ import {
 import { createChatProvider, type ChatProvider } from "../providers/chat/index";
 import type { WorkerContext } from "../context";
 import { chargedProcessor } from "./charged";
+import { coalesce } from "./coalesce";
 
 let provider: ChatProvider | undefined;
 
@@ -33,15 +34,23 @@ export async function runChat(ctx: WorkerContext, data: ChatJobData, job: Job): 
   const sms = data.channel === "sms";
   const persona = personaById(data.persona);
   let text = "";
-  for await (const delta of chatProvider(ctx).stream({
-    system: sms ? smsSystemPrompt(persona.systemPrompt, data.language) : persona.systemPrompt,
-    history: data.history,
-    message: data.message,
-    language: data.language,
-    persona: data.persona,
-  })) {
-    text += delta;
-    pusher.toUser(data.userId, "chat:delta", { jobId, conversationId: data.conversationId, delta });
+  const deltas = coalesce((delta) =>
+    pusher.toUser(data.userId, "chat:delta", { jobId, conversationId: data.conversationId, delta }),
+  );
+  try {
+    for await (const delta of chatProvider(ctx).stream({
+      system: sms ? smsSystemPrompt(persona.systemPrompt, data.language) : persona.systemPrompt,
+      history: data.history,
+      message: data.message,
+      language: data.language,
+      persona: data.persona,
+    })) {
+      text += delta;
+      deltas.push(delta);
+    }
+    deltas.end();
+  } finally {
+    deltas.cancel();
   }
   const cleaned = cleanMarkdown(text);
   const reply = sms ? limitSmsReply(cleaned, data.language) : cleaned;

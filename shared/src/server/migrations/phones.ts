@@ -5,6 +5,7 @@
  */
 import { canonicalPhone, type PhoneCountry } from "../../phone";
 import { User } from "../models/index";
+import { publishCacheChange } from "../cache-bus";
 
 export interface PhoneDuplicate {
   /** The E.164 form both rows stand for. */
@@ -44,5 +45,7 @@ export async function migratePhones(defaultCountry: PhoneCountry): Promise<Phone
       report.duplicates.push({ canonical, userId: String(user._id), phone: user.phone, keptUserId: String(taker?._id ?? "") });
     }
   }
+  // The API's per-process user cache holds phones: every process rereads them.
+  if (report.rewritten) await publishCacheChange("user");
   return report;
 }
