@@ -7,6 +7,7 @@
  *   (b) latency from sending the chat call to the pushed "job:completed" (socket.io-client)
  *       against raw BullMQ queue.add → completed (QueueEvents), one request at a time.
  * Sizes: BENCH_REQUESTS (400), BENCH_WARMUP (50), BENCH_CONCURRENCY (16), BENCH_SERIAL (300).
+ * BENCH_PROFILE_DIR=<dir> writes CPU profiles of the API and workers (see profile-top.ts).
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
@@ -38,6 +39,7 @@ const CONCURRENCY = sizeFromEnv("BENCH_CONCURRENCY", 16, 64);
 const SERIAL = sizeFromEnv("BENCH_SERIAL", 300, 5000);
 const BACKLOG = sizeFromEnv("BENCH_BACKLOG", 200, 2000);
 const SERIAL_WARMUP = 20;
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ? path.resolve(process.env.BENCH_PROFILE_DIR) : undefined;
 /** The trivial queue of the raw BullMQ baseline (raw-worker.ts). */
 const RAW_QUEUE = "bench-raw";
 /** The floor's queue (floor.ts, floor-worker.ts). */
@@ -343,6 +345,9 @@ async function main(): Promise<void> {
         LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE: "100000",
         SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: "100000",
       },
+      // BENCH_PROFILE_DIR: the API and workers write a V8 CPU profile there when they stop
+      // (`npx tsx scripts/bench/profile-top.ts <dir>` prints the top frames).
+      ...(PROFILE_DIR ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] } : {}),
     });
     const api = stack.apiUrls[0]!;
     const workerConcurrency = stack.env.WORKER_CONCURRENCY_CHAT ?? "4 (default)";

@@ -25,6 +25,8 @@ export interface StackOptions {
   /** Worker processes to run: one entry per process, each a comma-separated queue list. */
   workers?: string[];
   env?: Record<string, string>;
+  /** Extra node flags for the API and worker processes (the benchmark's `--cpu-prof`). */
+  nodeArgs?: string[];
   /** Fixed port of the first API process; others get free ports. */
   port?: number;
   logDir?: string;
@@ -151,7 +153,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           const child = fork(path.join(root, script), [], {
             cwd: root,
             env,
-            execArgv: tsxLoader,
+            execArgv: [...tsxLoader, ...(options.nodeArgs ?? [])],
             stdio: ["ignore", out, out, "ipc"],
           });
           try {

@@ -170,7 +170,9 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
   }
 
   await LedgerEntry.updateOne({ _id: entry._id }, { state: "applied", balanceAfter: updated.coins });
-  await User.updateOne({ _id: userId }, { $pull: { pendingLedger: entry._id } });
+  // Tidying only, so not waited for: the entry is applied, and its id left on the user guards
+  // nothing (each entry's condition names its own id). The reconciler pulls whatever a crash leaves.
+  User.updateOne({ _id: userId }, { $pull: { pendingLedger: entry._id } }).catch(() => undefined);
   return { id: String(entry._id), key: entry.key, amount: entry.amount, balanceAfter: updated.coins, replayed: false };
 }
 
