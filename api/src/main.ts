@@ -21,6 +21,7 @@ import {
   queuesWithoutWorkers,
 } from "@storefront/shared/server";
 import { createApp } from "./app";
+import { indexStoredSessions } from "./middleware/session";
 import type { AppContext } from "./context";
 import { attachSocketServer } from "./realtime/socket";
 import { ensureFirstAdmin, migrateData } from "./services/auth";
@@ -56,6 +57,11 @@ async function main(): Promise<void> {
   };
   await ensureFirstAdmin(config, log);
   await migrateData(config, log);
+  // Once per data set; not awaited, so a large session store does not delay the first call.
+  indexStoredSessions(redis).then(
+    (indexed) => indexed && log.info({ indexed }, "stored sessions added to their users' index"),
+    (error: unknown) => log.warn({ err: error }, "indexing stored sessions failed; retried at the next start"),
+  );
 
   const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
   const server = createServer(createApp(ctx, { webDist }));

@@ -4,12 +4,14 @@
  * processes of our own (same Redis and database as the run's stack) that trust one proxy and
  * have small limits, so each test counts under its own client address.
  */
+import { createHmac } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import mongoose from "mongoose";
 import { Redis } from "ioredis";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SmsLog } from "@storefront/shared/server";
+import { indexStoredSessions } from "../../api/src/middleware/session";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 import { Client, giveCoins, newUser, uniquePhone, walletCoins } from "../support/client";
 import { connectSocket, until } from "../support/realtime";
@@ -351,6 +353,41 @@ describe("password change", () => {
     const againClosed = new Promise<string>((resolve) => again.socket.once("disconnect", resolve));
     expect((await client.post("/logout.php")).status).toBe(200);
     expect(await againClosed).toBe("io server disconnect");
+  });
+
+  it("ends sessions stored before the per-user index existed: indexed once at start, and on their next use", async () => {
+    const { client, id } = await newUser("old-password");
+    const sid = decodeURIComponent(client.cookie("sf.sid")!).slice(2).split(".")[0]!;
+    const stored = (await redis.get(`sess:${sid}`))!;
+    // Two copies of the session as older code wrote them: no entry in user-sessions:<id>.
+    const legacy = (name: string) => {
+      const legacySid = `legacy-${name}-${id}`;
+      const signature = createHmac("sha256", "test-session-secret-0123456789")
+        .update(legacySid)
+        .digest("base64")
+        .replace(/=+$/u, "");
+      const c = new Client();
+      c.setCookieValue("sf.sid", encodeURIComponent(`s:${legacySid}.${signature}`));
+      return { sid: legacySid, client: c };
+    };
+    const unused = legacy("unused");
+    const used = legacy("used");
+    for (const l of [unused, used]) await redis.set(`sess:${l.sid}`, stored, "EX", 3600);
+    expect(await redis.sismember(`user-sessions:${id}`, unused.sid)).toBe(0);
+
+    // The start-up pass (once per data set, so its mark is cleared first) indexes the unused one;
+    // a request on the other indexes it as the store touches it.
+    await redis.del("migrations:session-index");
+    expect(await indexStoredSessions(redis)).toBeGreaterThanOrEqual(2);
+    await redis.srem(`user-sessions:${id}`, used.sid);
+    expect((await used.client.get("/session-check-simple.php")).body).toMatchObject({ authenticated: true });
+    expect(await redis.sismember(`user-sessions:${id}`, used.sid)).toBe(1);
+
+    expect(
+      (await client.post("/user/change-password.php", { currentPassword: "old-password", newPassword: "new-password" })).status,
+    ).toBe(200);
+    expect((await unused.client.get("/session-check-simple.php")).body).toMatchObject({ authenticated: false });
+    expect((await used.client.get("/session-check-simple.php")).body).toMatchObject({ authenticated: false });
   });
 
   it("answers 400 naming the field to a wrong current password or a short new one", async () => {

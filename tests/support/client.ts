@@ -22,6 +22,11 @@ export class Client {
     return this.cookies.get(name);
   }
 
+  setCookieValue(name: string, value: string): this {
+    this.cookies.set(name, value);
+    return this;
+  }
+
   /** The same cookies as `other` (its session, on another API process of the same run). */
   shareCookies(other: Client): this {
     for (const [name, value] of other.cookies) this.cookies.set(name, value);

@@ -79,7 +79,7 @@ export class RedisSessionStore extends Store {
 
   override touch(sid: string, data: SessionData, callback?: () => void): void {
     const refresh = this.redis.multi().expire(this.prefix + sid, this.ttl(data));
-    if (data.userId) refresh.expire(userSessionsKey(data.userId), SESSION_TTL_SECONDS);
+    if (data.userId) refresh.sadd(userSessionsKey(data.userId), sid).expire(userSessionsKey(data.userId), SESSION_TTL_SECONDS);
     refresh.exec().then(
       () => callback?.(),
       () => callback?.(),
@@ -88,9 +88,34 @@ export class RedisSessionStore extends Store {
 }
 
 /**
- * Ends every login session of the user except `keepSid`, on every API process (the sessions live
- * in Redis). Sessions older than the user-sessions index are not found here: they expire.
+ * Adds every stored session to its user's index (user-sessions:<id>), once per Redis data set:
+ * sessions written before the index existed would otherwise survive a password change. The
+ * store indexes on every write and touch from then on. Returns how many sessions it indexed.
  */
+export async function indexStoredSessions(redis: Redis, prefix = "sess:"): Promise<number> {
+  const done = "migrations:session-index";
+  if (await redis.get(done)) return 0;
+  let indexed = 0;
+  let cursor = "0";
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 500);
+    cursor = next;
+    if (!keys.length) continue;
+    const values = await redis.mget(...keys);
+    const write = redis.multi();
+    keys.forEach((key, i) => {
+      const userId = parseSession(values[i] ?? null)?.userId;
+      if (!userId) return;
+      write.sadd(userSessionsKey(userId), key.slice(prefix.length)).expire(userSessionsKey(userId), SESSION_TTL_SECONDS);
+      indexed += 1;
+    });
+    await write.exec();
+  } while (cursor !== "0");
+  await redis.set(done, new Date().toISOString());
+  return indexed;
+}
+
+/** Ends every login session of the user except `keepSid`, on every API process (the sessions live in Redis). */
 export async function endUserSessions(redis: Redis, userId: string, keepSid: string, prefix = "sess:"): Promise<string[]> {
   const key = userSessionsKey(userId);
   const others = (await redis.smembers(key)).filter((sid) => sid !== keepSid);
