@@ -66,8 +66,10 @@ describe("per-process caches kept true through Redis", () => {
     expect(refused.body.code).toBe("account_inactive");
 
     expect((await put(admin, "/admin/users.php", { userId: user.id, isActive: true })).status).toBe(200);
-    const login = await new Client(second.url).post("/login-session-fix.php", { phone: user.phone, password: "cache-pass-2" });
-    expect(login.status).toBe(200);
+    // Signed in again (through the run's own API, whose login limits the suites share), and served on the other.
+    const back = new Client();
+    expect((await back.post("/login-session-fix.php", { phone: user.phone, password: "cache-pass-2" })).status).toBe(200);
+    expect((await onSecond(back).get("/wallet/get.php")).status).toBe(200);
     expect(await User.exists({ _id: user.id, isActive: true })).toBeTruthy();
   });
 });

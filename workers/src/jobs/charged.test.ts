@@ -78,6 +78,22 @@ describe("chargedProcessor", () => {
     ]);
   });
 
+  it("does not make again what a run that died after settling made, when the queue can tell its result", async () => {
+    const { userId, holdKey } = await heldJob();
+    let made = 0;
+    const hooks = { finishedResult: () => ({ reply: "made before" }) };
+    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: `made ${++made}` }), hooks);
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "made 1" });
+    // Redelivered after its process died between the settle and BullMQ's completion.
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "made before" });
+    expect(made).toBe(1);
+    expect(await coins(userId)).toBe(40);
+    // Without the hook the job runs again, still charged once.
+    const plain = chargedProcessor(ctx, "chat", async () => ({ reply: `made ${++made}` }));
+    await expect(plain(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "made 2" });
+    expect(await coins(userId)).toBe(40);
+  });
+
   it("rethrows a transient error before the last attempt and keeps the hold", async () => {
     const { userId, holdKey } = await heldJob();
     const processor = chargedProcessor(ctx, "chat", async () => {

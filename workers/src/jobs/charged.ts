@@ -79,6 +79,12 @@ export interface ChargedHooks<Q extends HeldQueueName, R> {
    * rethrown.
    */
   onFinalFailure?(data: Partial<JobData<Q>>, reason: string, job: Job): Promise<void>;
+  /**
+   * The result of a run that had already settled its hold when its process died (before BullMQ
+   * recorded the completion), when the queue can tell it without doing the work again. Without it
+   * (or when it answers undefined) the job runs again, charged once.
+   */
+  finishedResult?(data: JobData<Q>, job: Job): R | undefined | Promise<R | undefined>;
 }
 
 /**
@@ -103,7 +109,15 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       if (!parsed.success) throw new UnrecoverableError(`invalid job payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);
       // TypeScript cannot tie the schema picked by a generic key to JobData<Q>; the map makes it so.
       const data = parsed.data as JobData<Q>;
-      await assertStillHeld(data.holdKey);
+      const state = await heldState(data.holdKey);
+      const earlier = state === "settled" ? await hooks.finishedResult?.(data, job) : undefined;
+      if (earlier !== undefined) {
+        // The work was done and paid for by a run whose process died before BullMQ heard of it.
+        ctx.pusher.toUser(data.userId, "job:completed", { jobId, queue, result: earlier });
+        log.info("job had completed before a restart; its result is returned again, not made again");
+        await hooks.onCompleted?.(data, earlier, job);
+        return earlier;
+      }
       const result = await handler(data, job, token);
       await settleHold(data.holdKey);
       ctx.pusher.toUser(data.userId, "job:completed", { jobId, queue, result });
@@ -138,7 +152,8 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
  * A hold already released (a refund went out, e.g. by the sweeper) means the job must not run:
  * the user would get work they were refunded for.
  */
-async function assertStillHeld(holdKey: string): Promise<void> {
+/** The job's hold, still held or already settled; a job never charged or already refunded does not run. */
+async function heldState(holdKey: string): Promise<"held" | "settled"> {
   const entry = await LedgerEntry.findOne({ key: holdKey, kind: "hold" }, { holdState: 1, state: 1 }).lean<{
     holdState: string | null;
     state: string;
@@ -147,6 +162,7 @@ async function assertStillHeld(holdKey: string): Promise<void> {
   if (entry.holdState === "released" || entry.holdState === "releasing") {
     throw new UnrecoverableError("This request was cancelled and refunded");
   }
+  return entry.holdState === "settled" ? "settled" : "held";
 }
 
 async function failFinally(

@@ -113,6 +113,12 @@ export function videoProcessor(ctx: WorkerContext): Processor {
     async onCompleted(_data, result, job) {
       await completeVideo(job.id ?? "", result.key, ctx.pusher);
     },
+    // A settled hold means the file was stored under its fixed key: no second generation.
+    finishedResult(data, job): VideoJobResult {
+      const videoId = videoIdForJob(job.id ?? "").toHexString();
+      const key = videoFileKey(data.userId, videoId);
+      return { videoId, status: "completed", key, videoUrl: storedFileUrl(key) };
+    },
     async onFinalFailure(_data, reason, job) {
       await failVideo(job.id ?? "", reason, ctx.pusher);
     },
