@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LedgerEntry, PackageAssignmentModel, User, ledgerSum } from "@storefront/shared/server";
-import { OfflineBilling } from "../../workers/src/billing/index";
+import { OfflineBilling } from "@storefront/shared/server";
 import { renewDueAssignments } from "../../workers/src/schedules/renewals";
 import { Client, newUser } from "../support/client";
 import { superAdmin, useDatabase } from "./admin-helpers";

@@ -27,6 +27,7 @@ import { smsLogsRoutes } from "./sms/integration/logs";
 import { smsWebhookRoutes } from "./sms/integration/webhook";
 import { profileRoutes } from "./user/profile";
 import { videoRoutes } from "./videos/videos";
+import { walletShopRoutes } from "./wallet/shop";
 import { walletRoutes } from "./wallet/wallet";
 
 /**
@@ -40,6 +41,7 @@ export const API_ROUTES: readonly Route[] = [
   ...authRoutes,
   ...profileRoutes,
   ...walletRoutes,
+  ...walletShopRoutes,
   ...smsAiRoutes,
   ...chatRoutes,
   ...conversationRoutes,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FEATURES } from "../constants";
+import { FEATURES, SUBSCRIPTION_TYPES } from "../constants";
 import { clientUserIdSchema, intSchema } from "./common";
 
 export const walletQuerySchema = z.object({ userId: clientUserIdSchema.optional() });
@@ -54,3 +54,60 @@ export type UpdateUserTierRequest = z.infer<typeof updateUserTierRequestSchema>;
 export type WalletUseResponse = z.infer<typeof walletUseResponseSchema>;
 /** What a client may send to wallet/use.php (before the server's defaults and aliases). */
 export type WalletUseInput = z.input<typeof walletUseRequestSchema>;
+
+/** A package as the Get coins page offers it (active packages only). */
+export const shopPackageSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  coins: z.number().int(),
+  price: z.number(),
+  subscription_type: z.enum(SUBSCRIPTION_TYPES),
+  description: z.string(),
+});
+export type ShopPackage = z.infer<typeof shopPackageSchema>;
+
+/** One of the subscriber's own packages (bought or given), with its renewal switch. */
+export const mySubscriptionSchema = z.object({
+  id: z.string(),
+  package_id: z.string(),
+  package_name: z.string(),
+  coins: z.number().int(),
+  price: z.number(),
+  subscription_type: z.enum(SUBSCRIPTION_TYPES),
+  auto_renew: z.boolean(),
+  expires_at: z.string().nullable(),
+});
+export type MySubscription = z.infer<typeof mySubscriptionSchema>;
+
+export const walletShopResponseSchema = z.object({
+  success: z.literal(true),
+  packages: z.array(shopPackageSchema),
+  subscriptions: z.array(mySubscriptionSchema),
+});
+export type WalletShopResponse = z.infer<typeof walletShopResponseSchema>;
+
+export const buyPackageRequestSchema = z.object({
+  packageId: z
+    .unknown()
+    .transform((v) => (v === null || v === undefined ? "" : String(v).trim()))
+    .pipe(z.string().regex(/^[a-f0-9]{24}$/u, "packageId must be a package id")),
+});
+export type BuyPackageRequest = z.infer<typeof buyPackageRequestSchema>;
+
+export const buyPackageResponseSchema = z.object({
+  success: z.literal(true),
+  subscription: mySubscriptionSchema,
+  coinsAdded: z.number().int().nonnegative(),
+  coins: z.number().int().nonnegative(),
+  /** True when this answered a repeated request (same Idempotency-Key): nothing was charged again. */
+  replayed: z.boolean(),
+});
+export type BuyPackageResponse = z.infer<typeof buyPackageResponseSchema>;
+
+export const autoRenewRequestSchema = z.object({
+  subscriptionId: z.string().regex(/^[a-f0-9]{24}$/u, "subscriptionId must be a subscription id"),
+  autoRenew: z.boolean({ error: "autoRenew must be true or false" }),
+});
+export type AutoRenewRequest = z.infer<typeof autoRenewRequestSchema>;
+
+export const autoRenewResponseSchema = z.object({ success: z.literal(true), subscription: mySubscriptionSchema });

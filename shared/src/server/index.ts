@@ -13,3 +13,5 @@ export * from "./queue-stats";
 export * from "./gateway-http";
 export * from "./migrations/phones";
 export * from "./videos";
+export * from "./billing/index";
+export * from "./purchases";

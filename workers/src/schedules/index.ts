@@ -10,7 +10,7 @@ import { createScheduleContext, type ScheduleContext } from "./context";
 import { sweepHolds } from "./hold-sweeper";
 import { pushQueueStats, QUEUE_STATS_EVERY_MS } from "./queue-stats";
 import { renewDueAssignments } from "./renewals";
-import { operatorBilling } from "../billing/index";
+import { operatorBilling } from "@storefront/shared/server";
 
 export type { ScheduleContext } from "./context";
 

@@ -14,11 +14,12 @@ import {
   assignmentCreditKey,
   credit,
   setBalance,
+  settlePurchase,
   type Logger,
   type PackageAssignmentDoc,
   type Pusher,
 } from "@storefront/shared/server";
-import type { OperatorBilling } from "../billing/index";
+import type { OperatorBilling } from "@storefront/shared/server";
 
 export interface RenewalDeps {
   billing: OperatorBilling;
@@ -38,6 +39,8 @@ export interface RenewalReport {
   expired: number;
   /** First-period credits left unfinished by a crash in admin/user-packages.php, now applied. */
   creditsFinished: number;
+  /** Subscribers' purchases a crash left between recording and crediting, now paid and credited or ended. */
+  purchasesFinished: number;
 }
 
 /** How long an assignment's first credit may stay pending before the schedule finishes it. */
@@ -57,6 +60,8 @@ async function finishPendingCredits(now: Date, batch: number, scope: Record<stri
   const pending = await PackageAssignmentModel.find({
     ...scope,
     creditPending: true,
+    // A purchase is credited only once paid (finishPendingPurchases).
+    payment: { $ne: "pending" },
     createdAt: { $lt: new Date(now.getTime() - PENDING_CREDIT_GRACE_MS) },
   })
     .limit(batch)
@@ -79,6 +84,27 @@ async function finishPendingCredits(now: Date, batch: number, scope: Record<stri
   return finished;
 }
 
+/**
+ * Purchases whose request died between recording and crediting: charged again with their own key
+ * (the operator answers as the first time), then credited, or ended when declined.
+ */
+async function finishPendingPurchases(
+  deps: RenewalDeps,
+  now: Date,
+  batch: number,
+  scope: Record<string, unknown>,
+): Promise<number> {
+  const pending = await PackageAssignmentModel.find({
+    ...scope,
+    payment: "pending",
+    createdAt: { $lt: new Date(now.getTime() - PENDING_CREDIT_GRACE_MS) },
+  })
+    .limit(batch)
+    .lean<PackageAssignmentDoc[]>();
+  for (const purchase of pending) await settlePurchase(purchase, deps.pusher, deps.billing);
+  return pending.length;
+}
+
 /** Resets the balance to 0 once for this assignment period, even when run again after a crash. */
 async function resetBalance(userId: Types.ObjectId, assignmentId: string, period: number, reason: string): Promise<void> {
   try {
@@ -98,9 +124,15 @@ export async function renewDueAssignments(deps: RenewalDeps): Promise<RenewalRep
     failed: 0,
     expired: 0,
     creditsFinished: await finishPendingCredits(now, batch, scope),
+    purchasesFinished: await finishPendingPurchases(deps, now, batch, scope),
   };
 
-  const due = await PackageAssignmentModel.find({ ...scope, isActive: true, expiresAt: { $lte: now } })
+  const due = await PackageAssignmentModel.find({
+    ...scope,
+    isActive: true,
+    payment: { $ne: "pending" },
+    expiresAt: { $lte: now },
+  })
     .sort({ expiresAt: 1 })
     .limit(batch)
     .lean<PackageAssignmentDoc[]>();

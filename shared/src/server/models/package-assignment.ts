@@ -27,6 +27,14 @@ const packageAssignmentSchema = new Schema(
     /** The coins of period 0 are not yet credited (the schedule finishes it after a crash). */
     creditPending: { type: Boolean, default: true },
     assignedBy: { type: String, default: null },
+    /**
+     * A subscriber's purchase (wallet/buy.php): its request key (unique: one purchase per key) and
+     * whether the operator has taken the payment ("pending" until it has; never credited before).
+     * Absent for packages an administrator gave.
+     */
+    purchaseKey: { type: String, default: undefined },
+    payment: { type: String, enum: ["pending", "paid", null], default: null },
+    paymentReference: { type: String, default: null },
     lastRenewedAt: { type: Date, default: null },
     endedAt: { type: Date, default: null },
     /** removed | expired | renewal_failed */
@@ -36,6 +44,8 @@ const packageAssignmentSchema = new Schema(
 );
 packageAssignmentSchema.index({ activeKey: 1 }, { unique: true, sparse: true });
 packageAssignmentSchema.index({ isActive: 1, expiresAt: 1 });
+packageAssignmentSchema.index({ purchaseKey: 1 }, { unique: true, sparse: true });
+packageAssignmentSchema.index({ payment: 1, createdAt: 1 });
 
 export type PackageAssignmentDoc = InferSchemaType<typeof packageAssignmentSchema> & {
   _id: Types.ObjectId;

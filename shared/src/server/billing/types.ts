@@ -1,10 +1,10 @@
 /**
- * Operator billing: how an auto-renewing package is paid for at renewal (SPEC §4: "renewal uses
- * operator credit"). An implementation must be idempotent per request key, so a renewal retried
- * after a crash never charges twice.
+ * Operator billing: how a package is paid for, when a subscriber buys it and at each renewal (SPEC
+ * §4: "renewal uses operator credit"). An implementation must be idempotent per request key, so a
+ * purchase or renewal retried after a crash never charges twice.
  */
 export interface BillingRequest {
-  /** Unique per assignment and period. */
+  /** Unique per purchase request, or per assignment and period. */
   key: string;
   userId: string;
   phone: string;

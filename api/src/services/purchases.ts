@@ -1,0 +1,140 @@
+/**
+ * Buying a package from the Get coins page (wallet/buy.php), through the same operator billing
+ * the renewals use (shared/src/server/billing). Every step is keyed by the purchase's request key
+ * (the Idempotency-Key header), so a retried request charges and credits at most once:
+ *
+ *   1. the purchase is recorded as an active assignment with `payment: "pending"` (its unique
+ *      active key also refuses a second copy of a package the subscriber already holds);
+ *   2. the operator is charged with the purchase key (idempotent on its side);
+ *   3. declined: the purchase is deleted, nothing was credited; taken: `payment: "paid"`, then the
+ *      coins are credited under the assignment's period-0 ledger key, and the balance is pushed.
+ *
+ * A crash after 1 or 2 is finished by the same request retried, or by the renewal schedule
+ * (finishPendingPurchases), which charges again with the same key (the operator answers as the
+ * first time) and credits or ends the purchase. A pending purchase is never credited.
+ */
+import { Types } from "mongoose";
+import {
+  MESSAGES,
+  SUBSCRIPTION_PERIOD_MS,
+  type BuyPackageResponse,
+  type MySubscription,
+  type SubscriptionType,
+  type WalletShopResponse,
+} from "@storefront/shared";
+import {
+  PackageAssignmentModel,
+  User,
+  WalletPackageModel,
+  activeAssignmentKey,
+  settlePurchase,
+  type PackageAssignmentDoc,
+  type Pusher,
+  type WalletPackageDoc,
+} from "@storefront/shared/server";
+import { AppError, badRequest, conflict, notFound } from "../errors";
+
+function toSubscription(doc: PackageAssignmentDoc): MySubscription {
+  return {
+    id: String(doc._id),
+    package_id: String(doc.packageId),
+    package_name: doc.packageName,
+    coins: doc.coins,
+    price: doc.price,
+    subscription_type: doc.subscriptionType as SubscriptionType,
+    auto_renew: doc.autoRenew,
+    expires_at: doc.expiresAt ? doc.expiresAt.toISOString() : null,
+  };
+}
+
+/** The active packages on offer, and the subscriber's own running packages. */
+export async function walletShop(userId: string): Promise<WalletShopResponse> {
+  const [packages, mine] = await Promise.all([
+    WalletPackageModel.find({ status: "active" }).sort({ price: 1, createdAt: 1 }).limit(100).lean<WalletPackageDoc[]>(),
+    PackageAssignmentModel.find({ userId, isActive: true, payment: { $ne: "pending" } })
+      .sort({ createdAt: -1 })
+      .limit(50)
+      .lean<PackageAssignmentDoc[]>(),
+  ]);
+  return {
+    success: true,
+    packages: packages.map((p) => ({
+      id: String(p._id),
+      name: p.name,
+      coins: p.coins,
+      price: p.price,
+      subscription_type: p.subscriptionType as SubscriptionType,
+      description: p.description,
+    })),
+    subscriptions: mine.map(toSubscription),
+  };
+}
+
+const isDuplicateKey = (error: unknown) => (error as { code?: number } | undefined)?.code === 11000;
+
+export async function buyPackage(
+  userId: string,
+  packageId: string,
+  purchaseKey: string,
+  pusher: Pusher,
+  now = new Date(),
+): Promise<BuyPackageResponse> {
+  let purchase = await PackageAssignmentModel.findOne({ purchaseKey }).lean<PackageAssignmentDoc>();
+  const replayed = purchase !== null;
+  if (purchase && (String(purchase.userId) !== userId || String(purchase.packageId) !== packageId)) {
+    throw new AppError(409, "idempotency_conflict", MESSAGES.idempotencyConflict);
+  }
+  if (!purchase) {
+    const pkg = await WalletPackageModel.findById(packageId).lean<WalletPackageDoc>();
+    if (!pkg || pkg.status !== "active") throw notFound("packageId: no such package on offer");
+    const subscriptionType = pkg.subscriptionType as SubscriptionType;
+    try {
+      const created = await PackageAssignmentModel.create({
+        userId,
+        packageId: pkg._id,
+        packageName: pkg.name,
+        coins: pkg.coins,
+        price: pkg.price,
+        subscriptionType,
+        isActive: true,
+        activeKey: activeAssignmentKey(userId, pkg._id),
+        autoRenew: pkg.autoRenew,
+        expiresAt: new Date(now.getTime() + SUBSCRIPTION_PERIOD_MS[subscriptionType]),
+        creditPending: pkg.coins > 0,
+        assignedBy: `user:${userId}`,
+        purchaseKey,
+        payment: "pending",
+      });
+      purchase = created.toObject() as PackageAssignmentDoc;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      // Two requests with one key at once: the other one records it; this one answers as a retry.
+      const other = await PackageAssignmentModel.findOne({ purchaseKey }).lean<PackageAssignmentDoc>();
+      if (!other) throw conflict(MESSAGES.packageAlreadyActive, "package_already_active");
+      purchase = other;
+    }
+  }
+
+  const settled = await settlePurchase(purchase, pusher);
+  if (!settled.paid) throw new AppError(402, "payment_declined", MESSAGES.paymentDeclined, { reason: settled.reason });
+  const user = await User.findById(userId, { coins: 1 }).lean<{ coins: number }>();
+  return {
+    success: true,
+    subscription: toSubscription(settled.purchase),
+    coinsAdded: settled.purchase.coins,
+    coins: user?.coins ?? 0,
+    replayed,
+  };
+}
+
+/** The subscriber turns the renewal of one of their own packages on or off. */
+export async function setAutoRenew(userId: string, subscriptionId: string, autoRenew: boolean): Promise<MySubscription> {
+  if (!Types.ObjectId.isValid(subscriptionId)) throw badRequest("subscriptionId must be a subscription id", "subscriptionId");
+  const updated = await PackageAssignmentModel.findOneAndUpdate(
+    { _id: subscriptionId, userId, isActive: true },
+    { $set: { autoRenew } },
+    { returnDocument: "after" },
+  ).lean<PackageAssignmentDoc>();
+  if (!updated) throw notFound("subscriptionId: no such running package of yours");
+  return toSubscription(updated);
+}

@@ -1,0 +1,137 @@
+/**
+ * Buying coins (wallet/packages.php, wallet/buy.php, wallet/auto-renew.php) on the running stack,
+ * through the offline operator billing, which this run declines above a price of 5,000.
+ */
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { LedgerEntry, OfflineBilling, PackageAssignmentModel, User, ledgerSum } from "@storefront/shared/server";
+import { renewDueAssignments } from "../../workers/src/schedules/renewals";
+import { Client, newUser } from "../support/client";
+import { put, superAdmin, useDatabase } from "./admin-helpers";
+
+useDatabase();
+
+async function offer(fields: Record<string, unknown>): Promise<string> {
+  const admin = await superAdmin();
+  const created = await admin.post("/admin/wallet-packages-simple.php", {
+    name: `Shop ${randomUUID().slice(0, 8)}`,
+    subscription_type: "monthly",
+    ...fields,
+  });
+  expect(created.status).toBe(201);
+  return created.body.package.id as string;
+}
+
+const buy = (client: Client, packageId: unknown, key = randomUUID()) =>
+  client.post("/wallet/buy.php", { packageId }, { "Idempotency-Key": key });
+
+const balance = async (userId: string) => (await User.findById(userId, { coins: 1 }).lean<{ coins: number }>())!.coins;
+const credits = (userId: string) => LedgerEntry.countDocuments({ userId, kind: "credit", state: "applied" });
+
+describe("buying coins", () => {
+  it("lists the packages on offer, buys one once per key, and pushes nothing twice", async () => {
+    const packageId = await offer({ coins: 500, price: 5 });
+    const { client, id } = await newUser();
+    const shop = await client.get("/wallet/packages.php");
+    expect(shop.status).toBe(200);
+    expect(shop.body.packages.find((p: { id: string }) => p.id === packageId)).toMatchObject({ coins: 500, price: 5 });
+
+    const key = randomUUID();
+    const first = await buy(client, packageId, key);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ success: true, coinsAdded: 500, coins: 500, replayed: false });
+    const again = await buy(client, packageId, key);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ coins: 500, replayed: true, subscription: { id: first.body.subscription.id } });
+    expect(await credits(id)).toBe(1);
+    expect(await balance(id)).toBe(await ledgerSum(id));
+
+    // The package is running: a new purchase of it (another key) is refused before any charge.
+    const twice = await buy(client, packageId);
+    expect(twice.status).toBe(409);
+    expect(twice.body.code).toBe("package_already_active");
+    expect((await client.get("/wallet/packages.php")).body.subscriptions.map((s: { id: string }) => s.id)).toEqual([
+      first.body.subscription.id,
+    ]);
+  });
+
+  it("credits once when 20 requests with one key arrive together", async () => {
+    const packageId = await offer({ coins: 300, price: 3 });
+    const { client, id } = await newUser();
+    const key = randomUUID();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => buy(client, packageId, key)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(answers.filter((a) => a.body.replayed === false).length).toBeLessThanOrEqual(1);
+    expect(await credits(id)).toBe(1);
+    expect(await balance(id)).toBe(300);
+    expect(await PackageAssignmentModel.countDocuments({ userId: id })).toBe(1);
+  });
+
+  it("credits nothing when the operator declines, and says so with its code", async () => {
+    const packageId = await offer({ coins: 100, price: 9000 });
+    const { client, id } = await newUser();
+    const res = await buy(client, packageId);
+    expect(res.status).toBe(402);
+    expect(res.body.code).toBe("payment_declined");
+    expect(await balance(id)).toBe(0);
+    expect(await credits(id)).toBe(0);
+    expect(await PackageAssignmentModel.countDocuments({ userId: id })).toBe(0);
+  });
+
+  it("refuses garbage with 400 naming the field, an unknown package with 404, and strangers with 401", async () => {
+    const { client } = await newUser();
+    for (const packageId of [undefined, "", "x", 42, { $gt: "" }]) {
+      const res = await buy(client, packageId);
+      expect(res.status, JSON.stringify(packageId)).toBe(400);
+      expect(res.body.error).toMatch(/packageId/u);
+    }
+    expect((await buy(client, "0123456789abcdef01234567")).status).toBe(404);
+    expect(
+      (await client.post("/wallet/buy.php", { packageId: "0123456789abcdef01234567" }, { "Idempotency-Key": "bad key!" })).status,
+    ).toBe(400);
+    expect((await buy(new Client(), "0123456789abcdef01234567")).status).toBe(401);
+    expect((await new Client().get("/wallet/packages.php")).status).toBe(401);
+  });
+
+  it("lets the subscriber switch off the renewal of their own package only", async () => {
+    const packageId = await offer({ coins: 50, price: 1, auto_renew: true });
+    const { client } = await newUser();
+    const bought = await buy(client, packageId);
+    const subscriptionId = bought.body.subscription.id as string;
+    expect(bought.body.subscription.auto_renew).toBe(true);
+    const off = await put(client, "/wallet/auto-renew.php", { subscriptionId, autoRenew: false });
+    expect(off.status).toBe(200);
+    expect(off.body.subscription.auto_renew).toBe(false);
+    const stranger = await newUser();
+    expect((await put(stranger.client, "/wallet/auto-renew.php", { subscriptionId, autoRenew: true })).status).toBe(404);
+    expect((await put(client, "/wallet/auto-renew.php", { subscriptionId, autoRenew: "maybe" })).status).toBe(400);
+  });
+
+  it("finishes a purchase a crash left unpaid: charged with its own key, then credited once", async () => {
+    const packageId = await offer({ coins: 70, price: 2 });
+    const { id } = await newUser();
+    const created = await PackageAssignmentModel.create({
+      userId: id,
+      packageId,
+      packageName: "crashed",
+      coins: 70,
+      price: 2,
+      subscriptionType: "monthly",
+      activeKey: `${id}:${packageId}`,
+      expiresAt: new Date(Date.now() + 30 * 24 * 3600_000),
+      creditPending: true,
+      assignedBy: `user:${id}`,
+      purchaseKey: `buy:${id}:${randomUUID()}`,
+      payment: "pending",
+    });
+    const billing = new OfflineBilling();
+    const later = new Date(Date.now() + 120_000);
+    const report = await renewDueAssignments({ billing, userId: id, now: later });
+    expect(report.purchasesFinished).toBe(1);
+    expect(billing.chargedKeys()).toEqual([created.purchaseKey]);
+    expect(await balance(id)).toBe(70);
+    await renewDueAssignments({ billing, userId: id, now: later });
+    expect(await credits(id)).toBe(1);
+    expect((await PackageAssignmentModel.findById(created._id).lean())!.payment).toBe("paid");
+  });
+});
