@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { giveCoins, uniquePhone } from "../support/client";
+import { adminClient, giveCoins, uniquePhone } from "../support/client";
 import { launch, screenshot, seriousViolations, watchCsp } from "./browser";
 
 const baseUrl = inject("baseUrl");
@@ -227,6 +227,31 @@ describe("subscriber web app", () => {
     await page.reload();
     await page.getByLabel("Display name").waitFor();
     await expect.poll(() => page.getByLabel("Display name").inputValue(), { timeout: 10_000 }).toBe("Browser Tester");
+  });
+
+  it("buys a package on Get coins: confirm, coins added, the badge and the list follow", async () => {
+    const admin = await adminClient();
+    const name = `Browser pack ${Date.now()}`;
+    expect(
+      (await admin.post("/admin/wallet-packages-simple.php", { name, coins: 250, price: 2.5, subscription_type: "weekly" }))
+        .status,
+    ).toBe(201);
+    await page.goto(`${baseUrl}/dashboard`);
+    await page.getByTestId("get-coins-link").first().click();
+    await page.waitForURL(/\/get-coins$/u);
+    const before = Number((await page.getByTestId("wallet-coins").innerText()).replace(/\D/gu, ""));
+    await page.getByRole("button", { name: `Buy ${name}` }).click();
+    const dialog = page.getByRole("dialog", { name: "Buy this package?" });
+    await dialog.getByText(`${name}: 250 coins for 2.50 (Weekly)`, { exact: false }).waitFor();
+    await dialog.getByRole("button", { name: "Buy now" }).click();
+    await page.getByText(`250 coins added (${name})`).waitFor();
+    await page.waitForFunction(
+      (expected) => document.querySelector("[data-testid=wallet-coins]")?.textContent?.replace(/\D/gu, "") === String(expected),
+      before + 250,
+    );
+    await page.getByRole("heading", { name: "Your packages" }).waitFor();
+    await page.getByLabel("Renew automatically").first().waitFor();
+    await screenshot(page, "get-coins-bought-en");
   });
 
   it("signs out to /login and forgets the attempted URL", async () => {

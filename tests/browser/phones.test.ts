@@ -112,12 +112,15 @@ describe("at 390 px wide", () => {
     await page.getByRole("button", { name: "Send", exact: true }).click();
     const failure = page.getByTestId("doctor-failure");
     await failure.waitFor({ timeout: 20_000 });
-    expect(await failure.textContent()).toMatch(/^Insufficient coins! You need \d[\d,]* tokens but have 0\.$/u);
+    expect(await failure.textContent()).toMatch(/^Insufficient coins! You need \d[\d,]* tokens but have 0\. Get coins$/u);
     expect(await page.getByLabel("Your message to the Doctor").inputValue()).toBe("I have a headache");
     expect(await page.getByTestId("message-ai").count()).toBe(0);
     const list = await user.client.get(`/conversations/list.php?userId=${user.id}&kind=doctor`);
     expect(list.body.conversations ?? []).toEqual([]);
     await screenshot(page, "phone/en/doctor-402");
+    // The way to coins is right there.
+    await failure.getByRole("link", { name: "Get coins" }).click();
+    await page.waitForURL(/\/get-coins$/u);
   });
 
   it("shows toasts where they cover none of the header's controls, with a close button", async () => {

@@ -20,7 +20,7 @@ export const SIZES = [
 const LANGUAGES = ["en", "ar"] as const;
 
 const PUBLIC_SCREENS = ["/", "/login", "/signup", "/admin-login"];
-const USER_SCREENS = ["/dashboard", "/text-ai", "/doctor", "/image-ai", "/video-test", "/sms-ai", "/profile"];
+const USER_SCREENS = ["/dashboard", "/text-ai", "/doctor", "/image-ai", "/video-test", "/sms-ai", "/profile", "/get-coins"];
 const ADMIN_SECTIONS = [
   "dashboard",
   "users",
@@ -210,6 +210,15 @@ beforeAll(async () => {
   });
   expect(chat.status).toBe(200);
   admin = await adminClient();
+  // A package on offer, so Get coins is looked at with a card (and its long name wraps).
+  const offered = await admin.post("/admin/wallet-packages-simple.php", {
+    name: "Starter pack for the screens walk",
+    coins: 1000,
+    price: 4.99,
+    subscription_type: "monthly",
+    description: "A thousand coins, renewed monthly.",
+  });
+  expect(offered.status).toBe(201);
   adminRecord = (await admin.get("/admin/session.php")).body.admin;
 });
 

@@ -45,6 +45,7 @@ export interface RequestOptions {
   /** A plain object is sent as JSON; FormData as multipart. */
   body?: unknown;
   signal?: AbortSignal;
+  headers?: Record<string, string>;
 }
 
 export function apiUrl(path: string, query?: Query): string {
@@ -65,6 +66,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     init.body = JSON.stringify(options.body);
     init.headers = { "Content-Type": "application/json" };
   }
+  if (options.headers) init.headers = { ...(init.headers as Record<string, string>), ...options.headers };
   const res = await fetch(apiUrl(path, options.query), init);
   const text = await res.text();
   let parsed: unknown = null;

@@ -7,7 +7,8 @@ import { useTranslation } from "react-i18next";
 import { TIER_STYLES } from "@storefront/shared";
 import { useFormat } from "../hooks/useFormat";
 import { useWallet } from "../hooks/useWallet";
-import { TierIcon } from "./toolIcons";
+import { AppLink } from "./AppLink";
+import { PlusIcon, TierIcon } from "./toolIcons";
 import { useToast } from "./Toasts";
 import "./WalletBadge.css";
 
@@ -57,6 +58,9 @@ export function WalletBadge() {
         {t("wallet.coins", { coins: format.number(coins) })}
       </span>
       <span className="wallet-badge__tier-name">{t(`tiers.${tier.currentTier}`, { defaultValue: tier.currentTierName })}</span>
+      <AppLink to="/get-coins" className="wallet-badge__add" aria-label={t("getCoins.link")} title={t("getCoins.link")}>
+        <PlusIcon size={16} />
+      </AppLink>
     </div>
   );
 }

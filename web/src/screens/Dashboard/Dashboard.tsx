@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { ChatIcon, ImageIcon, MicIcon, PhoneIcon, PulseIcon, VideoIcon } from "../../components/toolIcons";
 import { Avatar, SignOutButton } from "../../components/Layout";
+import { GetCoinsLink } from "../../components/GetCoinsLink";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { useToast } from "../../components/Toasts";
 import { WalletBadge } from "../../components/WalletBadge";
@@ -59,7 +60,9 @@ export default function Dashboard() {
       </header>
       <main id="main" className="dashboard__main">
         <h1 className="dashboard__title">{t("dashboard.title")}</h1>
-        <p className="dashboard__subtitle">{t("dashboard.subtitle")}</p>
+        <p className="dashboard__subtitle">
+          {t("dashboard.subtitle")} <GetCoinsLink />
+        </p>
         <div className="dashboard__grid" data-testid="tool-grid">
           {TOOLS.map((tool) => (
             <article key={tool.key} className="card tool-card" style={{ ["--tool-color" as string]: tool.color }}>

@@ -9,6 +9,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { displayConversationTitle, doctorConversationTitle, LIMITS, MEDICAL_DISCLAIMER } from "@storefront/shared";
 import { listConversations, loadConversation, saveConversation, type ConversationSummary } from "../../api/conversations";
 import { ConversationSidebar } from "../../components/ConversationSidebar";
+import { GetCoinsLink, isShortOfCoins } from "../../components/GetCoinsLink";
 import { BackButton, PageHeader, SidebarToggle } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { MessageActions } from "../../components/MessageActions";
@@ -41,6 +42,7 @@ export default function Doctor() {
   const [search, setSearch] = useState("");
   const [atBottom, setAtBottom] = useState(true);
   const [failure, setFailure] = useState("");
+  const [shortOfCoins, setShortOfCoins] = useState(false);
   const chatError = useChatErrors();
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const threadRef = useRef<HTMLDivElement>(null);
@@ -76,7 +78,10 @@ export default function Doctor() {
       // A failed attempt is not a consultation: nothing is saved, the question goes back in the box
       // and the reason (with the price and the balance on a 402) shows above it.
       setInput(text);
-      if ("error" in result) setFailure(chatError(result.error, t("errors.doctorReplyFailed")));
+      if ("error" in result) {
+        setFailure(chatError(result.error, t("errors.doctorReplyFailed")));
+        setShortOfCoins(isShortOfCoins(result.error));
+      }
       return;
     }
     setConversationId(id);
@@ -252,7 +257,7 @@ export default function Doctor() {
         >
           {failure && (
             <p className="alert alert--error doctor__failure" role="alert" data-testid="doctor-failure">
-              {failure}
+              {failure} {shortOfCoins && <GetCoinsLink />}
             </p>
           )}
           <div className="doctor__chips" role="group" aria-label={t("doctor.quickRepliesLabel")}>

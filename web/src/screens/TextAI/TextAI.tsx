@@ -20,6 +20,7 @@ import { deleteConversation, listConversations, loadConversation, saveConversati
 import { AppLink } from "../../components/AppLink";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { ConversationSidebar } from "../../components/ConversationSidebar";
+import { GetCoinsLink, isShortOfCoins } from "../../components/GetCoinsLink";
 import { PersonaIcon, StopIcon } from "../../components/toolIcons";
 import { MessageActions } from "../../components/MessageActions";
 import { Avatar, BackButton, initialOf, PageHeader, SidebarToggle } from "../../components/Layout";
@@ -52,6 +53,8 @@ export default function TextAI() {
   const persona = personaById(storedPersona ?? DEFAULT_PERSONA);
   const { messages, setMessages, loading, streamed, ask, stop, lastQuestion } = useChatThread();
   const [input, setInput] = useState("");
+  /** The 402 text, kept above the composer with the way to coins (a toast would vanish with the link). */
+  const [shortOfCoins, setShortOfCoins] = useState("");
   const [search, setSearch] = useState("");
   const [pickerOpen, setPickerOpen] = useState(false);
   const [picked, setPicked] = useState<PersonaId | null>(null);
@@ -125,9 +128,13 @@ export default function TextAI() {
     });
     if (!result.ok) {
       setInput(text);
-      if ("error" in result) toast.error(chatError(result.error, t("errors.sendFailed")));
+      if ("error" in result) {
+        if (isShortOfCoins(result.error)) setShortOfCoins(chatError(result.error, t("errors.sendFailed")));
+        else toast.error(chatError(result.error, t("errors.sendFailed")));
+      }
       return;
     }
+    setShortOfCoins("");
     const firstUser = result.all.find((m) => m.type === "user")?.content;
     const savedId = await saveConversation({
       userId: user.id,
@@ -315,6 +322,11 @@ export default function TextAI() {
           <div ref={endRef} />
         </main>
 
+        {shortOfCoins && (
+          <p className="alert alert--error text-ai__short" role="alert" data-testid="text-ai-short">
+            {shortOfCoins} <GetCoinsLink />
+          </p>
+        )}
         <form
           className="composer"
           onSubmit={(e) => {

@@ -13,6 +13,7 @@ import { generateVideo, videoHistory, videoStatus, type Video as VideoRecord } f
 import { announceWalletUpdate } from "../../api/wallet";
 import { AppLink } from "../../components/AppLink";
 import { BackButton } from "../../components/Layout";
+import { GetCoinsLink } from "../../components/GetCoinsLink";
 import { VideoIcon } from "../../components/icons";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { useToast } from "../../components/Toasts";
@@ -236,9 +237,14 @@ export default function Video() {
                 </span>
                 {balance !== undefined && (
                   <span className={short ? "field-error" : "field-hint"} data-testid="video-balance">
-                    {short
-                      ? t("errors.insufficientCoins", { needed: format.number(coins), available: format.number(balance) })
-                      : t("video.balance", { coins: format.number(balance) })}
+                    {short ? (
+                      <>
+                        {t("errors.insufficientCoins", { needed: format.number(coins), available: format.number(balance) })}{" "}
+                        <GetCoinsLink />
+                      </>
+                    ) : (
+                      t("video.balance", { coins: format.number(balance) })
+                    )}
                   </span>
                 )}
               </div>

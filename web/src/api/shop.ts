@@ -1,0 +1,31 @@
+/** The Get coins page's calls (wallet/packages.php, wallet/buy.php, wallet/auto-renew.php). */
+import {
+  buyPackageResponseSchema,
+  walletShopResponseSchema,
+  type BuyPackageResponse,
+  type MySubscription,
+  type WalletShopResponse,
+} from "@storefront/shared";
+import { get, request } from "./client";
+
+export async function walletShop(): Promise<WalletShopResponse> {
+  return walletShopResponseSchema.parse(await get<unknown>("wallet/packages.php"));
+}
+
+/** `key` is the purchase's Idempotency-Key: a retry with the same key never charges twice. */
+export async function buyPackage(packageId: string, key: string): Promise<BuyPackageResponse> {
+  const body = await request<unknown>("wallet/buy.php", {
+    method: "POST",
+    body: { packageId },
+    headers: { "Idempotency-Key": key },
+  });
+  return buyPackageResponseSchema.parse(body);
+}
+
+export async function setAutoRenew(subscriptionId: string, autoRenew: boolean): Promise<MySubscription> {
+  const body = await request<{ subscription: MySubscription }>("wallet/auto-renew.php", {
+    method: "PUT",
+    body: { subscriptionId, autoRenew },
+  });
+  return body.subscription;
+}
