@@ -20,7 +20,17 @@ export const SIZES = [
 const LANGUAGES = ["en", "ar"] as const;
 
 const PUBLIC_SCREENS = ["/", "/login", "/signup", "/admin-login"];
-const USER_SCREENS = ["/dashboard", "/text-ai", "/doctor", "/image-ai", "/video-test", "/sms-ai", "/profile", "/get-coins"];
+const USER_SCREENS = [
+  "/dashboard",
+  "/text-ai",
+  "/doctor",
+  "/image-ai",
+  "/video-test",
+  "/sms-ai",
+  "/profile",
+  "/get-coins",
+  "/usage",
+];
 const ADMIN_SECTIONS = [
   "dashboard",
   "users",
@@ -48,6 +58,7 @@ const LATIN_ALLOWED = new Set(
     "API",
     "IP",
     "CIDR",
+    "CSV",
     "Webhook",
     "MO",
     "MT",

@@ -50,6 +50,7 @@ export const ROUTES: AppRoute[] = [
   route({ path: "/sms-ai", guard: RequireUser, chunk: () => import("./screens/SmsAI/SmsAI") }),
   route({ path: "/profile", guard: RequireUser, chunk: () => import("./screens/Profile/Profile") }),
   route({ path: "/get-coins", guard: RequireUser, chunk: () => import("./screens/GetCoins/GetCoins") }),
+  route({ path: "/usage", guard: RequireUser, chunk: () => import("./screens/Usage/Usage") }),
   route({ path: "/admin-login", chunk: () => import("./screens/AdminLogin/AdminLogin") }),
   route({ path: "/admin-dashboard", chunk: () => import("./screens/AdminDashboard/AdminDashboard") }),
 ];

@@ -27,6 +27,7 @@ import { smsLogsRoutes } from "./sms/integration/logs";
 import { smsWebhookRoutes } from "./sms/integration/webhook";
 import { profileRoutes } from "./user/profile";
 import { videoRoutes } from "./videos/videos";
+import { walletHistoryRoutes } from "./wallet/history";
 import { walletShopRoutes } from "./wallet/shop";
 import { walletRoutes } from "./wallet/wallet";
 
@@ -42,6 +43,7 @@ export const API_ROUTES: readonly Route[] = [
   ...profileRoutes,
   ...walletRoutes,
   ...walletShopRoutes,
+  ...walletHistoryRoutes,
   ...smsAiRoutes,
   ...chatRoutes,
   ...conversationRoutes,

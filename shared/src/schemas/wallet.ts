@@ -111,3 +111,47 @@ export const autoRenewRequestSchema = z.object({
 export type AutoRenewRequest = z.infer<typeof autoRenewRequestSchema>;
 
 export const autoRenewResponseSchema = z.object({ success: z.literal(true), subscription: mySubscriptionSchema });
+
+const dayOrInstant = (field: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2})?)?$/u, `${field} must be a date (YYYY-MM-DD) or a date-time`)
+    .refine((v) => !Number.isNaN(new Date(v).getTime()), `${field} must be a real date`);
+
+/** My usage: the session user's own ledger, newest first. `to` as a day includes that whole day. */
+export const walletHistoryQuerySchema = z.object({
+  feature: z.enum(FEATURES, { error: `feature must be one of ${FEATURES.join(", ")}` }).optional(),
+  from: dayOrInstant("from").optional(),
+  to: dayOrInstant("to").optional(),
+  page: intSchema.pipe(z.number().min(1, "page must be at least 1").max(100_000, "page is too large")).default(1),
+  limit: intSchema
+    .pipe(z.number().min(1, "limit must be between 1 and 100").max(100, "limit must be between 1 and 100"))
+    .default(20),
+  format: z.enum(["json", "csv"], { error: "format must be json or csv" }).default("json"),
+});
+export type WalletHistoryQuery = z.infer<typeof walletHistoryQuerySchema>;
+
+export const HISTORY_KINDS = ["charge", "refund", "credit", "purchase", "renewal", "adjustment"] as const;
+
+export const walletHistoryEntrySchema = z.object({
+  id: z.string(),
+  /** What the movement was, for people: a charge (hold or debit), a refund, a credit, a purchase, a renewal, an adjustment. */
+  kind: z.enum(HISTORY_KINDS),
+  feature: z.string().nullable(),
+  amount: z.number().int(),
+  balance_after: z.number().int().nullable(),
+  /** The job it paid for (queue and id), when it was one. */
+  reference: z.object({ queue: z.string(), job_id: z.string() }).nullable(),
+  date: z.string(),
+});
+export type WalletHistoryEntry = z.infer<typeof walletHistoryEntrySchema>;
+
+export const walletHistoryResponseSchema = z.object({
+  success: z.literal(true),
+  entries: z.array(walletHistoryEntrySchema),
+  page: z.number().int(),
+  total: z.number().int(),
+  total_pages: z.number().int(),
+});
+export type WalletHistoryResponse = z.infer<typeof walletHistoryResponseSchema>;

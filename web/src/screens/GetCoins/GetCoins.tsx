@@ -12,6 +12,7 @@ import { ApiError } from "../../api/client";
 import { errorMessage } from "../../api/errors";
 import { buyPackage, setAutoRenew, walletShop } from "../../api/shop";
 import { announceWalletUpdate } from "../../api/wallet";
+import { AppLink } from "../../components/AppLink";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { BackButton, PageHeader } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
@@ -92,7 +93,12 @@ export default function GetCoins() {
         }
       />
       <main id="main" className="get-coins__main">
-        <p className="get-coins__intro">{t("getCoins.intro")}</p>
+        <p className="get-coins__intro">
+          {t("getCoins.intro")}{" "}
+          <AppLink to="/usage" className="get-coins-link">
+            {t("usage.link")}
+          </AppLink>
+        </p>
         {failure && (
           <p className="alert alert--error" role="alert" data-testid="buy-failure">
             {failure}

@@ -1,0 +1,140 @@
+/**
+ * My usage: every coin movement of the subscriber (charges, refunds, credits, purchases, renewals,
+ * adjustments) with the feature, the coins, the balance after and the date; filters by feature and
+ * dates, pages, and the same rows as a CSV download.
+ */
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { FEATURES, type Feature } from "@storefront/shared";
+import { walletHistory, walletHistoryCsvUrl, type HistoryFilters } from "../../api/history";
+import { BackButton, PageHeader } from "../../components/Layout";
+import { LanguageToggle } from "../../components/LanguageToggle";
+import { PageLoading } from "../../components/Spinner";
+import { WalletBadge } from "../../components/WalletBadge";
+import { useFormat } from "../../hooks/useFormat";
+import "./Usage.css";
+
+const EMPTY: HistoryFilters = { feature: "", from: "", to: "" };
+
+export default function Usage() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const [filters, setFilters] = useState<HistoryFilters>(EMPTY);
+  const [page, setPage] = useState(1);
+  const history = useQuery({
+    queryKey: ["wallet-history", filters, page],
+    queryFn: () => walletHistory(filters, page),
+    placeholderData: keepPreviousData,
+  });
+  const set = (patch: Partial<HistoryFilters>) => {
+    setFilters((f) => ({ ...f, ...patch }));
+    setPage(1);
+  };
+  const featureName = (feature: string | null) =>
+    feature ? t(`admin.walletConfig.features.${feature}`, { defaultValue: feature }) : "—";
+  const data = history.data;
+
+  return (
+    <div className="usage">
+      <PageHeader
+        title={t("usage.title")}
+        start={<BackButton />}
+        end={
+          <>
+            <LanguageToggle />
+            <WalletBadge />
+          </>
+        }
+      />
+      <main id="main" className="usage__main">
+        <form className="card usage__filters" onSubmit={(e) => e.preventDefault()} aria-label={t("usage.filters")}>
+          <div className="field">
+            <label htmlFor="usage-feature">{t("usage.feature")}</label>
+            <select
+              id="usage-feature"
+              className="select"
+              value={filters.feature}
+              onChange={(e) => set({ feature: e.target.value as Feature | "" })}
+            >
+              <option value="">{t("usage.allFeatures")}</option>
+              {FEATURES.map((f) => (
+                <option key={f} value={f}>
+                  {featureName(f)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="usage-from">{t("usage.from")}</label>
+            <input
+              id="usage-from"
+              className="input"
+              type="date"
+              value={filters.from}
+              onChange={(e) => set({ from: e.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="usage-to">{t("usage.to")}</label>
+            <input id="usage-to" className="input" type="date" value={filters.to} onChange={(e) => set({ to: e.target.value })} />
+          </div>
+          <a className="btn btn--secondary usage__csv" href={walletHistoryCsvUrl(filters)} download="coin-history.csv">
+            {t("usage.csv")}
+          </a>
+        </form>
+
+        {history.isPending && <PageLoading />}
+        {history.isError && (
+          <p className="alert alert--error" role="alert">
+            {t("usage.loadFailed")}
+          </p>
+        )}
+        {data && data.entries.length === 0 && <p className="empty-state">{t("usage.none")}</p>}
+        {data && data.entries.length > 0 && (
+          <ol className="usage__list" data-testid="usage-list">
+            {data.entries.map((e) => (
+              <li key={e.id} className="card usage-row">
+                <span className="usage-row__what">
+                  <strong>{t(`usage.kinds.${e.kind}`)}</strong>
+                  <span className="usage-row__feature">{featureName(e.feature)}</span>
+                </span>
+                <span className={e.amount < 0 ? "usage-row__coins usage-row__coins--out" : "usage-row__coins"} dir="ltr">
+                  {e.amount < 0 ? "−" : "+"}
+                  {format.number(Math.abs(e.amount))}
+                </span>
+                <span className="usage-row__detail">
+                  {e.balance_after !== null && t("usage.balanceAfter", { coins: format.number(e.balance_after) })}
+                  {e.reference && (
+                    <span translate="no" dir="ltr" className="usage-row__job">
+                      {e.reference.queue} #{e.reference.job_id.slice(-8)}
+                    </span>
+                  )}
+                </span>
+                <time className="usage-row__date" dateTime={e.date}>
+                  {format.dateTime(e.date)}
+                </time>
+              </li>
+            ))}
+          </ol>
+        )}
+        {data && data.total_pages > 1 && (
+          <nav className="usage__pager" aria-label={t("usage.pages")}>
+            <button type="button" className="btn btn--secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+              {t("usage.previous")}
+            </button>
+            <span>{t("usage.pageOf", { page: format.number(page), pages: format.number(data.total_pages) })}</span>
+            <button
+              type="button"
+              className="btn btn--secondary"
+              disabled={page >= data.total_pages}
+              onClick={() => setPage((p) => p + 1)}
+            >
+              {t("usage.next")}
+            </button>
+          </nav>
+        )}
+      </main>
+    </div>
+  );
+}
