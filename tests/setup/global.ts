@@ -29,6 +29,8 @@ export async function setup(project: TestProject): Promise<void> {
       SMS_GATEWAY_ALLOW_PRIVATE: "true",
       // The offline operator billing declines purchases above this price (tests/integration/wallet-buy.test.ts).
       OFFLINE_BILLING_DECLINE_ABOVE: "5000",
+      // Every suite redeems from 127.0.0.1; the per-user limit is what tests/integration/redemption-codes.test.ts checks.
+      REDEEM_RATE_LIMIT_PER_IP_PER_HOUR: "100000",
       // Likewise for signups and failed webhook calls: tests/integration/web-protections.test.ts
       // proves these limits on API processes of its own with small ones.
       SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: "100000",

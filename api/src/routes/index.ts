@@ -28,6 +28,7 @@ import { smsWebhookRoutes } from "./sms/integration/webhook";
 import { profileRoutes } from "./user/profile";
 import { videoRoutes } from "./videos/videos";
 import { walletHistoryRoutes } from "./wallet/history";
+import { redemptionRoutes } from "./wallet/redeem";
 import { walletShopRoutes } from "./wallet/shop";
 import { walletRoutes } from "./wallet/wallet";
 
@@ -44,6 +45,7 @@ export const API_ROUTES: readonly Route[] = [
   ...walletRoutes,
   ...walletShopRoutes,
   ...walletHistoryRoutes,
+  ...redemptionRoutes,
   ...smsAiRoutes,
   ...chatRoutes,
   ...conversationRoutes,

@@ -155,3 +155,89 @@ export const walletHistoryResponseSchema = z.object({
   total_pages: z.number().int(),
 });
 export type WalletHistoryResponse = z.infer<typeof walletHistoryResponseSchema>;
+
+/** A redemption code as people type it: letters and digits, dashes and spaces ignored. */
+export const redeemRequestSchema = z.object({
+  code: z
+    .string({ error: "code is required" })
+    .transform((v) => v.toUpperCase().replace(/[\s-]/gu, ""))
+    .pipe(z.string().regex(/^[0-9A-Z]{20}$/u, "code: this code is not valid")),
+});
+export type RedeemRequest = z.infer<typeof redeemRequestSchema>;
+
+export const redeemResponseSchema = z.object({
+  success: z.literal(true),
+  coinsAdded: z.number().int().positive(),
+  coins: z.number().int().nonnegative(),
+});
+export type RedeemResponse = z.infer<typeof redeemResponseSchema>;
+
+export const createRedemptionBatchRequestSchema = z.object({
+  label: z
+    .string({ error: "label is required" })
+    .trim()
+    .min(1, "label is required")
+    .max(80, "label must be at most 80 characters"),
+  count: intSchema.pipe(z.number().min(1, "count must be between 1 and 1000").max(1000, "count must be between 1 and 1000")),
+  coins: intSchema.pipe(
+    z.number().min(1, "coins must be between 1 and 1000000").max(1_000_000, "coins must be between 1 and 1000000"),
+  ),
+  usesPerCode: intSchema
+    .pipe(z.number().min(1, "usesPerCode must be between 1 and 1000").max(1000, "usesPerCode must be between 1 and 1000"))
+    .default(1),
+  expiresAt: z.iso
+    .datetime({ local: true, offset: true, error: "expiresAt must be a date-time" })
+    .transform((v) => new Date(v))
+    .refine((d) => d.getTime() > Date.now(), "expiresAt must be in the future"),
+});
+export type CreateRedemptionBatchRequest = z.infer<typeof createRedemptionBatchRequestSchema>;
+
+export const redemptionBatchSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  coins: z.number().int(),
+  uses_per_code: z.number().int(),
+  count: z.number().int(),
+  redeemed: z.number().int(),
+  remaining: z.number().int(),
+  expires_at: z.string(),
+  enabled: z.boolean(),
+  created_by: z.string(),
+  created_at: z.string(),
+});
+export type RedemptionBatchView = z.infer<typeof redemptionBatchSchema>;
+
+export const redemptionUseViewSchema = z.object({
+  user_id: z.string(),
+  phone: z.string().nullable(),
+  coins: z.number().int(),
+  at: z.string(),
+});
+
+export const redemptionBatchesQuerySchema = z.object({
+  batchId: z
+    .string()
+    .regex(/^[a-f0-9]{24}$/u, "batchId must be a batch id")
+    .optional(),
+});
+
+export const redemptionBatchesResponseSchema = z.object({
+  success: z.literal(true),
+  batches: z.array(redemptionBatchSchema),
+  /** With `batchId`: who redeemed that batch's codes, newest first (at most 200). */
+  redemptions: z.array(redemptionUseViewSchema).optional(),
+});
+
+export const createRedemptionBatchResponseSchema = z.object({
+  success: z.literal(true),
+  batch: redemptionBatchSchema,
+  /** The codes themselves, shown this once: only their hashes are stored. */
+  codes: z.array(z.string()),
+});
+export type CreateRedemptionBatchResponse = z.infer<typeof createRedemptionBatchResponseSchema>;
+
+export const updateRedemptionBatchRequestSchema = z.object({
+  id: z.string().regex(/^[a-f0-9]{24}$/u, "id must be a batch id"),
+  enabled: z.boolean({ error: "enabled must be true or false" }),
+});
+export const updateRedemptionBatchResponseSchema = z.object({ success: z.literal(true), batch: redemptionBatchSchema });

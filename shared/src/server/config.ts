@@ -79,6 +79,9 @@ const envSchema = z.object({
   SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: positiveInt.default(20),
   /** Password changes (right or wrong current password) allowed per user per hour. */
   PASSWORD_CHANGE_RATE_LIMIT_PER_HOUR: positiveInt.default(10),
+  /** Redemption code attempts (right or wrong) per user, and per client address, per hour. */
+  REDEEM_RATE_LIMIT_PER_HOUR: positiveInt.default(20),
+  REDEEM_RATE_LIMIT_PER_IP_PER_HOUR: positiveInt.default(100),
   /** Failed (unsigned, malformed) SMS webhook calls per client address per minute before 429s. */
   WEBHOOK_FAILURE_LIMIT_PER_MINUTE: positiveInt.default(30),
   /**

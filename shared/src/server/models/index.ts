@@ -15,3 +15,4 @@ export * from "./sms-gateway-config";
 export * from "./sms-opt-out";
 export * from "./image";
 export * from "./video";
+export * from "./redemption";
