@@ -254,6 +254,29 @@ describe("subscriber web app", () => {
     await screenshot(page, "get-coins-bought-en");
   });
 
+  it("redeems a code on Get coins, and names a code used twice", async () => {
+    const admin = await adminClient();
+    const made = await admin.post("/admin/redemption-codes.php", {
+      label: "Browser",
+      count: 1,
+      coins: 40,
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    expect(made.status).toBe(201);
+    const code = made.body.codes[0] as string;
+    await page.goto(`${baseUrl}/get-coins`);
+    const form = page.getByTestId("redeem-form");
+    await form.getByLabel("Have a code? Redeem it for coins").fill(code.toLowerCase());
+    await form.getByRole("button", { name: "Redeem" }).click();
+    await page.getByText("40 coins added").waitFor();
+    await form.getByLabel("Have a code? Redeem it for coins").fill(code);
+    await form.getByRole("button", { name: "Redeem" }).click();
+    await form.getByText("You have already redeemed this code.").waitFor();
+    await form.getByLabel("Have a code? Redeem it for coins").fill("12345");
+    await form.getByRole("button", { name: "Redeem" }).click();
+    await form.getByText("A code has 20 letters and digits", { exact: false }).waitFor();
+  });
+
   it("signs out to /login and forgets the attempted URL", async () => {
     await page.goto(`${baseUrl}/dashboard`);
     await page.evaluate(() => sessionStorage.setItem("redirectAfterLogin", "/profile"));

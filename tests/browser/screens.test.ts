@@ -35,6 +35,7 @@ const ADMIN_SECTIONS = [
   "dashboard",
   "users",
   "packages",
+  "redemption",
   "walletConfig",
   "smsConfig",
   "smsIntegration",

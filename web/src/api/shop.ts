@@ -1,6 +1,8 @@
 /** The Get coins page's calls (wallet/packages.php, wallet/buy.php, wallet/auto-renew.php). */
 import {
   buyPackageResponseSchema,
+  redeemResponseSchema,
+  type RedeemResponse,
   walletShopResponseSchema,
   type BuyPackageResponse,
   type MySubscription,
@@ -28,4 +30,8 @@ export async function setAutoRenew(subscriptionId: string, autoRenew: boolean): 
     body: { subscriptionId, autoRenew },
   });
   return body.subscription;
+}
+
+export async function redeemCode(code: string): Promise<RedeemResponse> {
+  return redeemResponseSchema.parse(await request<unknown>("wallet/redeem.php", { method: "POST", body: { code } }));
 }

@@ -13,6 +13,7 @@ import { MenuIcon } from "../../components/icons";
 import {
   AntennaIcon,
   ChartIcon,
+  CoinIcon,
   ClockIcon,
   HomeIcon,
   ListIcon,
@@ -53,6 +54,12 @@ const SECTIONS: SectionDef[] = [
     icon: SlidersIcon,
     permission: "wallet_config:view",
     component: lazy(() => import("./sections/WalletConfig")),
+  },
+  {
+    id: "redemption",
+    icon: CoinIcon,
+    permission: "coins:grant",
+    component: lazy(() => import("./sections/Redemption")),
   },
   { id: "smsConfig", icon: AntennaIcon, permission: "sms:view", component: lazy(() => import("./sections/SmsConfig")) },
   { id: "smsIntegration", icon: MailIcon, permission: "sms:view", component: lazy(() => import("./sections/SmsIntegration")) },

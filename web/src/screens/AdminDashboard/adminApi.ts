@@ -5,10 +5,12 @@ import type {
   AdminRole,
   AdminUsersResponse,
   AuditEntry,
+  CreateRedemptionBatchResponse,
   DashboardStats,
   PackageAssignment,
   PricingRow,
   QueuesResponse,
+  RedemptionBatchView,
   SmsIntegrationConfigView,
   TierRow,
   WalletPackage,
@@ -50,6 +52,20 @@ export const adminApi = {
   walletConfig: () => get<{ success: true; pricing: PricingRow[]; tiers: TierRow[] }>("admin/wallet-config.php"),
   saveWalletConfig: (pricing: unknown[], tiers: unknown[]) =>
     request("admin/wallet-config.php", { method: "PUT", body: { pricing, tiers } }),
+
+  redemptionBatches: (batchId?: string) =>
+    get<{
+      success: true;
+      batches: RedemptionBatchView[];
+      redemptions?: { user_id: string; phone: string | null; coins: number; at: string }[];
+    }>("admin/redemption-codes.php", batchId ? { batchId } : undefined),
+  createRedemptionBatch: (body: { label: string; count: number; coins: number; usesPerCode: number; expiresAt: string }) =>
+    post<CreateRedemptionBatchResponse>("admin/redemption-codes.php", body),
+  setRedemptionBatch: (id: string, enabled: boolean) =>
+    request<{ success: true; batch: RedemptionBatchView }>("admin/redemption-codes.php", {
+      method: "PUT",
+      body: { id, enabled },
+    }),
 
   queues: () => get<QueuesResponse>("admin/queues.php"),
   jobAction: (queue: string, jobId: string, action: "retry" | "remove") => post("admin/queues.php", { queue, jobId, action }),

@@ -4,13 +4,13 @@
  * Idempotency-Key, kept across a retry of the same confirmation, so a double click or a retried
  * request never charges twice.
  */
-import { useRef, useState } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ShopPackage } from "@storefront/shared";
 import { ApiError } from "../../api/client";
 import { errorMessage } from "../../api/errors";
-import { buyPackage, setAutoRenew, walletShop } from "../../api/shop";
+import { buyPackage, redeemCode, setAutoRenew, walletShop } from "../../api/shop";
 import { announceWalletUpdate } from "../../api/wallet";
 import { AppLink } from "../../components/AppLink";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
@@ -104,6 +104,7 @@ export default function GetCoins() {
             {failure}
           </p>
         )}
+        <RedeemForm />
         {shop.isPending && <PageLoading />}
         {shop.isError && (
           <p className="alert alert--error" role="alert">
@@ -190,5 +191,68 @@ export default function GetCoins() {
         }}
       />
     </div>
+  );
+}
+
+/** A redemption code: typed loosely (dashes, spaces and case do not matter), credited at once. */
+function RedeemForm() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const format = useFormat();
+  const [code, setCode] = useState("");
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    if (code.replace(/[\s-]/gu, "").length !== 20) return setError(t("getCoins.redeemFormat"));
+    setBusy(true);
+    setError("");
+    try {
+      const result = await redeemCode(code);
+      setCode("");
+      toast.success(t("getCoins.redeemed", { coins: format.number(result.coinsAdded) }));
+      announceWalletUpdate();
+    } catch (caught) {
+      setError(errorMessage(caught, t("getCoins.redeemFailed")));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="card get-coins__redeem" onSubmit={(e) => void submit(e)} noValidate data-testid="redeem-form">
+      <label htmlFor="redeem-code" className="get-coins__redeem-label">
+        {t("getCoins.redeemLabel")}
+      </label>
+      <div className="get-coins__redeem-row">
+        <input
+          id="redeem-code"
+          className="input"
+          dir="ltr"
+          translate="no"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          placeholder="XXXXX-XXXXX-XXXXX-XXXXX"
+          value={code}
+          onChange={(e) => {
+            setCode(e.target.value);
+            if (error) setError("");
+          }}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "redeem-error" : undefined}
+        />
+        <button type="submit" className="btn btn--primary" disabled={busy || !code.trim()}>
+          {busy ? t("getCoins.redeeming") : t("getCoins.redeem")}
+        </button>
+      </div>
+      {error && (
+        <span id="redeem-error" className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+    </form>
   );
 }
