@@ -260,7 +260,7 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     await screenshot(page, "admin-sms-integration-en");
   });
 
-  it("shows the queues live and no blank Analytics or Settings sections", async () => {
+  it("shows the queues live, a filled Analytics section and no blank Settings section", async () => {
     await openSection("Queues");
     await page.getByTestId("queues-table").locator('tr[data-queue="maintenance"]').waitFor();
     await page.getByTestId("queues-live").filter({ hasText: "Live" }).waitFor();
@@ -271,8 +271,12 @@ describe("administrator dashboard (/admin-dashboard)", () => {
       .waitFor({ timeout: 20_000 });
     await screenshot(page, "admin-queues-en");
     const menu = page.getByRole("navigation");
-    expect(await menu.getByRole("button", { name: "Analytics" }).count()).toBe(0);
     expect(await menu.getByRole("button", { name: "Settings" }).count()).toBe(0);
+    // Analytics is filled: totals, a chart and a row per day of the last 30.
+    await openSection("Analytics");
+    await expect.poll(() => page.getByTestId("analytics-table").locator("tbody tr").count()).toBe(30);
+    await page.getByTestId("analytics-totals").getByText("Coins spent").waitFor();
+    await screenshot(page, "admin-analytics-en");
     await openSection("Audit Log");
     await page.getByTestId("audit-table").getByText("package.delete").first().waitFor();
   });
@@ -373,6 +377,7 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     const menu = await p.getByRole("navigation").locator(".admin__menu-text").allInnerTexts();
     expect(menu.map((m) => m.trim())).toEqual([
       "Dashboard",
+      "Analytics",
       "User Management",
       "Wallet Packages",
       "SMS Config",

@@ -33,6 +33,7 @@ const USER_SCREENS = [
 ];
 const ADMIN_SECTIONS = [
   "dashboard",
+  "analytics",
   "users",
   "packages",
   "redemption",

@@ -10,6 +10,7 @@ import { adminSmsConfigRoutes } from "./admin/sms-config";
 import { adminTierRoutes } from "./admin/tier";
 import { adminUserPackagesRoutes } from "./admin/user-packages";
 import { adminUsersRoutes } from "./admin/users";
+import { adminAnalyticsRoutes } from "./admin/analytics";
 import { adminWalletConfigRoutes } from "./admin/wallet-config";
 import { authRoutes } from "./auth/auth";
 import { chatRoutes } from "./chat/chat";
@@ -46,6 +47,7 @@ export const API_ROUTES: readonly Route[] = [
   ...walletShopRoutes,
   ...walletHistoryRoutes,
   ...redemptionRoutes,
+  ...adminAnalyticsRoutes,
   ...smsAiRoutes,
   ...chatRoutes,
   ...conversationRoutes,

@@ -387,3 +387,51 @@ export type UpdateUserTierResponse = z.infer<typeof updateUserTierResponseSchema
 
 export const auditLogResponseSchema = pageInfoSchema.extend({ success: z.literal(true), logs: z.array(auditEntrySchema) });
 export type AuditLogResponse = z.infer<typeof auditLogResponseSchema>;
+
+const analyticsDay = (field: string) =>
+  z
+    .string({ error: `${field} must be a date (YYYY-MM-DD)` })
+    .regex(/^\d{4}-\d{2}-\d{2}$/u, `${field} must be a date (YYYY-MM-DD)`)
+    .refine((v) => !Number.isNaN(new Date(`${v}T00:00:00Z`).getTime()), `${field} must be a real date`);
+
+/** Analytics over whole UTC days, `from` to `to` inclusive, at most 366 days; the last 30 days by default. */
+export const analyticsQuerySchema = z
+  .object({
+    from: analyticsDay("from").optional(),
+    to: analyticsDay("to").optional(),
+    format: z.enum(["json", "csv"], { error: "format must be json or csv" }).default("json"),
+  })
+  .transform((q) => {
+    const to = q.to ?? new Date().toISOString().slice(0, 10);
+    const from = q.from ?? new Date(new Date(`${to}T00:00:00Z`).getTime() - 29 * 86_400_000).toISOString().slice(0, 10);
+    return { ...q, from, to };
+  })
+  .refine((q) => q.from <= q.to, { message: "from must not be after to", path: ["from"] })
+  .refine((q) => new Date(`${q.to}T00:00:00Z`).getTime() - new Date(`${q.from}T00:00:00Z`).getTime() <= 365 * 86_400_000, {
+    message: "to: the range is at most 366 days",
+    path: ["to"],
+  });
+export type AnalyticsQuery = z.infer<typeof analyticsQuerySchema>;
+
+export const analyticsDaySchema = z.object({
+  date: z.string(),
+  /** Coins spent per feature that day (charges that were kept: settled holds and direct debits). */
+  coins_spent: z.record(z.string(), z.number().int()),
+  active_users: z.number().int(),
+  new_signups: z.number().int(),
+  packages_sold: z.number().int(),
+  package_revenue: z.number(),
+  redemptions: z.number().int(),
+  coins_redeemed: z.number().int(),
+  /** Charged jobs per queue that ended that day: completed (settled) and failed (refunded). */
+  jobs: z.record(z.string(), z.object({ completed: z.number().int(), failed: z.number().int() })),
+});
+export type AnalyticsDay = z.infer<typeof analyticsDaySchema>;
+
+export const analyticsResponseSchema = z.object({
+  success: z.literal(true),
+  from: z.string(),
+  to: z.string(),
+  days: z.array(analyticsDaySchema),
+});
+export type AnalyticsResponse = z.infer<typeof analyticsResponseSchema>;

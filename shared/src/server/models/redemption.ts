@@ -41,6 +41,7 @@ const redemptionUseSchema = new Schema(
 );
 redemptionUseSchema.index({ codeId: 1, userId: 1 }, { unique: true });
 redemptionUseSchema.index({ batchId: 1, createdAt: -1 });
+redemptionUseSchema.index({ credited: 1, createdAt: 1 });
 
 export type RedemptionBatchDoc = InferSchemaType<typeof redemptionBatchSchema> & {
   _id: Types.ObjectId;

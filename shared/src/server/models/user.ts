@@ -20,4 +20,6 @@ const userSchema = new Schema(
 );
 
 export type UserDoc = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId };
+// Signups per day (admin/analytics.php).
+userSchema.index({ createdAt: 1 });
 export const User = mongoose.model("User", userSchema);

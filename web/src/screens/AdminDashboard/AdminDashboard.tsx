@@ -47,6 +47,7 @@ interface SectionDef {
 
 const SECTIONS: SectionDef[] = [
   { id: "dashboard", icon: ChartIcon, component: lazy(() => import("./sections/Overview")) },
+  { id: "analytics", icon: ChartIcon, permission: "stats:view", component: lazy(() => import("./sections/Analytics")) },
   { id: "users", icon: UsersIcon, permission: "users:view", component: lazy(() => import("./sections/Users")) },
   { id: "packages", icon: PackageIcon, permission: "packages:view", component: lazy(() => import("./sections/Packages")) },
   {

@@ -4,6 +4,7 @@ import type {
   AdminRecord,
   AdminRole,
   AdminUsersResponse,
+  AnalyticsResponse,
   AuditEntry,
   CreateRedemptionBatchResponse,
   DashboardStats,
@@ -66,6 +67,8 @@ export const adminApi = {
       method: "PUT",
       body: { id, enabled },
     }),
+
+  analytics: (from: string, to: string) => get<AnalyticsResponse>("admin/analytics.php", { from, to }),
 
   queues: () => get<QueuesResponse>("admin/queues.php"),
   jobAction: (queue: string, jobId: string, action: "retry" | "remove") => post("admin/queues.php", { queue, jobId, action }),
