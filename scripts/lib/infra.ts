@@ -105,6 +105,8 @@ export interface RedisOptions {
   logFile?: string;
   /** Fixed port (a restart after a crash keeps the address clients know). */
   port?: number;
+  /** Java heap, e.g. "4g" for a million-row measurement; 768m otherwise. */
+  heap?: string;
 }
 
 export async function startRedis(options: RedisOptions = {}): Promise<RunningService> {
@@ -170,12 +172,20 @@ export interface MongoOptions {
   logFile?: string;
   /** Fixed port (a restart after a crash keeps the address clients know). */
   port?: number;
+  /** Java heap, e.g. "4g" for a million-row measurement; 768m otherwise. */
+  heap?: string;
 }
 
 export async function startMongo(options: MongoOptions = {}): Promise<RunningService> {
   const { java, classpath } = ensureMongoServer();
   const port = options.port ?? (await freePort());
-  const args = ["-Xmx768m", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", classpath, "MongoServerMain"];
+  const args = [
+    `-Xmx${options.heap ?? "768m"}`,
+    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+    "-cp",
+    classpath,
+    "MongoServerMain",
+  ];
   args.push("127.0.0.1", String(port));
   if (options.dataFile) {
     mkdirSync(path.dirname(options.dataFile), { recursive: true });
