@@ -80,7 +80,7 @@ export async function buyPackage(
   now = new Date(),
 ): Promise<BuyPackageResponse> {
   let purchase = await PackageAssignmentModel.findOne({ purchaseKey }).lean<PackageAssignmentDoc>();
-  const replayed = purchase !== null;
+  let replayed = purchase !== null;
   if (purchase && (String(purchase.userId) !== userId || String(purchase.packageId) !== packageId)) {
     throw new AppError(409, "idempotency_conflict", MESSAGES.idempotencyConflict);
   }
@@ -112,6 +112,7 @@ export async function buyPackage(
       const other = await PackageAssignmentModel.findOne({ purchaseKey }).lean<PackageAssignmentDoc>();
       if (!other) throw conflict(MESSAGES.packageAlreadyActive, "package_already_active");
       purchase = other;
+      replayed = true;
     }
   }
 

@@ -210,6 +210,8 @@ export async function redeemCode(
     `user:${userId}`,
   );
   await RedemptionUse.updateOne({ _id: use._id }, { credited: true });
+  // Another request of the same user paid this use first (a double click): this one is the repeat.
+  if (entry.replayed) throw new AppError(409, "code_already_redeemed", MESSAGES.codeAlreadyRedeemed, { field: "code" });
   if (entry.balanceAfter !== null) deps.pusher.toUser(userId, "wallet:updated", { coins: entry.balanceAfter, reason: "redeem" });
   return { success: true, coinsAdded: use.coins, coins: entry.balanceAfter ?? 0 };
 }
