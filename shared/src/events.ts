@@ -3,6 +3,8 @@ import type { JobFailureCode } from "./job-failure";
 /** Server→client Socket.IO events (docs/realtime.md): name → payload. Every job event carries its jobId. */
 export interface ServerEvents {
   "wallet:updated": { coins: number; reason: string };
+  /** Once per crossing below the low-balance threshold (again only after the balance went back above it). */
+  "wallet:low": { coins: number; threshold: number };
   "job:progress": { jobId: string; queue: string; progress: number; stage?: string };
   "chat:delta": { jobId: string; conversationId: string | null; delta: string };
   "job:completed": { jobId: string; queue: string; result: unknown };

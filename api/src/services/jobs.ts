@@ -10,6 +10,7 @@ import type { AppContext } from "../context";
 import { unavailable } from "../errors";
 import { assertLiveWorker } from "./queue-health";
 import { requestKey } from "./wallet";
+import { noticeBalance } from "./low-balance";
 
 /** Who asks for a paid job, and how to recognise a retry of the request. */
 export interface JobCall {
@@ -83,6 +84,7 @@ export async function acceptJob<Q extends HeldQueueName>(ctx: AppContext, input:
   }
   const remainingCoins = held.balanceAfter ?? 0;
   ctx.pusher.toUser(input.userId, "wallet:updated", { coins: remainingCoins, reason: `hold:${input.feature}` });
+  await noticeBalance({ pusher: ctx.pusher, threshold: ctx.config.LOW_BALANCE_THRESHOLD }, input.userId, remainingCoins);
   await addJob(ctx, input, jobId, data, holdKey);
   return { jobId, holdKey, remainingCoins, replayed: false };
 }

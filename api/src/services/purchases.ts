@@ -33,6 +33,7 @@ import {
   type WalletPackageDoc,
 } from "@storefront/shared/server";
 import { AppError, badRequest, conflict, notFound } from "../errors";
+import { noticeBalance } from "./low-balance";
 
 function toSubscription(doc: PackageAssignmentDoc): MySubscription {
   return {
@@ -77,6 +78,7 @@ export async function buyPackage(
   packageId: string,
   purchaseKey: string,
   pusher: Pusher,
+  lowBalanceThreshold = 0,
   now = new Date(),
 ): Promise<BuyPackageResponse> {
   let purchase = await PackageAssignmentModel.findOne({ purchaseKey }).lean<PackageAssignmentDoc>();
@@ -119,6 +121,7 @@ export async function buyPackage(
   const settled = await settlePurchase(purchase, pusher);
   if (!settled.paid) throw new AppError(402, "payment_declined", MESSAGES.paymentDeclined, { reason: settled.reason });
   const user = await User.findById(userId, { coins: 1 }).lean<{ coins: number }>();
+  if (user) await noticeBalance({ pusher, threshold: lowBalanceThreshold }, userId, user.coins);
   return {
     success: true,
     subscription: toSubscription(settled.purchase),

@@ -37,6 +37,7 @@ import { AppError, notFound } from "../errors";
 import type { AuthedAdmin } from "../middleware/auth";
 import { hit } from "../middleware/rate-limit";
 import { recordAudit } from "./audit";
+import { noticeBalance } from "./low-balance";
 
 /** Crockford's base32 without I, L, O, U: 20 characters are 100 random bits, read aloud without confusion. */
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
@@ -212,6 +213,9 @@ export async function redeemCode(
   await RedemptionUse.updateOne({ _id: use._id }, { credited: true });
   // Another request of the same user paid this use first (a double click): this one is the repeat.
   if (entry.replayed) throw new AppError(409, "code_already_redeemed", MESSAGES.codeAlreadyRedeemed, { field: "code" });
-  if (entry.balanceAfter !== null) deps.pusher.toUser(userId, "wallet:updated", { coins: entry.balanceAfter, reason: "redeem" });
+  if (entry.balanceAfter !== null) {
+    deps.pusher.toUser(userId, "wallet:updated", { coins: entry.balanceAfter, reason: "redeem" });
+    await noticeBalance({ pusher: deps.pusher, threshold: deps.config.LOW_BALANCE_THRESHOLD }, userId, entry.balanceAfter);
+  }
   return { success: true, coinsAdded: use.coins, coins: entry.balanceAfter ?? 0 };
 }

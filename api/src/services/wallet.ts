@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { MESSAGES, tierInfo, type Feature, type TierInfo } from "@storefront/shared";
 import { User, debit, loadWalletTables, setBalance, type Pusher } from "@storefront/shared/server";
 import { badRequest, notFound } from "../errors";
+import { noticeBalance } from "./low-balance";
 
 export interface WalletView {
   success: true;
@@ -46,10 +47,14 @@ export async function useCoins(
   details: string,
   key: string,
   pusher: Pusher,
+  lowBalanceThreshold = 0,
 ): Promise<{ success: true; tokensUsed: number; remainingCoins: number; transactionId: string }> {
   const entry = await debit(userId, tokens, key, feature, details.slice(0, 200));
   const remaining = entry.balanceAfter ?? (await walletOf(userId)).wallet.coins;
-  if (!entry.replayed) pusher.toUser(userId, "wallet:updated", { coins: remaining, reason: `use:${feature}` });
+  if (!entry.replayed) {
+    pusher.toUser(userId, "wallet:updated", { coins: remaining, reason: `use:${feature}` });
+    await noticeBalance({ pusher, threshold: lowBalanceThreshold }, userId, remaining);
+  }
   return { success: true, tokensUsed: tokens, remainingCoins: remaining, transactionId: entry.id };
 }
 

@@ -6,6 +6,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { TIER_STYLES } from "@storefront/shared";
 import { useFormat } from "../hooks/useFormat";
+import { useServerEvent } from "../hooks/useServerEvent";
 import { useWallet } from "../hooks/useWallet";
 import { AppLink } from "./AppLink";
 import { PlusIcon, TierIcon } from "./toolIcons";
@@ -21,6 +22,10 @@ export function WalletBadge() {
   useEffect(() => {
     if (wallet.isError) toast.error(t("wallet.loadFailed"));
   }, [wallet.isError, toast, t]);
+  // Sent once per crossing below the threshold: the notice says how to get coins.
+  useServerEvent("wallet:low", (event) =>
+    toast.warning(t("wallet.low", { coins: format.number(event.coins), threshold: format.number(event.threshold) })),
+  );
 
   if (wallet.isError) return null;
   if (!wallet.data) {

@@ -33,7 +33,13 @@ export const walletShopRoutes = [
     response: buyPackageResponseSchema,
     errors: [400, 401, 402, 404, 409],
     handler: ({ body, req, ctx }) =>
-      buyPackage(req.user!.id, body.packageId, requestKey("buy", req.user!.id, req.get("Idempotency-Key")), ctx.pusher),
+      buyPackage(
+        req.user!.id,
+        body.packageId,
+        requestKey("buy", req.user!.id, req.get("Idempotency-Key")),
+        ctx.pusher,
+        ctx.config.LOW_BALANCE_THRESHOLD,
+      ),
   }),
 
   defineRoute({

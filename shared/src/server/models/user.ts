@@ -9,6 +9,8 @@ const userSchema = new Schema(
     /** Storage key of the avatar image, served by the profile route. */
     avatarKey: { type: String, default: null },
     isActive: { type: Boolean, default: true },
+    /** Set when the low-balance notice went out; cleared once the balance is back at or above the threshold. */
+    lowBalanceAlerted: { type: Boolean, default: false },
     /** Balance; changed only by the ledger (shared/src/server/ledger.ts). */
     coins: { type: Number, default: 0, min: 0 },
     /** The lowest tier shown, set by an administrator. */

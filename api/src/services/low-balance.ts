@@ -1,0 +1,22 @@
+/**
+ * The low-balance notice: when a charge leaves a balance below LOW_BALANCE_THRESHOLD, the user
+ * gets one "wallet:low" push (the web shows it as an in-app notice), and not again until the
+ * balance has been seen at or above the threshold. The flag on the user is flipped by one
+ * conditional update, so concurrent charges crossing together send one notice.
+ */
+import type { Pusher } from "@storefront/shared/server";
+import { User } from "@storefront/shared/server";
+
+export async function noticeBalance(deps: { pusher: Pusher; threshold: number }, userId: string, balance: number): Promise<void> {
+  const { threshold } = deps;
+  if (threshold <= 0) return;
+  if (balance < threshold) {
+    const flipped = await User.updateOne(
+      { _id: userId, lowBalanceAlerted: { $ne: true } },
+      { $set: { lowBalanceAlerted: true } },
+    );
+    if (flipped.modifiedCount === 1) deps.pusher.toUser(userId, "wallet:low", { coins: balance, threshold });
+  } else {
+    await User.updateOne({ _id: userId, lowBalanceAlerted: true }, { $set: { lowBalanceAlerted: false } });
+  }
+}

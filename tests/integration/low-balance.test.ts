@@ -1,0 +1,48 @@
+/** The low-balance notice (wallet:low) on the running stack: once per crossing, even under concurrent charges. */
+import { describe, expect, inject, it } from "vitest";
+import { giveCoins, newUser } from "../support/client";
+import { connectSocket, until } from "../support/realtime";
+
+const baseUrl = inject("baseUrl");
+const use = (client: Awaited<ReturnType<typeof newUser>>["client"], tokens: number) =>
+  client.post("/wallet/use.php", { featureType: "text", tokens });
+
+describe("low-balance notice", () => {
+  it("is pushed once when a charge crosses below 50 coins, and again only after the balance was back above", async () => {
+    const { client, id } = await newUser();
+    await giveCoins(id, 60);
+    const { socket, received } = await connectSocket(baseUrl, client);
+    const lows = () => received.filter((p) => p.event === "wallet:low");
+    try {
+      expect((await use(client, 5)).status).toBe(200); // 55: above
+      expect((await use(client, 10)).status).toBe(200); // 45: crossed
+      await until(() => lows().length === 1 || undefined, 5_000, "the first notice");
+      expect(lows()[0]!.payload).toEqual({ coins: 45, threshold: 50 });
+      expect((await use(client, 5)).status).toBe(200); // 40: still below, no second notice
+      await giveCoins(id, 100); // seen at the next charge
+      expect((await use(client, 1)).status).toBe(200); // 99: back above, the flag clears
+      expect((await use(client, 60)).status).toBe(200); // 39: crossed again
+      await until(() => lows().length === 2 || undefined, 5_000, "the second notice");
+      // Every wallet:updated of the charges came, so a third notice would have come with them.
+      await until(() => received.filter((p) => p.event === "wallet:updated").length >= 5 || undefined, 5_000, "updates");
+      expect(lows()).toHaveLength(2);
+    } finally {
+      socket.close();
+    }
+  });
+
+  it("sends one notice when twenty concurrent charges cross together", async () => {
+    const { client, id } = await newUser();
+    await giveCoins(id, 100);
+    const { socket, received } = await connectSocket(baseUrl, client);
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => use(client, 3)));
+      expect(answers.every((a) => a.status === 200)).toBe(true);
+      await until(() => received.filter((p) => p.event === "wallet:updated").length === 20 || undefined, 5_000, "updates");
+      await until(() => received.some((p) => p.event === "wallet:low") || undefined, 5_000, "the notice");
+      expect(received.filter((p) => p.event === "wallet:low")).toHaveLength(1);
+    } finally {
+      socket.close();
+    }
+  });
+});
