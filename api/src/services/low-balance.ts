@@ -10,13 +10,18 @@ import { User } from "@storefront/shared/server";
 export async function noticeBalance(deps: { pusher: Pusher; threshold: number }, userId: string, balance: number): Promise<void> {
   const { threshold } = deps;
   if (threshold <= 0) return;
+  // Both updates test the balance as it is now, not as this call saw it: concurrent charges answer
+  // out of order, and a late "still above" must not clear the flag another charge just set.
   if (balance < threshold) {
     const flipped = await User.updateOne(
-      { _id: userId, lowBalanceAlerted: { $ne: true } },
+      { _id: userId, lowBalanceAlerted: { $ne: true }, coins: { $lt: threshold } },
       { $set: { lowBalanceAlerted: true } },
     );
     if (flipped.modifiedCount === 1) deps.pusher.toUser(userId, "wallet:low", { coins: balance, threshold });
   } else {
-    await User.updateOne({ _id: userId, lowBalanceAlerted: true }, { $set: { lowBalanceAlerted: false } });
+    await User.updateOne(
+      { _id: userId, lowBalanceAlerted: true, coins: { $gte: threshold } },
+      { $set: { lowBalanceAlerted: false } },
+    );
   }
 }
