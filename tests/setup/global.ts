@@ -6,6 +6,27 @@ import { startStack, type Stack } from "../../scripts/lib/stack";
 
 export const TEST_ADMIN = { username: "root-admin", password: "test-admin-password-1" };
 
+/**
+ * The run's limits and switches, given to the stack's API and to every extra API process a suite
+ * starts (tests/support/api-process.ts), so those share the budget the suites were written for.
+ */
+export const TEST_LIMITS: Record<string, string> = {
+  LOGIN_RATE_LIMIT_PER_MINUTE: "60",
+  // Every suite logs in from 127.0.0.1: the per-address limit is exercised in its own test.
+  LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE: "100000",
+  // The SMS gateway peers listen on 127.0.0.1; the refusal of private addresses is tested on
+  // an API process of its own started without this (tests/integration/sms-integration.test.ts).
+  SMS_GATEWAY_ALLOW_PRIVATE: "true",
+  // The offline operator billing declines purchases above this price (tests/integration/wallet-buy.test.ts).
+  OFFLINE_BILLING_DECLINE_ABOVE: "5000",
+  // Every suite redeems from 127.0.0.1; the per-user limit is what tests/integration/redemption-codes.test.ts checks.
+  REDEEM_RATE_LIMIT_PER_IP_PER_HOUR: "100000",
+  // Likewise for signups and failed webhook calls: tests/integration/web-protections.test.ts
+  // proves these limits on API processes of its own with small ones.
+  SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: "100000",
+  WEBHOOK_FAILURE_LIMIT_PER_MINUTE: "100000",
+};
+
 let stack: Stack | undefined;
 let dataDir = "";
 
@@ -21,20 +42,7 @@ export async function setup(project: TestProject): Promise<void> {
       ADMIN_USERNAME: TEST_ADMIN.username,
       ADMIN_PASSWORD: TEST_ADMIN.password,
       LOG_LEVEL: "warn",
-      LOGIN_RATE_LIMIT_PER_MINUTE: "30",
-      // Every suite logs in from 127.0.0.1: the per-address limit is exercised in its own test.
-      LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE: "100000",
-      // The SMS gateway peers listen on 127.0.0.1; the refusal of private addresses is tested on
-      // an API process of its own started without this (tests/integration/sms-integration.test.ts).
-      SMS_GATEWAY_ALLOW_PRIVATE: "true",
-      // The offline operator billing declines purchases above this price (tests/integration/wallet-buy.test.ts).
-      OFFLINE_BILLING_DECLINE_ABOVE: "5000",
-      // Every suite redeems from 127.0.0.1; the per-user limit is what tests/integration/redemption-codes.test.ts checks.
-      REDEEM_RATE_LIMIT_PER_IP_PER_HOUR: "100000",
-      // Likewise for signups and failed webhook calls: tests/integration/web-protections.test.ts
-      // proves these limits on API processes of its own with small ones.
-      SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: "100000",
-      WEBHOOK_FAILURE_LIMIT_PER_MINUTE: "100000",
+      ...TEST_LIMITS,
     },
   });
   project.provide("baseUrl", stack.apiUrls[0]!);

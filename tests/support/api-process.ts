@@ -4,6 +4,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { TEST_LIMITS } from "../setup/global";
 import { inject } from "vitest";
 
 export interface ApiProcess {
@@ -26,6 +27,7 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
       DATA_DIR: inject("dataDir"),
       SESSION_SECRET: "second-api-session-secret-0123456789",
       PORT: "0",
+      ...TEST_LIMITS,
       ...env,
     },
   });
