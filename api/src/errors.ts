@@ -23,5 +23,8 @@ export const rateLimited = (message: string, retryAfterSeconds: number, code: Er
   new AppError(429, code, message, { retryAfter: retryAfterSeconds });
 export const paymentRequired = (needed: number, available: number) =>
   new AppError(402, "insufficient_coins", MESSAGES.insufficientCoins, { needed, available, required: needed });
+/** 402 like a short wallet, naming the cap: the charge would pass the user's daily spending cap. */
+export const dailyCapReached = (cap: number, spent: number, needed: number) =>
+  new AppError(402, "daily_cap_reached", MESSAGES.dailyCapReached, { cap, spent, needed });
 export const unavailable = (message: string, code: ErrorCode = "unavailable") => new AppError(503, code, message);
 export const timeout = (message: string) => new AppError(504, "timeout", message);

@@ -20,6 +20,8 @@ export interface TierRow {
   video_tokens: number;
   audio_tokens: number;
   sms_tokens: number;
+  /** Default daily spending cap in coins for users in this tier who set none (null or absent: none). */
+  daily_cap?: number | null;
 }
 
 export const DEFAULT_PRICING: readonly PricingRow[] = [
@@ -203,6 +205,27 @@ export function tierForCoins(coins: number, tiers: readonly TierRow[] = DEFAULT_
  */
 export function shownTier(coins: number, tierFloor: number, tiers: readonly TierRow[] = DEFAULT_TIERS): number {
   return Math.min(10, Math.max(1, Math.trunc(tierFloor) || 1, tierForCoins(coins, tiers)));
+}
+
+/**
+ * The daily spending cap that applies to a user: their own when they set one, otherwise their
+ * shown tier's default, otherwise none (null).
+ */
+export function dailyCapFor(
+  own: number | null | undefined,
+  coins: number,
+  tierFloor: number,
+  tiers: readonly TierRow[] = DEFAULT_TIERS,
+): { cap: number | null; source: "user" | "tier" | "none" } {
+  if (own != null) return { cap: own, source: "user" };
+  const tier = shownTier(coins, tierFloor, tiers);
+  const byTier = tiers.find((t) => t.tier_number === tier)?.daily_cap;
+  return byTier != null ? { cap: byTier, source: "tier" } : { cap: null, source: "none" };
+}
+
+/** True when some tier has a default cap, so a user without their own cap may still have one. */
+export function tiersHaveCaps(tiers: readonly TierRow[]): boolean {
+  return tiers.some((t) => t.daily_cap != null);
 }
 
 /** The shown tier (shownTier) with its name and the progress to the next one. */

@@ -126,7 +126,36 @@ describe("subscriber web app", () => {
     await page.getByTestId("message-user").first().waitFor();
     await page.getByTestId("message-ai").first().waitFor({ timeout: 30_000 });
     expect((await page.getByTestId("message-ai").first().textContent())?.length).toBeGreaterThan(0);
+    // The first message's charge (ceil(29 / 4) = 8) is filed under the thread once it is saved.
+    await page.getByRole("complementary").getByText("8 coins spent").waitFor();
     await screenshot(page, "text-ai-chat-en");
+  });
+
+  it("sets a daily cap on My usage; a chat past it names the cap and links back to change it", async () => {
+    await page.goto(`${baseUrl}/usage`);
+    const limits = page.getByTestId("spending-limits");
+    await limits.getByText(/Spent today: \d+ coins \(no daily cap\)/u).waitFor();
+    await limits.getByLabel("Daily spending cap (coins)").fill("0");
+    await limits.getByRole("button", { name: "Save limits" }).click();
+    await limits.getByText("Enter a whole number from 1 to 1,000,000, or leave it empty.").waitFor();
+    await limits.getByLabel("Daily spending cap (coins)").fill("9");
+    await limits.getByRole("button", { name: "Save limits" }).click();
+    await page.getByText("Your spending limits are saved.").waitFor();
+    await limits.getByText(/Spent today: \d+ of 9 coins\./u).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "usage-limits-en");
+
+    await page.goto(`${baseUrl}/text-ai`);
+    const input = page.getByLabel("Message", { exact: true });
+    await input.fill("Tell me everything about the history of bread, please");
+    await input.press("Enter");
+    const refusal = page.getByTestId("text-ai-short");
+    await refusal.getByText(/daily spending cap of 9 coins/u).waitFor();
+    await refusal.getByRole("link", { name: "Change my daily cap" }).click();
+    await page.waitForURL(/\/usage$/u);
+    await limits.getByLabel("Daily spending cap (coins)").fill("");
+    await limits.getByRole("button", { name: "Save limits" }).click();
+    await limits.getByText(/\(no daily cap\)/u).waitFor();
   });
 
   it("answers an SMS with the local engine and keeps the 400 character limit", async () => {

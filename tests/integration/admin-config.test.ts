@@ -74,6 +74,34 @@ describe("admin/wallet-config.php", () => {
     }
   });
 
+  it("applies a tier's default daily cap to its users who set none, and a user's own cap over it", async () => {
+    const admin = await superAdmin();
+    const { client, id } = await newUser();
+    // Tier 10 by the administrator's floor: no other suite's users reach it, so the default touches nobody else.
+    await setCoins(id, 1_000_010, 10);
+    const changed = tiers();
+    changed[9]!.daily_cap = 1_000_000;
+    expect((await put(admin, CONFIG, { pricing: pricing(), tiers: changed })).status).toBe(200);
+    try {
+      expect((await admin.get(CONFIG)).body.tiers[9].daily_cap).toBe(1_000_000);
+      const settings = await client.get("/wallet/settings.php");
+      expect(settings.body.effective).toMatchObject({ dailyCap: 1_000_000, dailyCapSource: "tier" });
+      expect((await client.post("/wallet/use.php", { featureType: "text", tokens: 1_000_000 })).status).toBe(200);
+      const refused = await client.post("/wallet/use.php", { featureType: "text", tokens: 1 });
+      expect(refused.status).toBe(402);
+      expect(refused.body).toMatchObject({ code: "daily_cap_reached", cap: 1_000_000, spent: 1_000_000 });
+      // The user's own cap wins over the tier's.
+      const own = await client.request("PUT", "/wallet/settings.php", { dailyCap: 5 });
+      expect(own.body.effective).toMatchObject({ dailyCap: 5, dailyCapSource: "user" });
+      expect((await client.post("/wallet/use.php", { featureType: "text", tokens: 1 })).body).toMatchObject({ cap: 5 });
+      const bad = await put(admin, CONFIG, { pricing: pricing(), tiers: changed.map((t) => ({ ...t, daily_cap: 0 })) });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toMatch(/daily_cap/u);
+    } finally {
+      expect((await put(admin, CONFIG, { pricing: pricing(), tiers: tiers() })).status).toBe(200);
+    }
+  });
+
   it("lets a manager read but not save the config; support neither", async () => {
     const manager = await adminWithRole("manager");
     expect((await manager.get(CONFIG)).status).toBe(200);

@@ -28,10 +28,33 @@ function destroySession(req: Request): Promise<void> {
   return new Promise((resolve) => req.session.destroy(() => resolve()));
 }
 
-/** A user's phone and active flag, cached per process; a deactivation empties it everywhere (cache-bus.ts). */
-const users = new RecordCache("user", (id) =>
-  User.findById(id, { phone: 1, isActive: 1 }).lean<{ phone: string; isActive: boolean }>().exec(),
-);
+/** What every call needs of its user: cached per process; a change empties it everywhere (cache-bus.ts). */
+export interface CachedUser {
+  phone: string;
+  isActive: boolean;
+  /** The user's own settings (wallet/settings.php), null when unset. */
+  dailyCap: number | null;
+  lowBalanceThreshold: number | null;
+}
+
+const users = new RecordCache("user", async (id): Promise<CachedUser | null> => {
+  const found = await User.findById(id, { phone: 1, isActive: 1, dailyCap: 1, lowBalanceThreshold: 1 }).lean<
+    Partial<CachedUser> & { phone: string; isActive: boolean }
+  >();
+  return found
+    ? {
+        phone: found.phone,
+        isActive: found.isActive,
+        dailyCap: found.dailyCap ?? null,
+        lowBalanceThreshold: found.lowBalanceThreshold ?? null,
+      }
+    : null;
+});
+
+/** The session user's cached record (settings included), or null for an unknown id. */
+export function cachedUser(userId: string): Promise<CachedUser | null> {
+  return users.get(userId);
+}
 
 /**
  * The session's user, checked on every call so that a deactivated account stops working at

@@ -2,17 +2,19 @@ import type { ErrorRequestHandler, RequestHandler } from "express";
 import { MulterError } from "multer";
 import { MESSAGES } from "@storefront/shared";
 import {
+  DailyCapError,
   IdempotencyConflictError,
   InsufficientCoinsError,
   LedgerInProgressError,
   UnknownUserError,
 } from "@storefront/shared/server";
-import { AppError, badRequest, conflict, notFound, paymentRequired, tooLarge } from "../errors";
+import { AppError, badRequest, conflict, dailyCapReached, notFound, paymentRequired, tooLarge } from "../errors";
 import { dependencyFailure } from "./dependencies";
 
 function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
   if (error instanceof InsufficientCoinsError) return paymentRequired(error.needed, error.available);
+  if (error instanceof DailyCapError) return dailyCapReached(error.cap, error.spent, error.needed);
   if (error instanceof IdempotencyConflictError) return conflict(MESSAGES.idempotencyConflict, "idempotency_conflict");
   if (error instanceof LedgerInProgressError) return conflict("This request is still being processed; retry shortly");
   if (error instanceof UnknownUserError) return notFound("User not found");

@@ -30,6 +30,7 @@ export async function chat(ctx: AppContext, input: ChatRequest, call: ChatCall):
     cost,
     idempotencyKey: call.idempotencyKey,
     details: `${feature === "doctor" ? "Doctor" : "Text AI"}: ${input.message.slice(0, 50)}`,
+    conversationId: input.conversationId,
     payload: {
       message: input.message,
       persona: input.avatarType,

@@ -11,7 +11,7 @@ import {
   type ConversationSummary,
   type PersonaId,
 } from "@storefront/shared";
-import { Conversation, type ConversationDoc } from "@storefront/shared/server";
+import { Conversation, conversationCosts, fileUnderConversation, type ConversationDoc } from "@storefront/shared/server";
 import { notFound } from "../errors";
 
 const LIST_LIMIT = 200;
@@ -21,7 +21,7 @@ const NOT_FOUND = "Conversation not found";
 /** Ids we issue are ObjectId hex; anything else is a client-made id (the Doctor's "conv_..."). */
 const isIssuedId = (id: string) => /^[a-f0-9]{24}$/u.test(id);
 
-function summaryOf(doc: ConversationDoc): ConversationSummary {
+function summaryOf(doc: ConversationDoc, coinsSpent: number): ConversationSummary {
   return {
     id: doc.clientId,
     title: doc.title,
@@ -32,7 +32,12 @@ function summaryOf(doc: ConversationDoc): ConversationSummary {
     type: "text",
     avatarType: doc.avatarType as PersonaId,
     messageCount: doc.messageCount,
+    coinsSpent,
   };
+}
+
+async function costOf(userId: string, clientId: string): Promise<number> {
+  return (await conversationCosts(userId, [clientId])).get(clientId) ?? 0;
 }
 
 export async function listConversations(userId: string, kind?: "doctor" | "text"): Promise<ConversationSummary[]> {
@@ -43,7 +48,11 @@ export async function listConversations(userId: string, kind?: "doctor" | "text"
     .sort({ updatedAt: -1 })
     .limit(LIST_LIMIT)
     .lean<ConversationDoc[]>();
-  return docs.map(summaryOf);
+  const costs = await conversationCosts(
+    userId,
+    docs.map((d) => d.clientId),
+  );
+  return docs.map((doc) => summaryOf(doc, costs.get(doc.clientId) ?? 0));
 }
 
 async function ownedBy(userId: string, conversationId: string): Promise<ConversationDoc> {
@@ -60,7 +69,8 @@ export async function loadConversation(userId: string, conversationId: string) {
     timestamp: m.timestamp.toISOString(),
     ...(m.clientId ? { id: m.clientId } : {}),
   }));
-  return { success: true as const, conversation: { ...summaryOf(doc), messages }, messages };
+  const coinsSpent = await costOf(userId, doc.clientId);
+  return { success: true as const, conversation: { ...summaryOf(doc, coinsSpent), messages }, messages };
 }
 
 function titleFor(input: ConversationSaveRequest, doctor: boolean): string {
@@ -124,7 +134,9 @@ export async function saveConversation(userId: string, input: ConversationSaveRe
     }
   }
   if (!doc) throw notFound(NOT_FOUND);
-  return { success: true as const, conversationId: doc.clientId, conversation: summaryOf(doc) };
+  await fileUnderConversation(userId, input.jobIds, doc.clientId);
+  const coinsSpent = await costOf(userId, doc.clientId);
+  return { success: true as const, conversationId: doc.clientId, conversation: summaryOf(doc, coinsSpent) };
 }
 
 export async function deleteConversation(userId: string, conversationId: string): Promise<{ success: true }> {

@@ -11,6 +11,7 @@ import { unavailable } from "../errors";
 import { assertLiveWorker } from "./queue-health";
 import { requestKey } from "./wallet";
 import { noticeBalance } from "./low-balance";
+import { dailyCapOf } from "./spending";
 
 /** Who asks for a paid job, and how to recognise a retry of the request. */
 export interface JobCall {
@@ -31,6 +32,8 @@ export interface AcceptJobInput<Q extends HeldQueueName = HeldQueueName> {
   idempotencyKey: string | undefined;
   /** Label of the charge in the ledger (SPEC §7: a label plus the first 50 characters). */
   details: string;
+  /** The chat conversation the job belongs to (its cost is counted from the ledger). */
+  conversationId?: string | null;
   /** The queue's own payload fields (its schema in jobSchemas); the hold's fields are added here. */
   payload: JobPayload<Q>;
   requestId?: string;
@@ -66,6 +69,8 @@ export async function acceptJob<Q extends HeldQueueName>(ctx: AppContext, input:
 
   await assertLiveWorker(ctx.queues[input.queue]);
   const held = await hold({
+    dailyCap: await dailyCapOf(input.userId),
+    conversationId: input.conversationId ?? null,
     userId: input.userId,
     coins: input.cost,
     key: holdKey,
@@ -84,7 +89,7 @@ export async function acceptJob<Q extends HeldQueueName>(ctx: AppContext, input:
   }
   const remainingCoins = held.balanceAfter ?? 0;
   ctx.pusher.toUser(input.userId, "wallet:updated", { coins: remainingCoins, reason: `hold:${input.feature}` });
-  await noticeBalance({ pusher: ctx.pusher, threshold: ctx.config.LOW_BALANCE_THRESHOLD }, input.userId, remainingCoins);
+  await noticeBalance(ctx, input.userId, remainingCoins);
   await addJob(ctx, input, jobId, data, holdKey);
   return { jobId, holdKey, remainingCoins, replayed: false };
 }

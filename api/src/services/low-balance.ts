@@ -6,9 +6,17 @@
  */
 import type { Pusher } from "@storefront/shared/server";
 import { User } from "@storefront/shared/server";
+import { lowBalanceThresholdOf } from "./spending";
 
-export async function noticeBalance(deps: { pusher: Pusher; threshold: number }, userId: string, balance: number): Promise<void> {
-  const { threshold } = deps;
+/** What the notice needs: where to push, and the configured default threshold. */
+export interface NoticeDeps {
+  pusher: Pusher;
+  config: { LOW_BALANCE_THRESHOLD: number };
+}
+
+/** The user's own threshold (wallet/settings.php) or the configured one; 0 turns the notice off. */
+export async function noticeBalance(deps: NoticeDeps, userId: string, balance: number): Promise<void> {
+  const threshold = await lowBalanceThresholdOf(userId, deps.config.LOW_BALANCE_THRESHOLD);
   if (threshold <= 0) return;
   // Both updates test the balance as it is now, not as this call saw it: concurrent charges answer
   // out of order, and a late "still above" must not clear the flag another charge just set.

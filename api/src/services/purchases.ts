@@ -121,7 +121,7 @@ export async function buyPackage(
   const settled = await settlePurchase(purchase, pusher);
   if (!settled.paid) throw new AppError(402, "payment_declined", MESSAGES.paymentDeclined, { reason: settled.reason });
   const user = await User.findById(userId, { coins: 1 }).lean<{ coins: number }>();
-  if (user) await noticeBalance({ pusher, threshold: lowBalanceThreshold }, userId, user.coins);
+  if (user) await noticeBalance({ pusher, config: { LOW_BALANCE_THRESHOLD: lowBalanceThreshold } }, userId, user.coins);
   return {
     success: true,
     subscription: toSubscription(settled.purchase),

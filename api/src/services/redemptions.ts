@@ -215,7 +215,7 @@ export async function redeemCode(
   if (entry.replayed) throw new AppError(409, "code_already_redeemed", MESSAGES.codeAlreadyRedeemed, { field: "code" });
   if (entry.balanceAfter !== null) {
     deps.pusher.toUser(userId, "wallet:updated", { coins: entry.balanceAfter, reason: "redeem" });
-    await noticeBalance({ pusher: deps.pusher, threshold: deps.config.LOW_BALANCE_THRESHOLD }, userId, entry.balanceAfter);
+    await noticeBalance(deps, userId, entry.balanceAfter);
   }
   return { success: true, coinsAdded: use.coins, coins: entry.balanceAfter ?? 0 };
 }

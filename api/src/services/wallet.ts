@@ -3,6 +3,7 @@ import { MESSAGES, tierInfo, type Feature, type TierInfo } from "@storefront/sha
 import { User, debit, loadWalletTables, setBalance, type Pusher } from "@storefront/shared/server";
 import { badRequest, notFound } from "../errors";
 import { noticeBalance } from "./low-balance";
+import { dailyCapOf } from "./spending";
 
 export interface WalletView {
   success: true;
@@ -49,11 +50,11 @@ export async function useCoins(
   pusher: Pusher,
   lowBalanceThreshold = 0,
 ): Promise<{ success: true; tokensUsed: number; remainingCoins: number; transactionId: string }> {
-  const entry = await debit(userId, tokens, key, feature, details.slice(0, 200));
+  const entry = await debit(userId, tokens, key, feature, details.slice(0, 200), await dailyCapOf(userId));
   const remaining = entry.balanceAfter ?? (await walletOf(userId)).wallet.coins;
   if (!entry.replayed) {
     pusher.toUser(userId, "wallet:updated", { coins: remaining, reason: `use:${feature}` });
-    await noticeBalance({ pusher, threshold: lowBalanceThreshold }, userId, remaining);
+    await noticeBalance({ pusher, config: { LOW_BALANCE_THRESHOLD: lowBalanceThreshold } }, userId, remaining);
   }
   return { success: true, tokensUsed: tokens, remainingCoins: remaining, transactionId: entry.id };
 }

@@ -8,6 +8,12 @@ export const SMS_INTEGRATION_DEFAULTS = {
   insufficient_funds_message: "You do not have enough coins for an AI reply. Please top up your wallet.",
 } as const;
 
+/** The reply to an SMS whose AI answer would pass the sender's daily spending cap ({cap}: the cap). */
+export const DAILY_CAP_SMS = {
+  en: "You have reached your daily spending cap of {cap} coins. It resets at midnight UTC; you can change it on the website.",
+  ar: "وصلت إلى حد الإنفاق اليومي الذي وضعته وهو {cap} عملة. يُعاد ضبطه عند منتصف الليل بالتوقيت العالمي، ويمكنك تغييره من الموقع.",
+} as const;
+
 export const SMS_LOG_ACTIONS = [
   "webhook_received",
   "sms_reply_sent",

@@ -184,6 +184,7 @@ export const tierRowSchema = z.object({
   video_tokens: positiveInt("video_tokens"),
   audio_tokens: positiveInt("audio_tokens"),
   sms_tokens: positiveInt("sms_tokens"),
+  daily_cap: positiveInt("daily_cap").nullable().optional(),
 });
 
 export const walletConfigRequestSchema = z

@@ -48,6 +48,14 @@ export const conversationSaveRequestSchema = z.object({
     .default([]),
   /** Persona of the conversation; "doctor" makes it a Doctor conversation. */
   avatarType: z.enum(PERSONA_IDS).optional(),
+  /**
+   * Chat jobs (the `jobId` of chat answers) asked before the conversation had an id: their charges
+   * are filed under it, so its cost counts the first message too.
+   */
+  jobIds: z
+    .array(z.string().regex(/^[\w:.-]{1,200}$/u, "jobIds: not a job id"), { error: "jobIds must be a list" })
+    .max(20, "jobIds: at most 20")
+    .default([]),
 });
 export type ConversationSaveRequest = z.infer<typeof conversationSaveRequestSchema>;
 
@@ -67,6 +75,8 @@ export const conversationSummarySchema = z.object({
   type: z.literal("text"),
   avatarType: z.enum(PERSONA_IDS),
   messageCount: z.number().int(),
+  /** Coins the conversation has cost so far, from the ledger (charges less refunds). */
+  coinsSpent: z.number().int().nonnegative(),
 });
 export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
 

@@ -241,3 +241,43 @@ export const updateRedemptionBatchRequestSchema = z.object({
   enabled: z.boolean({ error: "enabled must be true or false" }),
 });
 export const updateRedemptionBatchResponseSchema = z.object({ success: z.literal(true), batch: redemptionBatchSchema });
+
+const settingsCoins = (field: string, min: number) =>
+  intSchema
+    .pipe(
+      z
+        .number()
+        .min(min, `${field} must be between ${min} and 1000000`)
+        .max(1_000_000, `${field} must be between ${min} and 1000000`),
+    )
+    .nullable();
+
+/** PUT wallet/settings.php: any of the fields; null puts one back to the default. */
+export const walletSettingsRequestSchema = z
+  .object({
+    dailyCap: settingsCoins("dailyCap", 1).optional(),
+    lowBalanceThreshold: settingsCoins("lowBalanceThreshold", 0).optional(),
+  })
+  .strict()
+  .refine((v) => v.dailyCap !== undefined || v.lowBalanceThreshold !== undefined, "send dailyCap or lowBalanceThreshold");
+export type WalletSettingsRequest = z.infer<typeof walletSettingsRequestSchema>;
+
+export const walletSettingsResponseSchema = z.object({
+  success: z.literal(true),
+  /** What the user set (null: not set, the default applies). */
+  settings: z.object({ dailyCap: z.number().int().nullable(), lowBalanceThreshold: z.number().int().nullable() }),
+  /** What applies now. */
+  effective: z.object({
+    /** Coins that may be spent per UTC day; null: no cap. */
+    dailyCap: z.number().int().nullable(),
+    /** Where the cap comes from: the user's own, their tier's default, or none. */
+    dailyCapSource: z.enum(["user", "tier", "none"]),
+    /** Below this balance the low-balance notice goes out (0: never). */
+    lowBalanceThreshold: z.number().int(),
+    /** Coins spent since 00:00 UTC (charges less their refunds). */
+    spentToday: z.number().int(),
+    /** When today's spending starts again from 0 (the next 00:00 UTC). */
+    resetsAt: z.string(),
+  }),
+});
+export type WalletSettingsResponse = z.infer<typeof walletSettingsResponseSchema>;

@@ -81,6 +81,8 @@ const envSchema = z.object({
   PASSWORD_CHANGE_RATE_LIMIT_PER_HOUR: positiveInt.default(10),
   /** Redemption code attempts (right or wrong) per user, and per client address, per hour. */
   REDEEM_RATE_LIMIT_PER_HOUR: positiveInt.default(20),
+  /** Changes of a subscriber's spending limits per hour (each one empties the user cache on every process). */
+  SETTINGS_RATE_LIMIT_PER_HOUR: positiveInt.default(60),
   REDEEM_RATE_LIMIT_PER_IP_PER_HOUR: positiveInt.default(100),
   /** A balance below this many coins after a charge sends one low-balance notice per crossing (0 turns it off). */
   LOW_BALANCE_THRESHOLD: z.coerce.number().int().min(0).max(1_000_000).default(50),

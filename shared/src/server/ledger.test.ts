@@ -4,8 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import {
   applyEntry,
+  conversationCosts,
   credit,
+  DailyCapError,
   debit,
+  fileUnderConversation,
   hold,
   IdempotencyConflictError,
   InsufficientCoinsError,
@@ -14,6 +17,7 @@ import {
   releaseHold,
   setBalance,
   settleHold,
+  spendDayOf,
 } from "./ledger";
 import { LedgerEntry } from "./models/ledger-entry";
 import { User } from "./models/user";
@@ -186,5 +190,117 @@ describe("crash recovery", () => {
     await reconcileLedger(new Date(Date.now() + 10 * 60_000));
     expect(await balance(id)).toBe(40);
     expect(await ledgerSum(id)).toBe(40);
+  });
+});
+
+describe("daily spending cap", () => {
+  const spending = async (id: Types.ObjectId) => (await User.findById(id).lean<{ spendDay?: string; spentToday?: number }>())!;
+
+  it("refuses the charge that would pass the cap, counts only applied spending, and replays the refusal", async () => {
+    const id = await newUser(500);
+    await debit(id, 60, `cap-a:${String(id)}`, "text", "", 100);
+    const refused = debit(id, 50, `cap-b:${String(id)}`, "text", "", 100);
+    await expect(refused).rejects.toBeInstanceOf(DailyCapError);
+    await expect(refused).rejects.toMatchObject({ cap: 100, spent: 60, needed: 50 });
+    // The same key asked again answers the same refusal, not a charge.
+    await expect(debit(id, 50, `cap-b:${String(id)}`, "text", "", 100)).rejects.toMatchObject({ cap: 100, spent: 60 });
+    await debit(id, 40, `cap-c:${String(id)}`, "text", "", 100);
+    expect(await spending(id)).toMatchObject({ spendDay: spendDayOf(), spentToday: 100 });
+    expect(await balance(id)).toBe(400);
+    expect(await ledgerSum(id)).toBe(400);
+    // Insufficient coins still reads as such under a cap.
+    await expect(debit(id, 1000, `cap-d:${String(id)}`, "text", "", 5000)).rejects.toBeInstanceOf(InsufficientCoinsError);
+  });
+
+  it("lets exactly the cap through when forty charges race for it", async () => {
+    const id = await newUser(1000);
+    const results = await Promise.allSettled(
+      Array.from({ length: 40 }, (_, i) =>
+        hold({
+          userId: id,
+          coins: 7,
+          key: `race:${String(id)}:${i}`,
+          feature: "image",
+          queue: "image",
+          jobId: `j${i}`,
+          dailyCap: 50,
+        }),
+      ),
+    );
+    const passed = results.filter((r) => r.status === "fulfilled").length;
+    expect(passed).toBe(7); // 7 × 7 = 49 ≤ 50 < 56
+    expect(
+      results.filter((r) => r.status === "rejected").every((r) => (r as PromiseRejectedResult).reason instanceof DailyCapError),
+    ).toBe(true);
+    expect(await spending(id)).toMatchObject({ spentToday: 49 });
+    expect(await balance(id)).toBe(1000 - 49);
+    expect(await ledgerSum(id)).toBe(1000 - 49);
+  });
+
+  it("starts a new day's count from zero, and a released hold gives that day's allowance back", async () => {
+    const id = await newUser(300);
+    await User.updateOne({ _id: id }, { spendDay: "2000-01-01", spentToday: 999 });
+    const key = `day:${String(id)}`;
+    await hold({ userId: id, coins: 30, key, feature: "video", queue: "video", jobId: "v", dailyCap: 40 });
+    expect(await spending(id)).toMatchObject({ spendDay: spendDayOf(), spentToday: 30 });
+    await expect(
+      hold({ userId: id, coins: 20, key: `${key}:2`, feature: "video", queue: "video", jobId: "v2", dailyCap: 40 }),
+    ).rejects.toBeInstanceOf(DailyCapError);
+    await releaseHold(key, "job failed");
+    expect(await spending(id)).toMatchObject({ spentToday: 0 });
+    await hold({ userId: id, coins: 20, key: `${key}:3`, feature: "video", queue: "video", jobId: "v3", dailyCap: 40 });
+    expect(await balance(id)).toBe(280);
+    expect(await ledgerSum(id)).toBe(280);
+  });
+
+  it("does not give back a past day's allowance when a hold from that day is released", async () => {
+    const id = await newUser(100);
+    const key = `old:${String(id)}`;
+    await hold({ userId: id, coins: 10, key, feature: "image", queue: "image", jobId: "o" });
+    await LedgerEntry.updateOne({ key }, { spendDay: "2000-01-01" });
+    await releaseHold(key, "job failed");
+    expect(await spending(id)).toMatchObject({ spendDay: spendDayOf(), spentToday: 10 });
+    expect(await balance(id)).toBe(100);
+  });
+});
+
+describe("conversation costs", () => {
+  it("sums a conversation's charges less refunds, and files only the user's own unfiled charges", async () => {
+    const id = await newUser(200);
+    const other = await newUser(200);
+    await hold({ userId: id, coins: 5, key: `c1:${String(id)}`, feature: "text", queue: "chat", jobId: `first-${String(id)}` });
+    await hold({
+      userId: id,
+      coins: 7,
+      key: `c2:${String(id)}`,
+      feature: "text",
+      queue: "chat",
+      jobId: "j2",
+      conversationId: "conv_a",
+    });
+    await hold({
+      userId: id,
+      coins: 9,
+      key: `c3:${String(id)}`,
+      feature: "text",
+      queue: "chat",
+      jobId: "j3",
+      conversationId: "conv_a",
+    });
+    await releaseHold(`c3:${String(id)}`, "job failed");
+    await hold({
+      userId: other,
+      coins: 11,
+      key: `c4:${String(other)}`,
+      feature: "text",
+      queue: "chat",
+      jobId: `theirs-${String(other)}`,
+    });
+    expect(await fileUnderConversation(id, [`first-${String(id)}`, `theirs-${String(other)}`], "conv_a")).toBe(1);
+    expect(await fileUnderConversation(id, [`first-${String(id)}`], "conv_b")).toBe(0);
+    const costs = await conversationCosts(id, ["conv_a", "conv_b"]);
+    expect(costs.get("conv_a")).toBe(12);
+    expect(costs.get("conv_b")).toBeUndefined();
+    expect((await conversationCosts(other, ["conv_a"])).get("conv_a")).toBeUndefined();
   });
 });

@@ -45,6 +45,22 @@ export class LedgerInProgressError extends Error {
 
 export class UnknownUserError extends Error {}
 
+/** The charge would take the day's spending past the user's daily cap . */
+export class DailyCapError extends Error {
+  constructor(
+    readonly cap: number,
+    readonly spent: number,
+    readonly needed: number,
+  ) {
+    super(`Daily spending cap of ${cap} coins: ${spent} spent today, ${needed} more asked`);
+  }
+}
+
+/** The UTC day a spend counts toward ("2026-11-25"); the daily cap resets at 00:00 UTC. */
+export function spendDayOf(at: Date = new Date()): string {
+  return at.toISOString().slice(0, 10);
+}
+
 /** The balance moved since it was read (absolute sets only). */
 export class BalanceChangedError extends Error {}
 
@@ -61,8 +77,17 @@ export interface EntryInput {
   holdState?: "held" | null;
   jobId?: string | null;
   queue?: string | null;
+  /** The chat conversation a charge (or its release) belongs to: the conversation's cost. */
+  conversationId?: string | null;
   /** Apply only while the balance still equals this (absolute sets). */
   expectCoins?: number;
+  /**
+   * A subscriber's spending (debits and holds): counted toward the UTC day's total on the user in
+   * the same conditional update as the debit, and refused past `cap` (null: no cap).
+   */
+  spend?: { day: string; cap: number | null };
+  /** A release of spending counted on `day`: the day's total goes down too while it is still that day. */
+  unspendDay?: string;
 }
 
 export interface AppliedEntry {
@@ -94,6 +119,10 @@ function throwFailure(entry: LedgerEntryDoc): never {
     throw new InsufficientCoinsError(-entry.amount, Number(entry.details.match(/available=(\d+)/u)?.[1] ?? 0));
   }
   if (entry.failure === "balance_changed") throw new BalanceChangedError(entry.key);
+  if (entry.failure === "daily_cap") {
+    const [cap, spent] = [/cap=(\d+)/u, /spent=(\d+)/u].map((re) => Number(entry.details.match(re)?.[1] ?? 0));
+    throw new DailyCapError(cap!, spent!, -entry.amount);
+  }
   throw new LedgerInProgressError(entry.key);
 }
 
@@ -130,6 +159,9 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
       holdState: input.holdState ?? null,
       jobId: input.jobId ?? null,
       queue: input.queue ?? null,
+      conversationId: input.conversationId ?? null,
+      // The day a spend counted toward, so that its release gives that day's allowance back.
+      spendDay: input.spend?.day ?? null,
       state: "pending",
     });
     entry = created.toObject() as LedgerEntryDoc;
@@ -138,35 +170,14 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
     throw error;
   }
 
-  const condition: Record<string, unknown> = { _id: userId, pendingLedger: { $ne: entry._id } };
-  if (input.amount < 0) condition.coins = { $gte: -input.amount };
-  if (input.expectCoins !== undefined) condition.coins = input.expectCoins;
-
   if (performance.now() - startedAt > EXECUTOR_DEADLINE_MS) {
     await markFailed(entry._id, "deadline", "");
     throw new LedgerInProgressError(input.key);
   }
-  const updated = await User.findOneAndUpdate(
-    condition,
-    { $inc: { coins: input.amount }, $push: { pendingLedger: entry._id } },
-    { returnDocument: "after", projection: { coins: 1 } },
-  ).lean<{ coins: number }>();
-
-  if (!updated) {
-    const user = await User.findById(userId, { coins: 1, pendingLedger: 1 }).lean<{
-      coins: number;
-      pendingLedger: Types.ObjectId[];
-    }>();
-    if (!user) {
-      await markFailed(entry._id, "unknown_user", "");
-      throw new UnknownUserError(`unknown user ${String(userId)}`);
-    }
-    if (input.expectCoins !== undefined) {
-      await markFailed(entry._id, "balance_changed", `available=${user.coins}`);
-      throw new BalanceChangedError(input.key);
-    }
-    await markFailed(entry._id, "insufficient", `available=${user.coins}`);
-    throw new InsufficientCoinsError(-input.amount, user.coins);
+  const updated = await commit(input, userId, entry._id);
+  if (!updated.ok) {
+    await markFailed(entry._id, updated.failure, updated.detail);
+    throw updated.error;
   }
 
   await LedgerEntry.updateOne({ _id: entry._id }, { state: "applied", balanceAfter: updated.coins });
@@ -174,6 +185,92 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
   // nothing (each entry's condition names its own id). The reconciler pulls whatever a crash leaves.
   User.updateOne({ _id: userId }, { $pull: { pendingLedger: entry._id } }).catch(() => undefined);
   return { id: String(entry._id), key: entry.key, amount: entry.amount, balanceAfter: updated.coins, replayed: false };
+}
+
+type Commit = { ok: true; coins: number } | { ok: false; failure: string; detail: string; error: Error };
+
+interface SpendState {
+  coins: number;
+  spendDay?: string;
+  spentToday?: number;
+}
+
+/**
+ * Step 2, the commit point: one conditional update of the user. A spend also moves the day's
+ * total: when the user's counter is already on `day` it is incremented under the cap's condition,
+ * otherwise it is restarted at this amount. The two updates exclude each other (the counter is
+ * on the day or not), so whichever matches is the one atomic step; a caller racing the day's
+ * first spend just tries again. A release gives the day's allowance back while it is still the
+ * day the spend counted on.
+ */
+async function commit(input: EntryInput, userId: Types.ObjectId, entryId: Types.ObjectId): Promise<Commit> {
+  const base: Record<string, unknown> = { _id: userId, pendingLedger: { $ne: entryId } };
+  if (input.amount < 0) base.coins = { $gte: -input.amount };
+  if (input.expectCoins !== undefined) base.coins = input.expectCoins;
+  const change = { $inc: { coins: input.amount } as Record<string, number>, $push: { pendingLedger: entryId } };
+  const attempt = (condition: Record<string, unknown>, update: Record<string, unknown>) =>
+    User.findOneAndUpdate(condition, update, { returnDocument: "after", projection: { coins: 1 } }).lean<{ coins: number }>();
+
+  const { spend, unspendDay } = input;
+  for (let tries = 0; tries < 5; tries++) {
+    let updated: { coins: number } | null;
+    if (spend) {
+      const cost = -input.amount;
+      const underCap = spend.cap === null ? {} : { spentToday: { $lte: spend.cap - cost } };
+      updated = await attempt(
+        { ...base, spendDay: spend.day, ...underCap },
+        { ...change, $inc: { ...change.$inc, spentToday: cost } },
+      );
+      if (!updated && (spend.cap === null || cost <= spend.cap)) {
+        updated = await attempt(
+          { ...base, spendDay: { $ne: spend.day } },
+          { ...change, $set: { spendDay: spend.day, spentToday: cost } },
+        );
+      }
+    } else if (unspendDay) {
+      updated =
+        (await attempt(
+          { ...base, spendDay: unspendDay, spentToday: { $gte: input.amount } },
+          { ...change, $inc: { ...change.$inc, spentToday: -input.amount } },
+        )) ?? (await attempt(base, change));
+    } else {
+      updated = await attempt(base, change);
+    }
+    if (updated) return { ok: true, coins: updated.coins };
+
+    const user = await User.findById(userId, { coins: 1, spendDay: 1, spentToday: 1 }).lean<SpendState>();
+    if (!user)
+      return { ok: false, failure: "unknown_user", detail: "", error: new UnknownUserError(`unknown user ${String(userId)}`) };
+    if (input.expectCoins !== undefined) {
+      return {
+        ok: false,
+        failure: "balance_changed",
+        detail: `available=${user.coins}`,
+        error: new BalanceChangedError(input.key),
+      };
+    }
+    if (input.amount < 0 && user.coins < -input.amount) {
+      return {
+        ok: false,
+        failure: "insufficient",
+        detail: `available=${user.coins}`,
+        error: new InsufficientCoinsError(-input.amount, user.coins),
+      };
+    }
+    if (spend && spend.cap !== null) {
+      const spent = user.spendDay === spend.day ? (user.spentToday ?? 0) : 0;
+      if (spent + -input.amount > spend.cap) {
+        return {
+          ok: false,
+          failure: "daily_cap",
+          detail: `cap=${spend.cap} spent=${spent}`,
+          error: new DailyCapError(spend.cap, spent, -input.amount),
+        };
+      }
+    }
+    // The balance or the day's counter moved between the update and the read: try again.
+  }
+  return { ok: false, failure: "contended", detail: "", error: new LedgerInProgressError(input.key) };
 }
 
 async function markFailed(id: Types.ObjectId, failure: string, detail: string): Promise<void> {
@@ -190,9 +287,11 @@ export function debit(
   key: string,
   feature: string,
   details = "",
+  dailyCap: number | null = null,
 ): Promise<AppliedEntry> {
   if (coins < 1) throw new RangeError("a debit is at least 1 coin");
-  return applyEntry({ userId, key, kind: "debit", amount: -coins, feature, details, reason: `use:${feature}` });
+  const spend = { day: spendDayOf(), cap: dailyCap };
+  return applyEntry({ userId, key, kind: "debit", amount: -coins, feature, details, reason: `use:${feature}`, spend });
 }
 
 export function credit(
@@ -202,9 +301,11 @@ export function credit(
   kind: Extract<LedgerKind, "credit" | "refund" | "renewal">,
   reason: string,
   actor = "system",
+  /** For a refund of a debit: the day it counted toward, whose allowance comes back with it. */
+  unspendDay?: string | null,
 ): Promise<AppliedEntry> {
   if (coins < 1) throw new RangeError("a credit is at least 1 coin");
-  return applyEntry({ userId, key, kind, amount: coins, reason, actor });
+  return applyEntry({ userId, key, kind, amount: coins, reason, actor, ...(unspendDay ? { unspendDay } : {}) });
 }
 
 /**
@@ -250,6 +351,9 @@ export interface HoldInput {
   details?: string;
   queue: string;
   jobId: string;
+  /** The user's daily spending cap in coins (null: none); see `commit`. */
+  dailyCap?: number | null;
+  conversationId?: string | null;
 }
 
 /** Holds the cost of a job when it is accepted (hold → settle → release). */
@@ -266,6 +370,8 @@ export function hold(input: HoldInput): Promise<AppliedEntry> {
     holdState: "held",
     queue: input.queue,
     jobId: input.jobId,
+    conversationId: input.conversationId ?? null,
+    spend: { day: spendDayOf(), cap: input.dailyCap ?? null },
   });
 }
 
@@ -296,9 +402,44 @@ export async function releaseHold(holdKey: string, reason: string, actor = "work
     actor,
     jobId: claimed.jobId ?? null,
     queue: claimed.queue ?? null,
+    conversationId: claimed.conversationId ?? null,
+    ...(claimed.spendDay ? { unspendDay: claimed.spendDay } : {}),
   });
   await LedgerEntry.updateOne({ _id: claimed._id }, { holdState: "released" });
   return refund;
+}
+
+/**
+ * Files a user's charges for jobs under a conversation created after them (a first message is
+ * answered before the thread is saved and has its id). Only the user's own entries without a
+ * conversation change; amounts never do.
+ */
+export async function fileUnderConversation(
+  userId: Types.ObjectId | string,
+  jobIds: readonly string[],
+  conversationId: string,
+): Promise<number> {
+  if (jobIds.length === 0) return 0;
+  const result = await LedgerEntry.updateMany(
+    { userId: toObjectId(userId), jobId: { $in: [...jobIds] }, conversationId: null, kind: { $in: ["hold", "release"] } },
+    { $set: { conversationId } },
+  );
+  return result.modifiedCount;
+}
+
+/** Coins each of a user's conversations has cost so far: its applied charges less their refunds. */
+export async function conversationCosts(
+  userId: Types.ObjectId | string,
+  conversationIds: readonly string[],
+): Promise<Map<string, number>> {
+  const costs = new Map<string, number>();
+  if (conversationIds.length === 0) return costs;
+  const rows = await LedgerEntry.aggregate<{ _id: string; spent: number }>([
+    { $match: { userId: toObjectId(userId), conversationId: { $in: [...conversationIds] }, state: "applied" } },
+    { $group: { _id: "$conversationId", spent: { $sum: "$amount" } } },
+  ]);
+  for (const row of rows) costs.set(row._id, Math.max(0, -row.spent));
+  return costs;
 }
 
 /** Sum of the applied entries of a user: equals the balance once nothing is in flight. */

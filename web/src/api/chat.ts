@@ -18,8 +18,9 @@ export interface ChatRequest {
  * The reply text. Parsed (this module loads with the chat screens, not the first page): a reply
  * without a message is an error, never an empty bubble.
  */
-export async function sendChat(body: ChatRequest, signal?: AbortSignal): Promise<string> {
+/** The reply, and the job it was charged as (a first message's charge is filed under the thread once saved). */
+export async function sendChat(body: ChatRequest, signal?: AbortSignal): Promise<{ reply: string; jobId: string }> {
   const parsed = chatResponseSchema.safeParse(await post<unknown>("textai/chat.php", body, signal));
   if (!parsed.success) throw new Error("Failed to send message");
-  return parsed.data.message;
+  return { reply: parsed.data.message, jobId: parsed.data.jobId };
 }

@@ -14,6 +14,9 @@ export interface ErrorBody {
   field?: string;
   needed?: number;
   available?: number;
+  /** 402 daily_cap_reached: the cap and what was spent today. */
+  cap?: number;
+  spent?: number;
 }
 
 export class ApiError extends Error {

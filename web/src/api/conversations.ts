@@ -33,6 +33,8 @@ export interface SaveConversation {
   messages: ChatMessage[];
   /** Persona of the thread; "doctor" files it under the Doctor's consultations. */
   avatarType?: string;
+  /** Chat jobs asked before the thread had an id, whose charges count toward its cost. */
+  jobIds?: string[];
 }
 
 /** Returns the id the server keeps the conversation under. */

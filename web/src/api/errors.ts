@@ -6,7 +6,7 @@ import i18n from "i18next";
 import { ERROR_TEXT_KEYS } from "@storefront/shared";
 import { ApiError } from "./client";
 
-/** Figures some texts carry (402: the coins needed and available). */
+/** Figures some texts carry (402: the coins needed and available, or the daily cap and today's spending). */
 export interface ErrorTextValues {
   needed?: number;
   available?: number;
@@ -18,5 +18,7 @@ export function errorMessage(error: unknown, fallback: string, defaults: ErrorTe
   return i18n.t(ERROR_TEXT_KEYS[error.code], {
     needed: error.body.needed ?? defaults.needed ?? 1,
     available: error.body.available ?? defaults.available ?? 0,
+    cap: error.body.cap ?? 0,
+    spent: error.body.spent ?? 0,
   });
 }

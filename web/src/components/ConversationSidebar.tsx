@@ -6,6 +6,7 @@
 import { useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useDrawer } from "../hooks/useDrawer";
+import { useFormat } from "../hooks/useFormat";
 import { DrawerClose, DrawerOverlay } from "./Layout";
 import { TrashIcon } from "./toolIcons";
 
@@ -101,4 +102,11 @@ export function ConversationSidebar(props: Props) {
       {open && !wide && <DrawerOverlay onClose={onClose} />}
     </>
   );
+}
+
+/** What a conversation has cost so far (the server's figure, from the ledger), for a list entry's second line. */
+export function ConversationCost({ coins }: { coins: number }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  return <span className="conversation-cost"> · {t("textAi.cost", { coins: format.number(coins) })}</span>;
 }

@@ -10,7 +10,7 @@ import { announceWalletUpdate } from "../api/wallet";
 import { useServerEvent } from "./useServerEvent";
 
 export type AskResult =
-  | { ok: true; all: ChatMessage[]; reply: ChatMessage }
+  | { ok: true; all: ChatMessage[]; reply: ChatMessage; jobId: string }
   | { ok: false; error: unknown }
   /** Stopped by the user: the question is taken back and nothing is reported. */
   | { ok: false; stopped: true };
@@ -56,11 +56,11 @@ export function useChatThread() {
         { message: text, userId, conversationId, avatarType, conversationHistory: history, language },
         controller.signal,
       );
-      const reply: ChatMessage = { id: newMessageId(), type: "ai", content: cleanMarkdown(answer), timestamp: stamp() };
+      const reply: ChatMessage = { id: newMessageId(), type: "ai", content: cleanMarkdown(answer.reply), timestamp: stamp() };
       const all = [...withQuestion, reply];
       setMessages(all);
       announceWalletUpdate();
-      return { ok: true, all, reply };
+      return { ok: true, all, reply, jobId: answer.jobId };
     } catch (error) {
       // A failed or stopped question is not part of the conversation.
       setMessages(history);

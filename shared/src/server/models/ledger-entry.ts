@@ -24,12 +24,18 @@ const ledgerEntrySchema = new Schema(
     /** Who caused the entry: "user", "worker", "admin:<id>", "scheduler". */
     actor: { type: String, default: "user" },
     failure: { type: String, default: null },
+    /** Chat charges: the conversation (its client id) they belong to. */
+    conversationId: { type: String, default: null },
+    /** Debits and holds: the UTC day whose spending total (the daily cap's) the entry counted toward. */
+    spendDay: { type: String, default: null },
   },
   { timestamps: true },
 );
 ledgerEntrySchema.index({ state: 1, createdAt: 1 });
 ledgerEntrySchema.index({ holdState: 1, updatedAt: 1 });
 ledgerEntrySchema.index({ userId: 1, createdAt: -1 });
+// The cost of each conversation in a user's list (conversationCosts).
+ledgerEntrySchema.index({ userId: 1, conversationId: 1 });
 
 export type LedgerEntryDoc = InferSchemaType<typeof ledgerEntrySchema> & {
   _id: Types.ObjectId;

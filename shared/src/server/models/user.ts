@@ -13,6 +13,13 @@ const userSchema = new Schema(
     lowBalanceAlerted: { type: Boolean, default: false },
     /** Balance; changed only by the ledger (shared/src/server/ledger.ts). */
     coins: { type: Number, default: 0, min: 0 },
+    /** Coins spent on `spendDay` (UTC), moved by the ledger in the same update as the balance. */
+    spendDay: { type: String, default: null },
+    spentToday: { type: Number, default: 0 },
+    /** The subscriber's own settings (wallet/settings.php); null: the tier's default / configuration. */
+    dailyCap: { type: Number, default: null },
+    lowBalanceThreshold: { type: Number, default: null },
+    smsAlerts: { type: Boolean, default: false },
     /** The lowest tier shown, set by an administrator. */
     tier: { type: Number, default: 1, min: 1, max: 10 },
     /** Ledger entries applied to `coins` whose entry is not yet marked applied (crash recovery). */

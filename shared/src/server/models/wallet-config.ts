@@ -14,6 +14,7 @@ const tierRowSchema = new Schema(
     video_tokens: Number,
     audio_tokens: Number,
     sms_tokens: Number,
+    daily_cap: { type: Number, default: null },
   },
   { _id: false },
 );

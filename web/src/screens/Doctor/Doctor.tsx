@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { displayConversationTitle, doctorConversationTitle, LIMITS, MEDICAL_DISCLAIMER } from "@storefront/shared";
 import { listConversations, loadConversation, saveConversation, type ConversationSummary } from "../../api/conversations";
-import { ConversationSidebar } from "../../components/ConversationSidebar";
+import { ConversationCost, ConversationSidebar } from "../../components/ConversationSidebar";
 import { GetCoinsLink, isShortOfCoins } from "../../components/GetCoinsLink";
 import { BackButton, PageHeader, SidebarToggle } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
@@ -42,7 +42,8 @@ export default function Doctor() {
   const [search, setSearch] = useState("");
   const [atBottom, setAtBottom] = useState(true);
   const [failure, setFailure] = useState("");
-  const [shortOfCoins, setShortOfCoins] = useState(false);
+  /** The 402 behind the failure, if it was one: the way on (coins, or the spending settings) is linked beside it. */
+  const [shortOfCoins, setShortOfCoins] = useState<unknown>(null);
   const chatError = useChatErrors();
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const threadRef = useRef<HTMLDivElement>(null);
@@ -80,7 +81,7 @@ export default function Doctor() {
       setInput(text);
       if ("error" in result) {
         setFailure(chatError(result.error, t("errors.doctorReplyFailed")));
-        setShortOfCoins(isShortOfCoins(result.error));
+        setShortOfCoins(isShortOfCoins(result.error) ? result.error : null);
       }
       return;
     }
@@ -94,6 +95,8 @@ export default function Doctor() {
       { id, title, lastMessage: result.reply.content, timestamp: result.reply.timestamp },
       ...list.filter((c) => c.id !== id),
     ]);
+    // The server's figures (the conversation's cost among them) replace the optimistic entry.
+    void queryClient.invalidateQueries({ queryKey: listKey });
   }
 
   function send() {
@@ -129,6 +132,7 @@ export default function Doctor() {
         detail: (
           <>
             {format.relative(c.timestamp ?? c.updated_at ?? c.created_at ?? "")}
+            {c.coinsSpent !== undefined && <ConversationCost coins={c.coinsSpent} />}
             {c.lastMessage && <span dir="auto"> · {c.lastMessage}</span>}
           </>
         ),
@@ -257,7 +261,7 @@ export default function Doctor() {
         >
           {failure && (
             <p className="alert alert--error doctor__failure" role="alert" data-testid="doctor-failure">
-              {failure} {shortOfCoins && <GetCoinsLink />}
+              {failure} {shortOfCoins !== null && <GetCoinsLink error={shortOfCoins} />}
             </p>
           )}
           <div className="doctor__chips" role="group" aria-label={t("doctor.quickRepliesLabel")}>

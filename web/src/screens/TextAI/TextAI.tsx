@@ -19,7 +19,7 @@ import type { ChatMessage } from "../../api/chat";
 import { deleteConversation, listConversations, loadConversation, saveConversation } from "../../api/conversations";
 import { AppLink } from "../../components/AppLink";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
-import { ConversationSidebar } from "../../components/ConversationSidebar";
+import { ConversationCost, ConversationSidebar } from "../../components/ConversationSidebar";
 import { GetCoinsLink, isShortOfCoins } from "../../components/GetCoinsLink";
 import { PersonaIcon, StopIcon } from "../../components/toolIcons";
 import { MessageActions } from "../../components/MessageActions";
@@ -53,8 +53,8 @@ export default function TextAI() {
   const persona = personaById(storedPersona ?? DEFAULT_PERSONA);
   const { messages, setMessages, loading, streamed, ask, stop, lastQuestion } = useChatThread();
   const [input, setInput] = useState("");
-  /** The 402 text, kept above the composer with the way to coins (a toast would vanish with the link). */
-  const [shortOfCoins, setShortOfCoins] = useState("");
+  /** The 402, kept above the composer with the way on (a toast would vanish with the link). */
+  const [shortOfCoins, setShortOfCoins] = useState<unknown>(null);
   const [search, setSearch] = useState("");
   const [pickerOpen, setPickerOpen] = useState(false);
   const [picked, setPicked] = useState<PersonaId | null>(null);
@@ -129,12 +129,12 @@ export default function TextAI() {
     if (!result.ok) {
       setInput(text);
       if ("error" in result) {
-        if (isShortOfCoins(result.error)) setShortOfCoins(chatError(result.error, t("errors.sendFailed")));
+        if (isShortOfCoins(result.error)) setShortOfCoins(result.error);
         else toast.error(chatError(result.error, t("errors.sendFailed")));
       }
       return;
     }
-    setShortOfCoins("");
+    setShortOfCoins(null);
     const firstUser = result.all.find((m) => m.type === "user")?.content;
     const savedId = await saveConversation({
       userId: user.id,
@@ -142,6 +142,7 @@ export default function TextAI() {
       title: conversationTitle(firstUser),
       messages: result.all,
       avatarType: persona.id,
+      ...(conversationId ? {} : { jobIds: [result.jobId] }),
     }).catch(() => conversationId);
     if (savedId && savedId !== "new") setConversationId(savedId);
     void queryClient.invalidateQueries({ queryKey: ["conversations", "text"] });
@@ -207,7 +208,16 @@ export default function TextAI() {
     return (conversations.data ?? [])
       .filter((c) => !c.title.startsWith(DOCTOR_TITLE_PREFIX))
       .filter((c) => !q || c.title.toLowerCase().includes(q))
-      .map((c) => ({ id: c.id, title: c.title, detail: c.created_at && format.date(c.updated_at ?? c.created_at) }));
+      .map((c) => ({
+        id: c.id,
+        title: c.title,
+        detail: (
+          <>
+            {c.created_at && format.date(c.updated_at ?? c.created_at)}
+            {c.coinsSpent !== undefined && <ConversationCost coins={c.coinsSpent} />}
+          </>
+        ),
+      }));
   }, [conversations.data, search, format]);
 
   const phoneTail = user.phone.slice(-4);
@@ -322,9 +332,9 @@ export default function TextAI() {
           <div ref={endRef} />
         </main>
 
-        {shortOfCoins && (
+        {shortOfCoins !== null && (
           <p className="alert alert--error text-ai__short" role="alert" data-testid="text-ai-short">
-            {shortOfCoins} <GetCoinsLink />
+            {chatError(shortOfCoins, t("errors.sendFailed"))} <GetCoinsLink error={shortOfCoins} />
           </p>
         )}
         <form

@@ -1,7 +1,7 @@
 /**
  * My usage: every coin movement of the subscriber (charges, refunds, credits, purchases, renewals,
  * adjustments) with the feature, the coins, the balance after and the date; filters by feature and
- * dates, pages, and the same rows as a CSV download.
+ * dates, pages, and the same rows as a CSV download. Above them, the subscriber's spending limits.
  */
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -13,6 +13,7 @@ import { LanguageToggle } from "../../components/LanguageToggle";
 import { PageLoading } from "../../components/Spinner";
 import { WalletBadge } from "../../components/WalletBadge";
 import { useFormat } from "../../hooks/useFormat";
+import { SpendingLimits } from "./SpendingLimits";
 import "./Usage.css";
 
 const EMPTY: HistoryFilters = { feature: "", from: "", to: "" };
@@ -48,6 +49,7 @@ export default function Usage() {
         }
       />
       <main id="main" className="usage__main">
+        <SpendingLimits />
         <form className="card usage__filters" onSubmit={(e) => e.preventDefault()} aria-label={t("usage.filters")}>
           <div className="field">
             <label htmlFor="usage-feature">{t("usage.feature")}</label>

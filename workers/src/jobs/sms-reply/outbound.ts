@@ -2,11 +2,13 @@
  * The outbound reply: recorded once (prepared → sending → sent | failed), charged when it is an
  * AI reply, and delivered through the shortcode's SMPP gateway or the HTTP gateway.
  */
-import { smsEncoding } from "@storefront/shared";
+import { DAILY_CAP_SMS, isArabic, smsEncoding } from "@storefront/shared";
 import {
   credit,
+  DailyCapError,
   debit,
   InsufficientCoinsError,
+  LedgerEntry,
   SmsGatewayConfig,
   SmsMessage,
   type SmsGatewayConfigDoc,
@@ -18,7 +20,7 @@ import { GatewayError, type SendResult } from "../../gateways/types";
 import { finish, type Step } from "./log";
 import type { Context, SmsReplyOutcome } from "./types";
 
-type ReplyKind = "ai" | "welcome" | "insufficient_funds" | "opt_out" | "opt_in";
+type ReplyKind = "ai" | "welcome" | "insufficient_funds" | "daily_cap" | "opt_out" | "opt_in";
 
 /** Creates the outbound record once; a retry gets the one the first attempt wrote. */
 export async function prepareOutbound(ctx: Context, kind: ReplyKind, text: string, coins: number): Promise<SmsMessageDoc> {
@@ -74,6 +76,7 @@ async function charge(ctx: Context, prepared: SmsMessageDoc): Promise<{ out: Sms
       `sms-reply:${ctx.job.messageId}`,
       "sms",
       `SMS reply ${prepared.segments} segment(s)`,
+      ctx.user!.dailyCap,
     );
     if (!entry.replayed && entry.balanceAfter !== null) {
       ctx.deps.pusher?.toUser(String(ctx.user!.id), "wallet:updated", { coins: entry.balanceAfter, reason: "sms" });
@@ -86,31 +89,41 @@ async function charge(ctx: Context, prepared: SmsMessageDoc): Promise<{ out: Sms
     if (!out) throw new Error("outbound record changed underneath; retrying");
     return { out, steps: [] };
   } catch (error) {
-    if (!(error instanceof InsufficientCoinsError)) throw error;
-    const notice = ctx.config.insufficient_funds_message;
-    const encoding = smsEncoding(notice);
-    const out = await SmsMessage.findOneAndUpdate(
-      { _id: prepared._id, state: "prepared" },
-      {
-        $set: {
-          kind: "insufficient_funds",
-          message: notice,
-          coins: 0,
-          segments: encoding.segments,
-          encoding: encoding.encoding,
-          state: "sending",
-        },
-      },
-      { returnDocument: "after" },
-    ).lean<SmsMessageDoc>();
-    if (!out) throw new Error("outbound record changed underneath; retrying");
-    return {
-      out,
-      steps: [
-        ["sms_processed", "insufficient", { result: "insufficient_funds", needed: error.needed, available: error.available }],
-      ],
-    };
+    if (error instanceof InsufficientCoinsError) {
+      return replaceWithNotice(ctx, prepared, "insufficient_funds", ctx.config.insufficient_funds_message, [
+        "sms_processed",
+        "insufficient",
+        { result: "insufficient_funds", needed: error.needed, available: error.available },
+      ]);
+    }
+    if (error instanceof DailyCapError) {
+      const text = DAILY_CAP_SMS[isArabic(ctx.job.text) ? "ar" : "en"].replace("{cap}", String(error.cap));
+      return replaceWithNotice(ctx, prepared, "daily_cap", text, [
+        "sms_processed",
+        "daily_cap",
+        { result: "daily_cap", cap: error.cap, spent: error.spent, needed: error.needed },
+      ]);
+    }
+    throw error;
   }
+}
+
+/** The AI reply could not be charged: the prepared record becomes a free notice saying why. */
+async function replaceWithNotice(
+  ctx: Context,
+  prepared: SmsMessageDoc,
+  kind: ReplyKind,
+  notice: string,
+  step: Step,
+): Promise<{ out: SmsMessageDoc; steps: Step[] }> {
+  const encoding = smsEncoding(notice);
+  const out = await SmsMessage.findOneAndUpdate(
+    { _id: prepared._id, state: "prepared" },
+    { $set: { kind, message: notice, coins: 0, segments: encoding.segments, encoding: encoding.encoding, state: "sending" } },
+    { returnDocument: "after" },
+  ).lean<SmsMessageDoc>();
+  if (!out) throw new Error("outbound record changed underneath; retrying");
+  return { out, steps: [step] };
 }
 
 /** Charges (AI replies only) and sends the prepared reply, resuming from its recorded state. */
@@ -162,7 +175,18 @@ export async function chargeAndSend(ctx: Context, prepared: SmsMessageDoc): Prom
     );
     let refunded = 0;
     if (out.kind === "ai" && out.coins > 0 && ctx.user) {
-      await credit(ctx.user.id, out.coins, `sms-refund:${ctx.job.messageId}`, "refund", "SMS reply not delivered", "worker");
+      const charge = await LedgerEntry.findOne({ key: `sms-reply:${ctx.job.messageId}` }, { spendDay: 1 }).lean<{
+        spendDay?: string | null;
+      }>();
+      await credit(
+        ctx.user.id,
+        out.coins,
+        `sms-refund:${ctx.job.messageId}`,
+        "refund",
+        "SMS reply not delivered",
+        "worker",
+        charge?.spendDay,
+      );
       refunded = out.coins;
     }
     return finish(ctx, "delivery_failed", { kind: out.kind, error: error.message, refunded }, ...steps);

@@ -1,7 +1,7 @@
 /** Who sent the message: the subscriber whose phone matches the sender's, in any way it was stored. */
 import type { Types } from "mongoose";
-import { canonicalPhone as sharedCanonicalPhone, phoneLookupForms, type PhoneCountry } from "@storefront/shared";
-import { User } from "@storefront/shared/server";
+import { canonicalPhone as sharedCanonicalPhone, dailyCapFor, phoneLookupForms, type PhoneCountry } from "@storefront/shared";
+import { loadWalletTables, User } from "@storefront/shared/server";
 import type { Subscriber } from "./types";
 
 /** Phones as stored on the record: E.164, a number without "+" read in DEFAULT_PHONE_COUNTRY. */
@@ -12,10 +12,27 @@ export function canonicalPhone(phone: string, country?: PhoneCountry): string {
 /** The canonical row first: a number the phone migration reported twice bills its canonical account. */
 export async function findSubscriber(from: string, country: PhoneCountry | undefined): Promise<Subscriber | null> {
   const forms = phoneLookupForms(from, country);
-  const rows = await User.find({ phone: { $in: forms } }, { phone: 1, displayName: 1, isActive: 1 }).lean<
-    { _id: Types.ObjectId; phone: string; displayName?: string; isActive: boolean }[]
-  >();
+  const [rows, { tiers }] = await Promise.all([
+    User.find({ phone: { $in: forms } }, { phone: 1, displayName: 1, isActive: 1, coins: 1, tier: 1, dailyCap: 1 }).lean<
+      {
+        _id: Types.ObjectId;
+        phone: string;
+        displayName?: string;
+        isActive: boolean;
+        coins: number;
+        tier: number;
+        dailyCap?: number | null;
+      }[]
+    >(),
+    loadWalletTables(),
+  ]);
   const user = rows.sort((a, b) => forms.indexOf(a.phone) - forms.indexOf(b.phone))[0];
   if (!user) return null;
-  return { id: user._id, name: user.displayName || user.phone, phone: user.phone, isActive: user.isActive };
+  return {
+    id: user._id,
+    name: user.displayName || user.phone,
+    phone: user.phone,
+    isActive: user.isActive,
+    dailyCap: dailyCapFor(user.dailyCap, user.coins, user.tier, tiers).cap,
+  };
 }

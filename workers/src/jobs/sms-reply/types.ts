@@ -23,6 +23,8 @@ export interface Subscriber {
   name: string;
   phone: string;
   isActive: boolean;
+  /** The daily spending cap that applies to them (their own or their tier's), null: none. */
+  dailyCap: number | null;
 }
 
 export interface Context {

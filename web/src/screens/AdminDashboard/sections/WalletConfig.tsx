@@ -48,6 +48,9 @@ export default function WalletConfig() {
     for (const row of pricing)
       if (!isInt(row.tokens_per_unit, 1)) return t("admin.walletConfig.tokensMin", { feature: row.feature_type });
     for (const row of tiers) {
+      const cap = String(row.daily_cap ?? "").trim();
+      if (cap !== "" && !isInt(cap, 1))
+        return t("admin.walletConfig.tierInvalid", { tier: row.tier_number, field: t("admin.walletConfig.daily_cap"), min: 1 });
       for (const key of TIER_NUMBERS) {
         const min = key.endsWith("_coins") ? 0 : 1;
         if (!isInt(row[key], min))
@@ -64,7 +67,9 @@ export default function WalletConfig() {
     if (found) return;
     setSaving(true);
     try {
-      await adminApi.saveWalletConfig(pricing, tiers);
+      // An empty daily cap is "no default cap" for the tier.
+      const cleaned = tiers.map((r) => ({ ...r, daily_cap: String(r.daily_cap ?? "").trim() === "" ? null : r.daily_cap }));
+      await adminApi.saveWalletConfig(pricing, cleaned);
       toast.success(t("admin.walletConfig.saved"));
     } catch (caught) {
       const server = errorText(caught, "");
@@ -122,6 +127,7 @@ export default function WalletConfig() {
             t("admin.walletConfig.tierNumber"),
             t("admin.walletConfig.tierName"),
             ...TIER_NUMBERS.map((key) => t(`admin.walletConfig.${key}`)),
+            t("admin.walletConfig.daily_cap"),
           ]}
           rows={tiers}
         >
@@ -151,6 +157,19 @@ export default function WalletConfig() {
                   />
                 </td>
               ))}
+              <td>
+                <input
+                  className="input admin-cell-input"
+                  type="number"
+                  min={1}
+                  step={1}
+                  value={row.daily_cap ?? ""}
+                  placeholder={t("admin.walletConfig.noCap")}
+                  disabled={!editable}
+                  aria-label={`${t("admin.walletConfig.tierNumber")} ${row.tier_number} ${t("admin.walletConfig.daily_cap")}`}
+                  onChange={(e) => setTier(i, "daily_cap", e.target.value)}
+                />
+              </td>
             </tr>
           )}
         </Table>
