@@ -1,14 +1,27 @@
 /** Debian's chromium driven by playwright-core (no browser download), against the running stack. */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { ensureChromium } from "../../scripts/lib/infra";
+import { WEB_BUILD_MARKER } from "../setup/build-web";
 
 const CHROMIUM = "/usr/bin/chromium";
 export const SCREENSHOTS = path.resolve("test-artifacts/screenshots");
 
+/** Resolves once the run's web build (started by tests/setup/build-web.ts) has ended well; throws if it failed. */
+export async function webBuilt(timeoutMs = 240_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(WEB_BUILD_MARKER)) {
+    if (Date.now() > deadline) throw new Error("the web build did not finish");
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const { code } = JSON.parse(readFileSync(WEB_BUILD_MARKER, "utf8")) as { code: number };
+  if (code !== 0) throw new Error(`the web build failed (exit ${code}); its output is above`);
+}
+
 export async function launch(): Promise<Browser> {
+  await webBuilt();
   const executablePath = existsSync(CHROMIUM) ? CHROMIUM : ensureChromium();
   return chromium.launch({
     executablePath,

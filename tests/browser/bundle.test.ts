@@ -6,9 +6,9 @@ import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { BUDGET_BYTES, describeBundle, measureBundle } from "../../scripts/lib/bundle";
-import { launch } from "./browser";
+import { launch, webBuilt } from "./browser";
 
 const baseUrl = inject("baseUrl");
 const dist = path.resolve("web/dist");
@@ -40,6 +40,8 @@ async function entryScript(): Promise<string> {
   expect(src, "index.html names its entry script").toMatch(/^\/assets\/index-[\w-]+\.js$/u);
   return src!;
 }
+
+beforeAll(() => webBuilt());
 
 describe("web bundle", () => {
   it("keeps the home page's initial JavaScript under 100 KB gzipped, every copy intact", () => {
