@@ -142,6 +142,17 @@ describe("subscriber web app", () => {
     await limits.getByRole("button", { name: "Save limits" }).click();
     await page.getByText("Your spending limits are saved.").waitFor();
     await limits.getByText(/Spent today: \d+ of 9 coins\./u).waitFor();
+    // The low-balance notice by SMS too: saved with the limits, and shown as saved after a reload.
+    const sms = limits.getByLabel("Also send it to my phone by SMS");
+    expect(await sms.isChecked()).toBe(false);
+    await limits.getByText("Also send it to my phone by SMS").click();
+    expect(await sms.isChecked()).toBe(true);
+    const saved = page.waitForResponse((r) => r.url().endsWith("/wallet/settings.php") && r.request().method() === "PUT");
+    await limits.getByRole("button", { name: "Save limits" }).click();
+    expect(((await (await saved).json()) as { settings: { smsAlerts: boolean } }).settings.smsAlerts).toBe(true);
+    await page.reload();
+    await limits.getByText(/Spent today: \d+ of 9 coins\./u).waitFor();
+    expect(await limits.getByLabel("Also send it to my phone by SMS").isChecked()).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, "usage-limits-en");
 

@@ -1,11 +1,17 @@
 /** The low-balance notice (wallet:low) on the running stack: once per crossing, even under concurrent charges. */
-import { describe, expect, inject, it } from "vitest";
+import mongoose from "mongoose";
+import type { Queue } from "bullmq";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { noticeLowBalance, User } from "@storefront/shared/server";
 import { giveCoins, newUser } from "../support/client";
 import { connectSocket, until } from "../support/realtime";
 
 const baseUrl = inject("baseUrl");
 const use = (client: Awaited<ReturnType<typeof newUser>>["client"], tokens: number) =>
   client.post("/wallet/use.php", { featureType: "text", tokens });
+
+beforeAll(() => mongoose.connect(inject("mongoUri")));
+afterAll(() => mongoose.disconnect());
 
 describe("low-balance notice", () => {
   it("is pushed once when a charge crosses below 50 coins, and again only after the balance was back above", async () => {
@@ -44,5 +50,20 @@ describe("low-balance notice", () => {
     } finally {
       socket.close();
     }
+  });
+
+  it("puts the crossing back when its SMS cannot be queued, so the next charge below tries again", async () => {
+    const { id } = await newUser();
+    await giveCoins(id, 10);
+    // Failure injection: a queue whose Redis is gone answers every add with an error.
+    const down = { add: () => Promise.reject(new Error("Redis is down")) } as unknown as Queue;
+    const added: unknown[] = [];
+    const up = { add: (_name: string, data: unknown) => Promise.resolve(added.push(data)) } as unknown as Queue;
+    const user = { id, threshold: 50, smsAlerts: true, language: "ar" as const };
+    expect(await noticeLowBalance({ pusher: null, smsQueue: down }, user, 10)).toBe("alerted");
+    expect(await User.findById(id, { lowBalanceAlerted: 1 }).lean()).toMatchObject({ lowBalanceAlerted: false });
+    expect(await noticeLowBalance({ pusher: null, smsQueue: up }, user, 10)).toBe("alerted");
+    expect(await noticeLowBalance({ pusher: null, smsQueue: up }, user, 10)).toBe("unchanged");
+    expect(added).toEqual([{ type: "low_balance", alertId: `${id}-2`, userId: id, coins: 10, threshold: 50, language: "ar" }]);
   });
 });

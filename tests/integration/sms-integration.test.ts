@@ -571,6 +571,100 @@ describe("who gets a reply", () => {
   });
 });
 
+describe("low-balance SMS", () => {
+  /** Opts the user in (and sets a threshold of their own when given) through wallet/settings.php. */
+  async function optIn(client: Client, settings: Record<string, unknown> = {}) {
+    const res = await client.request("PUT", "/wallet/settings.php", { smsAlerts: true, ...settings });
+    expect(res.status).toBe(200);
+    expect(res.body.settings.smsAlerts).toBe(true);
+  }
+  const use = (client: Client, tokens: number) => client.post("/wallet/use.php", { featureType: "text", tokens });
+  const crossings = async (userId: string) =>
+    (await User.findById(userId, { lowBalanceAlerts: 1 }).lean<{ lowBalanceAlerts?: number }>())?.lowBalanceAlerts ?? 0;
+  const alertsTo = (userId: string) => SmsMessage.find({ user_id: userId, kind: "low_balance" }).sort({ key: 1 }).lean();
+
+  it("sends one free SMS per crossing to a subscriber who opted in, and none to one who did not", async () => {
+    const user = await newUser();
+    await setCoins(user.id, 60);
+    await optIn(user.client);
+    expect((await use(user.client, 15)).status).toBe(200); // 45: crossed below 50
+    expect(await processed(`low-balance:${user.id}-1`)).toMatchObject({ result: "replied", kind: "low_balance" });
+    const [first] = await alertsTo(user.id);
+    expect(first).toMatchObject({ direction: "outbound", state: "sent", coins: 0, in_reply_to: null, channel: "http" });
+    expect(first!.message).toContain("45 coins");
+    expect(http.deliveredTo(user.phone).map((s) => s.body.text)).toEqual([first!.message]);
+    expect(await coinsOf(user.id)).toBe(45); // the SMS itself is free
+
+    expect((await use(user.client, 5)).status).toBe(200); // 40: still below, the same crossing
+    expect(await crossings(user.id)).toBe(1);
+    await setCoins(user.id, 100);
+    expect((await use(user.client, 1)).status).toBe(200); // 99: seen above again
+    expect((await use(user.client, 60)).status).toBe(200); // 39: a second crossing
+    expect(await processed(`low-balance:${user.id}-2`)).toMatchObject({ result: "replied", kind: "low_balance" });
+    expect(await crossings(user.id)).toBe(2);
+    expect((await alertsTo(user.id)).map((m) => m.message)).toEqual([first!.message, expect.stringContaining("39 coins")]);
+    expect(http.deliveredTo(user.phone)).toHaveLength(2);
+
+    const quiet = await newUser();
+    await setCoins(quiet.id, 60);
+    expect((await use(quiet.client, 15)).status).toBe(200);
+    expect(await crossings(quiet.id)).toBe(1); // the push went out, no SMS was queued
+    expect(await SmsLog.exists({ key: `low-balance:${quiet.id}-1:processed` })).toBeNull();
+  });
+
+  it("comes in the language of the SMS whose charge crossed, through the worker's own charge", async () => {
+    const user = await newUser();
+    await setCoins(user.id, 60);
+    await optIn(user.client, { lowBalanceThreshold: 59 });
+    const id = randomUUID();
+    await postSigned({ from: user.phone, text: "مرحبا، كيف حالك؟", id });
+    expect(await processed(id)).toMatchObject({ result: "replied", kind: "ai" });
+    expect(await processed(`low-balance:${user.id}-1`)).toMatchObject({ result: "replied", kind: "low_balance" });
+    const [alert] = await alertsTo(user.id);
+    expect(alert!.message).toMatch(/[\u0600-\u06FF]/u);
+    expect(alert!.message).toContain("59");
+    expect(alert!.encoding).toBe("UCS-2");
+  });
+
+  it("checks again when it is sent: opted out, alerts turned off, and at most LOW_BALANCE_SMS_PER_DAY a day", async () => {
+    const user = await newUser();
+    await setCoins(user.id, 1000);
+    await optIn(user.client, { lowBalanceThreshold: 2000 });
+    // Each new threshold starts a fresh crossing: the pattern that would turn alerts into an SMS pump.
+    const cross = async (n: number) => {
+      const res = await user.client.request("PUT", "/wallet/settings.php", { lowBalanceThreshold: 2000 + n });
+      expect(res.status).toBe(200);
+      expect((await use(user.client, 1)).status).toBe(200);
+      return processed(`low-balance:${user.id}-${n}`);
+    };
+    for (const n of [1, 2, 3]) expect(await cross(n)).toMatchObject({ result: "replied", kind: "low_balance" });
+    expect(await cross(4)).toMatchObject({ result: "rate_limited", kind: "low_balance", limit_per_day: 3 });
+    expect(http.deliveredTo(user.phone)).toHaveLength(3);
+
+    const stopped = await newUser();
+    await setCoins(stopped.id, 60);
+    await optIn(stopped.client);
+    const stop = randomUUID();
+    await postSigned({ from: stopped.phone, text: "STOP", id: stop });
+    expect(await processed(stop)).toMatchObject({ kind: "opt_out" });
+    expect((await use(stopped.client, 15)).status).toBe(200);
+    expect(await processed(`low-balance:${stopped.id}-1`)).toMatchObject({ result: "opted_out", kind: "low_balance" });
+
+    const off = await newUser();
+    await setCoins(off.id, 60);
+    await optIn(off.client);
+    await configure({ enabled: false });
+    try {
+      expect((await use(off.client, 15)).status).toBe(200);
+      expect(await processed(`low-balance:${off.id}-1`)).toMatchObject({ result: "integration_disabled" });
+    } finally {
+      await configure();
+    }
+    expect((await off.client.request("PUT", "/wallet/settings.php", { smsAlerts: false })).body.settings.smsAlerts).toBe(false);
+    expect(http.deliveredTo(off.phone)).toHaveLength(0);
+  });
+});
+
 describe("outbound delivery", () => {
   it("retries the HTTP gateway after 5xx answers and stores its final answer", async () => {
     const user = await newUser();

@@ -17,7 +17,7 @@ describe("wallet/settings.php", () => {
     const { client } = await newUser();
     const res = await client.get(SETTINGS);
     expect(res.status).toBe(200);
-    expect(res.body.settings).toEqual({ dailyCap: null, lowBalanceThreshold: null });
+    expect(res.body.settings).toEqual({ dailyCap: null, lowBalanceThreshold: null, smsAlerts: false });
     expect(res.body.effective).toMatchObject({ dailyCap: null, dailyCapSource: "none", lowBalanceThreshold: 50, spentToday: 0 });
     const resets = new Date(res.body.effective.resetsAt);
     expect(resets.getUTCHours()).toBe(0);
@@ -35,7 +35,9 @@ describe("wallet/settings.php", () => {
       [{ dailyCap: 1_000_001 }, /dailyCap/u],
       [{ lowBalanceThreshold: -1 }, /lowBalanceThreshold/u],
       [{ lowBalanceThreshold: [] }, /lowBalanceThreshold/u],
-      [{}, /dailyCap or lowBalanceThreshold/u],
+      [{}, /dailyCap, lowBalanceThreshold or smsAlerts/u],
+      [{ smsAlerts: "yes" }, /smsAlerts/u],
+      [{ smsAlerts: 1 }, /smsAlerts/u],
       [{ dailyCap: 5, coins: 1_000 }, /coins/u],
       ["cap", /body/u],
     ];
@@ -44,7 +46,7 @@ describe("wallet/settings.php", () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error).toMatch(field);
     }
-    expect((await client.get(SETTINGS)).body.settings).toEqual({ dailyCap: null, lowBalanceThreshold: null });
+    expect((await client.get(SETTINGS)).body.settings).toEqual({ dailyCap: null, lowBalanceThreshold: null, smsAlerts: false });
   });
 
   it("limits how often one user changes them (429 with Retry-After)", async () => {

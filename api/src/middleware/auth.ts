@@ -35,18 +35,25 @@ export interface CachedUser {
   /** The user's own settings (wallet/settings.php), null when unset. */
   dailyCap: number | null;
   lowBalanceThreshold: number | null;
+  /** Whether the low-balance notice also goes out by SMS. */
+  smsAlerts: boolean;
 }
 
 const users = new RecordCache("user", async (id): Promise<CachedUser | null> => {
-  const found = await User.findById(id, { phone: 1, isActive: 1, dailyCap: 1, lowBalanceThreshold: 1 }).lean<
-    Partial<CachedUser> & { phone: string; isActive: boolean }
-  >();
+  const found = await User.findById(id, {
+    phone: 1,
+    isActive: 1,
+    dailyCap: 1,
+    lowBalanceThreshold: 1,
+    smsAlerts: 1,
+  }).lean<Partial<CachedUser> & { phone: string; isActive: boolean }>();
   return found
     ? {
         phone: found.phone,
         isActive: found.isActive,
         dailyCap: found.dailyCap ?? null,
         lowBalanceThreshold: found.lowBalanceThreshold ?? null,
+        smsAlerts: found.smsAlerts ?? false,
       }
     : null;
 });

@@ -89,7 +89,8 @@ export async function acceptJob<Q extends HeldQueueName>(ctx: AppContext, input:
   }
   const remainingCoins = held.balanceAfter ?? 0;
   ctx.pusher.toUser(input.userId, "wallet:updated", { coins: remainingCoins, reason: `hold:${input.feature}` });
-  await noticeBalance(ctx, input.userId, remainingCoins);
+  const language = "language" in data && (data.language === "en" || data.language === "ar") ? data.language : undefined;
+  await noticeBalance(ctx, input.userId, remainingCoins, language);
   await addJob(ctx, input, jobId, data, holdKey);
   return { jobId, holdKey, remainingCoins, replayed: false };
 }

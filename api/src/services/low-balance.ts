@@ -1,35 +1,30 @@
 /**
- * The low-balance notice: when a charge leaves a balance below LOW_BALANCE_THRESHOLD, the user
- * gets one "wallet:low" push (the web shows it as an in-app notice), and not again until the
- * balance has been seen at or above the threshold. The flag on the user is flipped by one
- * conditional update, so concurrent charges crossing together send one notice.
+ * The API's side of the low-balance notice (shared/src/server/low-balance.ts): the user's
+ * threshold and SMS choice come from the per-process user cache, the SMS goes to the
+ * "sms-reply" queue.
  */
-import type { Pusher } from "@storefront/shared/server";
-import { User } from "@storefront/shared/server";
-import { lowBalanceThresholdOf } from "./spending";
+import type { Language } from "@storefront/shared";
+import { noticeLowBalance, type Pusher, type Queues } from "@storefront/shared/server";
+import { cachedUser } from "../middleware/auth";
 
-/** What the notice needs: where to push, and the configured default threshold. */
+/** What the notice needs: where to push, the configured default threshold, and where the SMS goes. */
 export interface NoticeDeps {
   pusher: Pusher;
   config: { LOW_BALANCE_THRESHOLD: number };
+  queues?: Pick<Queues, "sms-reply">;
 }
 
 /** The user's own threshold (wallet/settings.php) or the configured one; 0 turns the notice off. */
-export async function noticeBalance(deps: NoticeDeps, userId: string, balance: number): Promise<void> {
-  const threshold = await lowBalanceThresholdOf(userId, deps.config.LOW_BALANCE_THRESHOLD);
-  if (threshold <= 0) return;
-  // Both updates test the balance as it is now, not as this call saw it: concurrent charges answer
-  // out of order, and a late "still above" must not clear the flag another charge just set.
-  if (balance < threshold) {
-    const flipped = await User.updateOne(
-      { _id: userId, lowBalanceAlerted: { $ne: true }, coins: { $lt: threshold } },
-      { $set: { lowBalanceAlerted: true } },
-    );
-    if (flipped.modifiedCount === 1) deps.pusher.toUser(userId, "wallet:low", { coins: balance, threshold });
-  } else {
-    await User.updateOne(
-      { _id: userId, lowBalanceAlerted: true, coins: { $gte: threshold } },
-      { $set: { lowBalanceAlerted: false } },
-    );
-  }
+export async function noticeBalance(deps: NoticeDeps, userId: string, balance: number, language?: Language): Promise<void> {
+  const user = await cachedUser(userId);
+  await noticeLowBalance(
+    { pusher: deps.pusher, smsQueue: deps.queues?.["sms-reply"] },
+    {
+      id: userId,
+      threshold: user?.lowBalanceThreshold ?? deps.config.LOW_BALANCE_THRESHOLD,
+      smsAlerts: user?.smsAlerts ?? false,
+      language,
+    },
+    balance,
+  );
 }

@@ -30,16 +30,12 @@ export async function dailyCapOf(userId: string): Promise<number | null> {
   return user ? dailyCapFor(null, user.coins, user.tier, tiers).cap : null;
 }
 
-/** The low-balance threshold of this user: their own, or the configured default (0: no notice). */
-export async function lowBalanceThresholdOf(userId: string, configured: number): Promise<number> {
-  return (await cachedUser(userId))?.lowBalanceThreshold ?? configured;
-}
-
 interface SettingsFields {
   coins: number;
   tier: number;
   dailyCap?: number | null;
   lowBalanceThreshold?: number | null;
+  smsAlerts?: boolean;
   spendDay?: string | null;
   spentToday?: number;
 }
@@ -56,6 +52,7 @@ export async function walletSettings(userId: string, configuredThreshold: number
       tier: 1,
       dailyCap: 1,
       lowBalanceThreshold: 1,
+      smsAlerts: 1,
       spendDay: 1,
       spentToday: 1,
     }).lean<SettingsFields>(),
@@ -66,7 +63,11 @@ export async function walletSettings(userId: string, configuredThreshold: number
   const cap = dailyCapFor(user.dailyCap, user.coins, user.tier, tables.tiers);
   return {
     success: true,
-    settings: { dailyCap: user.dailyCap ?? null, lowBalanceThreshold: user.lowBalanceThreshold ?? null },
+    settings: {
+      dailyCap: user.dailyCap ?? null,
+      lowBalanceThreshold: user.lowBalanceThreshold ?? null,
+      smsAlerts: user.smsAlerts ?? false,
+    },
     effective: {
       dailyCap: cap.cap,
       dailyCapSource: cap.source,
@@ -91,6 +92,7 @@ export async function saveWalletSettings(
   const set: Record<string, number | boolean | null> = {};
   if (input.dailyCap !== undefined) set.dailyCap = input.dailyCap;
   if (input.lowBalanceThreshold !== undefined) set.lowBalanceThreshold = input.lowBalanceThreshold;
+  if (input.smsAlerts !== undefined) set.smsAlerts = input.smsAlerts;
   // A changed threshold starts a fresh crossing: the next charge below it sends a notice.
   if (input.lowBalanceThreshold !== undefined) set.lowBalanceAlerted = false;
   const updated = await User.updateOne({ _id: userId }, { $set: set });

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { MESSAGES, tierInfo, type Feature, type TierInfo } from "@storefront/shared";
 import { User, debit, loadWalletTables, setBalance, type Pusher } from "@storefront/shared/server";
 import { badRequest, notFound } from "../errors";
-import { noticeBalance } from "./low-balance";
+import { noticeBalance, type NoticeDeps } from "./low-balance";
 import { dailyCapOf } from "./spending";
 
 export interface WalletView {
@@ -42,19 +42,18 @@ export function requestKey(scope: string, userId: string, header: string | undef
 }
 
 export async function useCoins(
+  deps: NoticeDeps,
   userId: string,
   feature: Feature,
   tokens: number,
   details: string,
   key: string,
-  pusher: Pusher,
-  lowBalanceThreshold = 0,
 ): Promise<{ success: true; tokensUsed: number; remainingCoins: number; transactionId: string }> {
   const entry = await debit(userId, tokens, key, feature, details.slice(0, 200), await dailyCapOf(userId));
   const remaining = entry.balanceAfter ?? (await walletOf(userId)).wallet.coins;
   if (!entry.replayed) {
-    pusher.toUser(userId, "wallet:updated", { coins: remaining, reason: `use:${feature}` });
-    await noticeBalance({ pusher, config: { LOW_BALANCE_THRESHOLD: lowBalanceThreshold } }, userId, remaining);
+    deps.pusher.toUser(userId, "wallet:updated", { coins: remaining, reason: `use:${feature}` });
+    await noticeBalance(deps, userId, remaining);
   }
   return { success: true, tokensUsed: tokens, remainingCoins: remaining, transactionId: entry.id };
 }

@@ -14,6 +14,15 @@ export const DAILY_CAP_SMS = {
   ar: "وصلت إلى حد الإنفاق اليومي الذي وضعته وهو {cap} عملة. يُعاد ضبطه عند منتصف الليل بالتوقيت العالمي، ويمكنك تغييره من الموقع.",
 } as const;
 
+/**
+ * The low-balance SMS of a subscriber who opted in (wallet/settings.php `smsAlerts`): {coins} the
+ * balance, {threshold} their alert level. Sent free, once per crossing, like the in-app notice.
+ */
+export const LOW_BALANCE_SMS = {
+  en: "Your balance is {coins} coins, below your alert level of {threshold}. Top up on the website to keep using the AI.",
+  ar: "رصيدك {coins} عملة، وهو أقل من حد التنبيه {threshold}. اشحن رصيدك من الموقع لتواصل استخدام الذكاء الاصطناعي.",
+} as const;
+
 export const SMS_LOG_ACTIONS = [
   "webhook_received",
   "sms_reply_sent",

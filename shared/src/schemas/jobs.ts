@@ -7,7 +7,7 @@ import { LANGUAGES, LIMITS, PERSONA_IDS } from "../constants";
 import type { ChargedQueueName } from "../queues";
 import { chargedJobBaseSchema, type ChargedJobBase } from "./charged-job";
 import { imageJobSchema } from "./images";
-import { smsReplyJobSchema } from "./sms-integration";
+import { smsQueueJobSchema } from "./sms-integration";
 import { videoJobSchema } from "./videos";
 
 export { chargedJobBaseSchema, type ChargedJobBase } from "./charged-job";
@@ -75,7 +75,7 @@ export const jobSchemas = {
   chat: chatJobSchema,
   image: imageJobSchema,
   video: videoJobSchema,
-  "sms-reply": smsReplyJobSchema,
+  "sms-reply": smsQueueJobSchema,
 } as const satisfies { [Q in ChargedQueueName]: z.ZodType };
 export type JobSchemas = typeof jobSchemas;
 

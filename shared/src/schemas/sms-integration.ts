@@ -1,6 +1,6 @@
 /** Requests of the SMS integration (SPEC §7: sms/integration/*, admin/sms-config.php) and the sms-reply job. */
 import { z } from "zod";
-import { LIMITS, SMS_LOG_ACTIONS } from "../constants";
+import { LANGUAGES, LIMITS, SMS_LOG_ACTIONS } from "../constants";
 import { parseCidr } from "../ip-address";
 import { booleanishSchema, intSchema, objectIdSchema, pageInfoSchema } from "./common";
 
@@ -257,6 +257,26 @@ export const smsReplyJobSchema = z.object({
   channel: z.enum(["webhook", "smpp"]).default("webhook"),
 });
 export type SmsReplyJob = z.infer<typeof smsReplyJobSchema>;
+
+/**
+ * The low-balance SMS of a subscriber who opted in (low-balance.ts), on the "sms-reply" queue
+ * beside the inbound messages: the same worker, gateways and outbound records send it.
+ */
+export const smsAlertJobSchema = z.object({
+  type: z.literal("low_balance"),
+  /** One per crossing: the key of its outbound record and log rows. */
+  alertId: z.string().min(1).max(100),
+  userId: objectIdSchema,
+  /** The balance that crossed, and the threshold it crossed. */
+  coins: z.number().int().min(0),
+  threshold: z.number().int().min(1),
+  language: z.enum(LANGUAGES),
+});
+export type SmsAlertJob = z.infer<typeof smsAlertJobSchema>;
+
+/** Everything the "sms-reply" queue carries: an inbound message, or a low-balance SMS. */
+export const smsQueueJobSchema = z.union([smsAlertJobSchema, smsReplyJobSchema]);
+export type SmsQueueJob = z.infer<typeof smsQueueJobSchema>;
 
 /** What the HTTP gateway receives for one outbound SMS (POST JSON to gateway_url, HTTP Basic too). */
 export interface HttpGatewayMessage {

@@ -257,15 +257,24 @@ export const walletSettingsRequestSchema = z
   .object({
     dailyCap: settingsCoins("dailyCap", 1).optional(),
     lowBalanceThreshold: settingsCoins("lowBalanceThreshold", 0).optional(),
+    /** Also send the low-balance notice by SMS to the account's phone. */
+    smsAlerts: z.boolean({ message: "smsAlerts must be true or false" }).optional(),
   })
   .strict()
-  .refine((v) => v.dailyCap !== undefined || v.lowBalanceThreshold !== undefined, "send dailyCap or lowBalanceThreshold");
+  .refine(
+    (v) => v.dailyCap !== undefined || v.lowBalanceThreshold !== undefined || v.smsAlerts !== undefined,
+    "send dailyCap, lowBalanceThreshold or smsAlerts",
+  );
 export type WalletSettingsRequest = z.infer<typeof walletSettingsRequestSchema>;
 
 export const walletSettingsResponseSchema = z.object({
   success: z.literal(true),
   /** What the user set (null: not set, the default applies). */
-  settings: z.object({ dailyCap: z.number().int().nullable(), lowBalanceThreshold: z.number().int().nullable() }),
+  settings: z.object({
+    dailyCap: z.number().int().nullable(),
+    lowBalanceThreshold: z.number().int().nullable(),
+    smsAlerts: z.boolean(),
+  }),
   /** What applies now. */
   effective: z.object({
     /** Coins that may be spent per UTC day; null: no cap. */

@@ -86,6 +86,8 @@ const envSchema = z.object({
   REDEEM_RATE_LIMIT_PER_IP_PER_HOUR: positiveInt.default(100),
   /** A balance below this many coins after a charge sends one low-balance notice per crossing (0 turns it off). */
   LOW_BALANCE_THRESHOLD: z.coerce.number().int().min(0).max(1_000_000).default(50),
+  /** Low-balance SMS sent per subscriber per UTC day at most (each one is a free SMS we pay for). */
+  LOW_BALANCE_SMS_PER_DAY: positiveInt.default(3),
   /** Failed (unsigned, malformed) SMS webhook calls per client address per minute before 429s. */
   WEBHOOK_FAILURE_LIMIT_PER_MINUTE: positiveInt.default(30),
   /**

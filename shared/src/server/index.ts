@@ -15,3 +15,4 @@ export * from "./migrations/phones";
 export * from "./videos";
 export * from "./billing/index";
 export * from "./purchases";
+export * from "./low-balance";

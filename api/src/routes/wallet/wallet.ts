@@ -37,7 +37,7 @@ export const walletRoutes = [
     handler: ({ body, req, ctx }) => {
       const userId = assertOwnUserId(req, body.userId);
       const key = requestKey("use", userId, req.get("Idempotency-Key"));
-      return useCoins(userId, body.feature, body.tokens, body.details, key, ctx.pusher, ctx.config.LOW_BALANCE_THRESHOLD);
+      return useCoins(ctx, userId, body.feature, body.tokens, body.details, key);
     },
   }),
 

@@ -11,6 +11,8 @@ const userSchema = new Schema(
     isActive: { type: Boolean, default: true },
     /** Set when the low-balance notice went out; cleared once the balance is back at or above the threshold. */
     lowBalanceAlerted: { type: Boolean, default: false },
+    /** Crossings below the threshold so far; numbers each one's SMS (low-balance.ts). */
+    lowBalanceAlerts: { type: Number, default: 0 },
     /** Balance; changed only by the ledger (shared/src/server/ledger.ts). */
     coins: { type: Number, default: 0, min: 0 },
     /** Coins spent on `spendDay` (UTC), moved by the ledger in the same update as the balance. */

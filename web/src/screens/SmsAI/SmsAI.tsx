@@ -11,6 +11,7 @@ import { ApiError } from "../../api/client";
 import { smsAiResponse, smsLearnedResponse, smsServerHistory } from "../../api/sms";
 import { announceWalletUpdate } from "../../api/wallet";
 import { BackButton, PageHeader } from "../../components/Layout";
+import { Switch } from "../../components/Switch";
 import { useToast } from "../../components/Toasts";
 import { useUser } from "../../hooks/useAuth";
 import { useFormat } from "../../hooks/useFormat";
@@ -171,12 +172,8 @@ export default function SmsAI() {
           noValidate
         >
           <h2>{t("sms.config")}</h2>
-          <label className="switch">
-            <input type="checkbox" checked={useBackend} onChange={(e) => setUseBackend(e.target.checked)} />
-            <span className="switch__track" aria-hidden="true" />
-            <span>{t("sms.useBackend")}</span>
-          </label>
-          <p className="field-hint" data-testid="sms-backend-hint">
+          <Switch checked={useBackend} onChange={setUseBackend} label={t("sms.useBackend")} describedBy="sms-backend-hint" />
+          <p id="sms-backend-hint" className="field-hint" data-testid="sms-backend-hint">
             {useBackend ? t("sms.useBackendHintOn") : t("sms.useBackendHint")}
           </p>
           <div className="field">

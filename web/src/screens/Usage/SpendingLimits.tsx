@@ -1,7 +1,7 @@
 /**
  * The subscriber's own spending limits on My usage: what was spent today against the daily cap
- * (theirs, their tier's default, or none), when the day starts again, and the low-balance alert's
- * threshold. Empty fields put a setting back to its default.
+ * (theirs, their tier's default, or none), when the day starts again, the low-balance alert's
+ * threshold and whether it also comes by SMS. Empty fields put a setting back to its default.
  */
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,6 +10,7 @@ import type { WalletSettingsResponse } from "@storefront/shared";
 import { ApiError } from "../../api/client";
 import { errorMessage } from "../../api/errors";
 import { saveWalletSettings, walletSettings } from "../../api/history";
+import { Switch } from "../../components/Switch";
 import { useToast } from "../../components/Toasts";
 import { useFormat } from "../../hooks/useFormat";
 
@@ -33,6 +34,7 @@ export function SpendingLimits() {
   const settings = useQuery({ queryKey: KEY, queryFn: walletSettings });
   const [cap, setCap] = useState("");
   const [threshold, setThreshold] = useState("");
+  const [smsAlerts, setSmsAlerts] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [busy, setBusy] = useState(false);
 
@@ -41,6 +43,7 @@ export function SpendingLimits() {
     if (!data) return;
     setCap(data.settings.dailyCap === null ? "" : String(data.settings.dailyCap));
     setThreshold(data.settings.lowBalanceThreshold === null ? "" : String(data.settings.lowBalanceThreshold));
+    setSmsAlerts(data.settings.smsAlerts);
   }, [data]);
 
   async function submit(event: FormEvent) {
@@ -55,7 +58,7 @@ export function SpendingLimits() {
     if (dailyCap === undefined || lowBalanceThreshold === undefined) return;
     setBusy(true);
     try {
-      const saved = await saveWalletSettings({ dailyCap, lowBalanceThreshold });
+      const saved = await saveWalletSettings({ dailyCap, lowBalanceThreshold, smsAlerts });
       queryClient.setQueryData<WalletSettingsResponse>(KEY, saved);
       toast.success(t("usage.limits.saved"));
     } catch (caught) {
@@ -132,6 +135,18 @@ export function SpendingLimits() {
           error={errors.lowBalanceThreshold}
           hint={t("usage.limits.thresholdHint")}
         />
+      </div>
+      <div className="usage-limits__sms">
+        <Switch
+          checked={smsAlerts}
+          onChange={setSmsAlerts}
+          label={t("usage.limits.smsAlerts")}
+          describedBy="limits-sms-hint"
+          testId="limits-sms"
+        />
+        <p id="limits-sms-hint" className="field-hint">
+          {t("usage.limits.smsAlertsHint")}
+        </p>
       </div>
       <button type="submit" className="btn btn--primary usage-limits__save" disabled={busy}>
         {busy ? t("usage.limits.saving") : t("usage.limits.save")}

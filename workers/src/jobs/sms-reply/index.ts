@@ -9,8 +9,8 @@
  * sending twice (a crash during the send itself may resend with the same reference, which the
  * gateway can drop).
  */
-import { UnrecoverableError, type Job, type Processor } from "bullmq";
-import { isArabic, priceOf, smsReplyJobSchema, type Language, type SmsReplyJob } from "@storefront/shared";
+import { Queue, UnrecoverableError, type Job, type Processor } from "bullmq";
+import { isArabic, priceOf, smsQueueJobSchema, type Language, type SmsQueueJob, type SmsReplyJob } from "@storefront/shared";
 import {
   loadSmsIntegrationConfig,
   loadWalletTables,
@@ -22,6 +22,7 @@ import {
 import type { WorkerContext } from "../../context";
 import { SmppLinks, type DeliveryReceipt } from "../../gateways/smpp";
 import { createChatProvider } from "../../providers/chat/index";
+import { alertMessageId, handleAlert } from "./alert";
 import { handleKeyword, keywordOf } from "./keywords";
 import { finish, logSteps } from "./log";
 import { chargeAndSend, prepareOutbound, smppGatewayFor } from "./outbound";
@@ -55,6 +56,8 @@ function smsDeps(ctx: WorkerContext): SmsReplyDeps {
       log,
       phoneCountry: config.DEFAULT_PHONE_COUNTRY,
       http: {},
+      smsQueue: new Queue("sms-reply", { connection: redis }).on("error", () => undefined),
+      lowBalance: { threshold: config.LOW_BALANCE_THRESHOLD, smsPerDay: config.LOW_BALANCE_SMS_PER_DAY },
       smpp: new SmppLinks({
         onReceipt: (receipt) =>
           void recordReceipt(receipt).catch((err: unknown) => log.warn({ err }, "delivery receipt not stored")),
@@ -67,7 +70,7 @@ function smsDeps(ctx: WorkerContext): SmsReplyDeps {
 
 /** Unbinds this process's SMPP links (worker shutdown, after the last job has finished). */
 export async function closeSmsGateways(): Promise<void> {
-  await deps?.smpp.closeAll();
+  await Promise.all([deps?.smpp.closeAll(), deps?.smsQueue?.close()]);
 }
 
 /** Lets tests run the processor with their own connections, provider and gateway settings. */
@@ -86,7 +89,7 @@ export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promi
     SmsLog.exists({ key: `${job.messageId}:processed` }),
     SmsOptOut.exists({ phone }),
   ]);
-  const ctx: Context = { job, phone, user, deps, config, smppGateway };
+  const ctx: Context = { job, phone, user, deps, config, smppGateway, inReplyTo: job.messageId };
 
   await Promise.all([
     SmsMessage.updateOne(
@@ -140,16 +143,18 @@ export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promi
 }
 
 /** The last attempt failed: the administrator still sees an outcome for the message. */
-async function recordFailure(job: SmsReplyJob, error: unknown): Promise<void> {
+async function recordFailure(job: SmsQueueJob, error: unknown): Promise<void> {
+  const alert = "type" in job;
+  const messageId = alert ? alertMessageId(job) : job.messageId;
   await SmsLog.updateOne(
-    { key: `${job.messageId}:processed` },
+    { key: `${messageId}:processed` },
     {
       $setOnInsert: {
         action: "sms_processed",
-        user_id: null,
+        user_id: alert ? job.userId : null,
         user_name: "",
-        phone: canonicalPhone(job.from, deps?.phoneCountry),
-        message_id: job.messageId,
+        phone: alert ? "" : canonicalPhone(job.from, deps?.phoneCountry),
+        message_id: messageId,
         details: JSON.stringify({ result: "failed", error: error instanceof Error ? error.message : String(error) }),
       },
     },
@@ -160,12 +165,13 @@ async function recordFailure(job: SmsReplyJob, error: unknown): Promise<void> {
 export const smsReplyProcessor =
   (ctx: WorkerContext): Processor =>
   async (job: Job) => {
-    const parsed = smsReplyJobSchema.safeParse(job.data);
+    const parsed = smsQueueJobSchema.safeParse(job.data);
     if (!parsed.success) {
       throw new UnrecoverableError(`bad sms-reply payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);
     }
     try {
-      return await handleInbound(parsed.data, smsDeps(ctx));
+      const data = parsed.data;
+      return await ("type" in data ? handleAlert(data, smsDeps(ctx)) : handleInbound(data, smsDeps(ctx)));
     } catch (error) {
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       if (lastAttempt) await recordFailure(parsed.data, error).catch(() => undefined);

@@ -9,6 +9,7 @@ import {
   debit,
   InsufficientCoinsError,
   LedgerEntry,
+  noticeLowBalance,
   SmsGatewayConfig,
   SmsMessage,
   type SmsGatewayConfigDoc,
@@ -20,7 +21,7 @@ import { GatewayError, type SendResult } from "../../gateways/types";
 import { finish, type Step } from "./log";
 import type { Context, SmsReplyOutcome } from "./types";
 
-type ReplyKind = "ai" | "welcome" | "insufficient_funds" | "daily_cap" | "opt_out" | "opt_in";
+type ReplyKind = "ai" | "welcome" | "insufficient_funds" | "daily_cap" | "opt_out" | "opt_in" | "low_balance";
 
 /** Creates the outbound record once; a retry gets the one the first attempt wrote. */
 export async function prepareOutbound(ctx: Context, kind: ReplyKind, text: string, coins: number): Promise<SmsMessageDoc> {
@@ -40,7 +41,7 @@ export async function prepareOutbound(ctx: Context, kind: ReplyKind, text: strin
         segments: encoding.segments,
         encoding: encoding.encoding,
         shortcode: ctx.job.to,
-        in_reply_to: ctx.job.messageId,
+        in_reply_to: ctx.inReplyTo,
         received_at: ctx.job.receivedAt,
       },
     },
@@ -80,6 +81,16 @@ async function charge(ctx: Context, prepared: SmsMessageDoc): Promise<{ out: Sms
     );
     if (!entry.replayed && entry.balanceAfter !== null) {
       ctx.deps.pusher?.toUser(String(ctx.user!.id), "wallet:updated", { coins: entry.balanceAfter, reason: "sms" });
+      await noticeLowBalance(
+        { pusher: ctx.deps.pusher, smsQueue: ctx.deps.smsQueue },
+        {
+          id: String(ctx.user!.id),
+          threshold: ctx.user!.lowBalanceThreshold ?? ctx.deps.lowBalance?.threshold ?? 0,
+          smsAlerts: ctx.user!.smsAlerts,
+          language: isArabic(ctx.job.text) ? "ar" : "en",
+        },
+        entry.balanceAfter,
+      );
     }
     const out = await SmsMessage.findOneAndUpdate(
       { _id: prepared._id, state: "prepared" },

@@ -13,7 +13,19 @@ export function canonicalPhone(phone: string, country?: PhoneCountry): string {
 export async function findSubscriber(from: string, country: PhoneCountry | undefined): Promise<Subscriber | null> {
   const forms = phoneLookupForms(from, country);
   const [rows, { tiers }] = await Promise.all([
-    User.find({ phone: { $in: forms } }, { phone: 1, displayName: 1, isActive: 1, coins: 1, tier: 1, dailyCap: 1 }).lean<
+    User.find(
+      { phone: { $in: forms } },
+      {
+        phone: 1,
+        displayName: 1,
+        isActive: 1,
+        coins: 1,
+        tier: 1,
+        dailyCap: 1,
+        lowBalanceThreshold: 1,
+        smsAlerts: 1,
+      },
+    ).lean<
       {
         _id: Types.ObjectId;
         phone: string;
@@ -22,6 +34,8 @@ export async function findSubscriber(from: string, country: PhoneCountry | undef
         coins: number;
         tier: number;
         dailyCap?: number | null;
+        lowBalanceThreshold?: number | null;
+        smsAlerts?: boolean;
       }[]
     >(),
     loadWalletTables(),
@@ -34,5 +48,7 @@ export async function findSubscriber(from: string, country: PhoneCountry | undef
     phone: user.phone,
     isActive: user.isActive,
     dailyCap: dailyCapFor(user.dailyCap, user.coins, user.tier, tiers).cap,
+    lowBalanceThreshold: user.lowBalanceThreshold ?? null,
+    smsAlerts: user.smsAlerts ?? false,
   };
 }

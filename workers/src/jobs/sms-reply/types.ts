@@ -1,4 +1,5 @@
 /** What every step of one inbound message works with. */
+import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Types } from "mongoose";
 import type { PhoneCountry, SmsIntegrationConfigValues, SmsReplyJob } from "@storefront/shared";
@@ -16,6 +17,10 @@ export interface SmsReplyDeps {
   log: Logger;
   /** DEFAULT_PHONE_COUNTRY: how a gateway's number without "+" is read. */
   phoneCountry?: PhoneCountry;
+  /** The "sms-reply" queue itself, where a charge that crosses a threshold puts its low-balance SMS. */
+  smsQueue?: Queue | null;
+  /** LOW_BALANCE_THRESHOLD (the default of users without their own) and LOW_BALANCE_SMS_PER_DAY. */
+  lowBalance?: { threshold: number; smsPerDay: number };
 }
 
 export interface Subscriber {
@@ -25,10 +30,16 @@ export interface Subscriber {
   isActive: boolean;
   /** The daily spending cap that applies to them (their own or their tier's), null: none. */
   dailyCap: number | null;
+  /** Their own low-balance threshold (null: the configured one), and whether they want it by SMS. */
+  lowBalanceThreshold: number | null;
+  smsAlerts: boolean;
 }
 
 export interface Context {
+  /** The inbound message, or for a low-balance SMS one shaped like it (alert.ts). */
   job: SmsReplyJob;
+  /** The inbound message the outbound one answers; null for a low-balance SMS. */
+  inReplyTo: string | null;
   phone: string;
   user: Subscriber | null;
   deps: SmsReplyDeps;
@@ -46,4 +57,6 @@ export type SmsReplyOutcome =
   | "replied"
   | "delivery_failed"
   | "already_processed"
-  | "failed";
+  | "failed"
+  | "alerts_off"
+  | "balance_restored";

@@ -2,6 +2,7 @@
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { AdminUserRow } from "@storefront/shared";
+import { Switch } from "../../../components/Switch";
 import { useToast } from "../../../components/Toasts";
 import { adminApi } from "../adminApi";
 import { formatNumber, Pager, Panel, Table, useCan, useLoad } from "../ui";
@@ -74,17 +75,13 @@ export default function Users() {
             <td>{user.tier}</td>
             <td>{n(user.usage_stats.reduce((sum, s) => sum + s.total_tokens, 0))}</td>
             <td>
-              <label className="admin-switch">
-                <input
-                  type="checkbox"
-                  role="switch"
-                  checked={user.is_active}
-                  disabled={!can("users:toggle")}
-                  onChange={() => void toggle(user)}
-                  aria-label={t("admin.users.toggleLabel", { phone: user.phone })}
-                />
-                <span aria-hidden="true" />
-              </label>
+              <Switch
+                checked={user.is_active}
+                disabled={!can("users:toggle")}
+                onChange={() => void toggle(user)}
+                ariaLabel={t("admin.users.toggleLabel", { phone: user.phone })}
+                tone="success"
+              />
             </td>
             <td className="admin-actions">
               {can("users:edit_wallet") && can("coins:grant") && (
