@@ -145,8 +145,7 @@ describe("subscriber web app", () => {
     // The low-balance notice by SMS too: saved with the limits, and shown as saved after a reload.
     const sms = limits.getByLabel("Also send it to my phone by SMS");
     expect(await sms.isChecked()).toBe(false);
-    await limits.getByText("Also send it to my phone by SMS").click();
-    expect(await sms.isChecked()).toBe(true);
+    await sms.check();
     const saved = page.waitForResponse((r) => r.url().endsWith("/wallet/settings.php") && r.request().method() === "PUT");
     await limits.getByRole("button", { name: "Save limits" }).click();
     expect(((await (await saved).json()) as { settings: { smsAlerts: boolean } }).settings.smsAlerts).toBe(true);
