@@ -142,7 +142,7 @@ describe("admin/admins.php", () => {
 describe("npm run admin -- create", () => {
   const run = promisify(execFile);
   const cli = (args: string[], env: Record<string, string>) =>
-    run("npx", ["tsx", "api/src/cli/admin.ts", ...args], {
+    run(process.execPath, ["--import", "tsx", "api/src/cli/admin.ts", ...args], {
       env: { ...process.env, MONGODB_URI: inject("mongoUri"), REDIS_URL: inject("redisUrl"), LOG_LEVEL: "warn", ...env },
       timeout: 60_000,
     });

@@ -48,7 +48,6 @@ describe("the last active super admin", () => {
       { username: "race-a", passwordHash, role: "super_admin" },
       { username: "race-b", passwordHash, role: "super_admin" },
     ]);
-    let onePassed = 0;
     for (let round = 0; round < 20; round += 1) {
       await Admin.updateMany({}, { role: "super_admin", isActive: true });
       const change = round % 2 === 0 ? { role: "support" as const } : { isActive: false };
@@ -58,11 +57,15 @@ describe("the last active super admin", () => {
       ]);
       const passed = results.filter((r) => r.status === "fulfilled").length;
       expect(passed, `round ${round}`).toBeLessThanOrEqual(1);
-      onePassed += passed;
       for (const r of results) if (r.status === "rejected") expect(r.reason).toMatchObject({ status: 409 });
       expect(await Admin.countDocuments({ role: "super_admin", isActive: true }), `round ${round}`).toBeGreaterThanOrEqual(1);
+      // Both may be refused when they count at the same moment (each undoes its own write); what
+      // a refusal leaves behind must never block the next change: one demotion alone passes.
+      if (passed === 0) {
+        expect(await Admin.countDocuments({ role: "super_admin", isActive: true }), `round ${round}`).toBe(2);
+        await updateAdmin(actor(a!), { id: String(b!._id), ...change });
+      }
+      expect(await Admin.countDocuments({ role: "super_admin", isActive: true }), `round ${round}`).toBe(1);
     }
-    // The rule refuses only what it must: most rounds let one of the two through.
-    expect(onePassed).toBeGreaterThan(0);
   });
 });

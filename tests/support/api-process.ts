@@ -4,6 +4,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { SERVER_PROGRAMS } from "../../scripts/lib/build-server";
 import { TEST_LIMITS } from "../setup/global";
 import { inject } from "vitest";
 
@@ -15,9 +16,10 @@ export interface ApiProcess {
 }
 
 export async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
-  const child: ChildProcess = fork(path.resolve("api/src/main.ts"), [], {
+  // The program the run's stack built (stack.ts) when it started.
+  const child: ChildProcess = fork(path.resolve(SERVER_PROGRAMS.api.out), [], {
     cwd: path.resolve("."),
-    execArgv: ["--import", "tsx"],
+    execArgv: ["--enable-source-maps"],
     stdio: ["ignore", "pipe", "pipe", "ipc"],
     env: {
       ...(process.env as Record<string, string>),
