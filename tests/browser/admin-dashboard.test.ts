@@ -35,8 +35,18 @@ let cspViolations: string[] = [];
 
 /** Closes every toast, so a screenshot shows the section under them. */
 async function dismissToasts() {
-  for (const close of await page.locator(".toast__close").all()) await close.click();
-  await expect.poll(() => page.locator(".toast").count()).toBe(0);
+  // One at a time, without waiting for a toast to stop sliding in (a busy machine draws its
+  // entrance slowly), and one that leaves on its own meanwhile is simply gone.
+  await expect
+    .poll(
+      async () => {
+        const close = page.locator(".toast__close").first();
+        if ((await close.count()) > 0) await close.click({ force: true, timeout: 2_000 }).catch(() => undefined);
+        return page.locator(".toast").count();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(0);
 }
 
 beforeAll(async () => {
