@@ -71,6 +71,24 @@ async function readDatabase(db: mongoose.mongo.Db): Promise<Map<string, unknown[
   return docs;
 }
 
+/** Replaces what `docs` holds of these users (their record and their ledger entries) with a fresh read. */
+async function readUsersAgain(db: mongoose.mongo.Db, docs: Map<string, unknown[]>, userIds: string[]): Promise<void> {
+  const ids = userIds.map((id) => new mongoose.Types.ObjectId(id));
+  const wanted = new Set(userIds);
+  const users = await db
+    .collection("users")
+    .find({ _id: { $in: ids } })
+    .toArray();
+  const entries = await db
+    .collection("ledgerentries")
+    .find({ userId: { $in: ids } })
+    .toArray();
+  const others = (name: string, key: "_id" | "userId") =>
+    ((docs.get(name) ?? []) as Record<string, unknown>[]).filter((d) => !wanted.has(String(d[key])));
+  docs.set("users", [...others("users", "_id"), ...users]);
+  docs.set("ledgerentries", [...others("ledgerentries", "userId"), ...entries]);
+}
+
 /** Users whose settled balance (nothing pending) differs from the sum of their applied entries, with the difference. */
 function ledgerDisagreements(docs: Map<string, unknown[]>): string[] {
   const sums = new Map<string, number>();
@@ -90,12 +108,17 @@ export async function backup(endpoints: Endpoints, file: string): Promise<{ docu
   try {
     // A disagreement seen the same in two reads in a row was there before the backup (a
     // balance edited outside the ledger, which `npm run reconcile` reports); one that changes is
-    // a write racing the read, so read again.
-    let docs = await readDatabase(conn.db!);
+    // a write racing the read (the users and the ledger are read at different moments), so those
+    // users are read again, each with their entries, until what is read of them holds still.
+    const docs = await readDatabase(conn.db!);
     let seen = ledgerDisagreements(docs).join(",");
     for (let attempt = 1; seen !== ""; attempt++) {
-      if (attempt === 5) throw new Error(`balances kept changing during the backup: ${seen}`);
-      docs = await readDatabase(conn.db!);
+      if (attempt === 20) throw new Error(`balances kept changing during the backup: ${seen}`);
+      await readUsersAgain(
+        conn.db!,
+        docs,
+        seen.split(",").map((d) => d.slice(0, d.lastIndexOf(":"))),
+      );
       const now = ledgerDisagreements(docs).join(",");
       if (now === seen) break;
       seen = now;

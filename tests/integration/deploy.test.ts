@@ -30,7 +30,7 @@ describe("docker-compose.yml", () => {
     expect(services.api.environment.MONGODB_URI).toContain("replicaSet=rs0");
     expect(services.api.deploy.replicas).toBe(2);
     expect(services["worker-chat"].environment.WORKER_QUEUES).toBe("chat");
-    expect(services["worker-chat"].command).toEqual(["node", "--import", "tsx", "workers/src/main.ts"]);
+    expect(services["worker-chat"].command).toEqual(["node", "--enable-source-maps", "workers/dist/main.mjs"]);
   });
 });
 
