@@ -2,7 +2,7 @@
 import mongoose from "mongoose";
 import type { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { noticeLowBalance, User } from "@storefront/shared/server";
+import { debit, noticeLowBalance, User } from "@storefront/shared/server";
 import { giveCoins, newUser } from "../support/client";
 import { connectSocket, until } from "../support/realtime";
 
@@ -65,5 +65,23 @@ describe("low-balance notice", () => {
     expect(await noticeLowBalance({ pusher: null, smsQueue: up }, user, 10)).toBe("alerted");
     expect(await noticeLowBalance({ pusher: null, smsQueue: up }, user, 10)).toBe("unchanged");
     expect(added).toEqual([{ type: "low_balance", alertId: `${id}-2`, userId: id, coins: 10, threshold: 50, language: "ar" }]);
+  });
+
+  it("writes nothing for a charge whose own update shows nothing to change, and carries the flag on the entry", async () => {
+    const { client, id } = await newUser();
+    await giveCoins(id, 100);
+    const charged = await use(client, 60); // 40: crosses, the flag is set
+    expect(charged.status).toBe(200);
+    expect(await User.findById(id, { lowBalanceAlerted: 1 }).lean()).toMatchObject({ lowBalanceAlerted: true });
+    const user = { id, threshold: 50, smsAlerts: false };
+    // Below and already alerted, or above with nothing to clear: answered without touching the user.
+    expect(await noticeLowBalance({ pusher: null }, user, 40, true)).toBe("unchanged");
+    expect(await noticeLowBalance({ pusher: null }, user, 90, false)).toBe("unchanged");
+    expect(await User.findById(id, { lowBalanceAlerted: 1 }).lean()).toMatchObject({ lowBalanceAlerted: true });
+    // Not known (a caller without the entry): the conditional writes decide, as before.
+    await giveCoins(id, 140);
+    expect(await noticeLowBalance({ pusher: null }, user, 140)).toBe("cleared");
+    const entry = await debit(id, 100, `low-balance-flag-${id}`, "text");
+    expect(entry).toMatchObject({ balanceAfter: 40, lowBalanceAlerted: false });
   });
 });

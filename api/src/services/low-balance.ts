@@ -14,8 +14,14 @@ export interface NoticeDeps {
   queues?: Pick<Queues, "sms-reply">;
 }
 
+/** What the charge knows: the call's language (the SMS is written in it) and the flag its update left. */
+export interface ChargeSeen {
+  language?: Language | undefined;
+  alerted?: boolean | undefined;
+}
+
 /** The user's own threshold (wallet/settings.php) or the configured one; 0 turns the notice off. */
-export async function noticeBalance(deps: NoticeDeps, userId: string, balance: number, language?: Language): Promise<void> {
+export async function noticeBalance(deps: NoticeDeps, userId: string, balance: number, seen: ChargeSeen = {}): Promise<void> {
   const user = await cachedUser(userId);
   await noticeLowBalance(
     { pusher: deps.pusher, smsQueue: deps.queues?.["sms-reply"] },
@@ -23,8 +29,9 @@ export async function noticeBalance(deps: NoticeDeps, userId: string, balance: n
       id: userId,
       threshold: user?.lowBalanceThreshold ?? deps.config.LOW_BALANCE_THRESHOLD,
       smsAlerts: user?.smsAlerts ?? false,
-      language,
+      ...(seen.language ? { language: seen.language } : {}),
     },
     balance,
+    seen.alerted,
   );
 }

@@ -53,7 +53,7 @@ export async function useCoins(
   const remaining = entry.balanceAfter ?? (await walletOf(userId)).wallet.coins;
   if (!entry.replayed) {
     deps.pusher.toUser(userId, "wallet:updated", { coins: remaining, reason: `use:${feature}` });
-    await noticeBalance(deps, userId, remaining);
+    await noticeBalance(deps, userId, remaining, { alerted: entry.lowBalanceAlerted });
   }
   return { success: true, tokensUsed: tokens, remainingCoins: remaining, transactionId: entry.id };
 }

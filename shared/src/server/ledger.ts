@@ -97,6 +97,11 @@ export interface AppliedEntry {
   balanceAfter: number | null;
   /** True when the key had already been applied and nothing changed now. */
   replayed: boolean;
+  /**
+   * The user's low-balance flag as this entry's own update left it (low-balance.ts), so that a
+   * charge that neither crosses nor follows a crossing costs no further write. Unknown on a replay.
+   */
+  lowBalanceAlerted?: boolean;
 }
 
 function toObjectId(id: Types.ObjectId | string): Types.ObjectId {
@@ -184,10 +189,19 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
   // Tidying only, so not waited for: the entry is applied, and its id left on the user guards
   // nothing (each entry's condition names its own id). The reconciler pulls whatever a crash leaves.
   User.updateOne({ _id: userId }, { $pull: { pendingLedger: entry._id } }).catch(() => undefined);
-  return { id: String(entry._id), key: entry.key, amount: entry.amount, balanceAfter: updated.coins, replayed: false };
+  return {
+    id: String(entry._id),
+    key: entry.key,
+    amount: entry.amount,
+    balanceAfter: updated.coins,
+    replayed: false,
+    lowBalanceAlerted: updated.lowBalanceAlerted,
+  };
 }
 
-type Commit = { ok: true; coins: number } | { ok: false; failure: string; detail: string; error: Error };
+type Commit =
+  { ok: true; coins: number; lowBalanceAlerted: boolean } | { ok: false; failure: string; detail: string; error: Error };
+type Committed = { coins: number; lowBalanceAlerted?: boolean };
 
 interface SpendState {
   coins: number;
@@ -209,11 +223,14 @@ async function commit(input: EntryInput, userId: Types.ObjectId, entryId: Types.
   if (input.expectCoins !== undefined) base.coins = input.expectCoins;
   const change = { $inc: { coins: input.amount } as Record<string, number>, $push: { pendingLedger: entryId } };
   const attempt = (condition: Record<string, unknown>, update: Record<string, unknown>) =>
-    User.findOneAndUpdate(condition, update, { returnDocument: "after", projection: { coins: 1 } }).lean<{ coins: number }>();
+    User.findOneAndUpdate(condition, update, {
+      returnDocument: "after",
+      projection: { coins: 1, lowBalanceAlerted: 1 },
+    }).lean<Committed>();
 
   const { spend, unspendDay } = input;
   for (let tries = 0; tries < 5; tries++) {
-    let updated: { coins: number } | null;
+    let updated: Committed | null;
     if (spend) {
       const cost = -input.amount;
       const underCap = spend.cap === null ? {} : { spentToday: { $lte: spend.cap - cost } };
@@ -236,7 +253,7 @@ async function commit(input: EntryInput, userId: Types.ObjectId, entryId: Types.
     } else {
       updated = await attempt(base, change);
     }
-    if (updated) return { ok: true, coins: updated.coins };
+    if (updated) return { ok: true, coins: updated.coins, lowBalanceAlerted: updated.lowBalanceAlerted ?? false };
 
     const user = await User.findById(userId, { coins: 1, spendDay: 1, spentToday: 1 }).lean<SpendState>();
     if (!user)

@@ -42,9 +42,20 @@ export function smsAlertJobOptions(alertId: string) {
   };
 }
 
-export async function noticeLowBalance(deps: LowBalanceDeps, user: LowBalanceUser, balance: number): Promise<LowBalanceOutcome> {
+/**
+ * `alerted` is the flag as the charge's own update left it (AppliedEntry.lowBalanceAlerted): with
+ * it, a balance above the threshold with no flag to clear, or below it with the notice already
+ * sent, needs no write at all, which is every charge but the ones around a crossing.
+ */
+export async function noticeLowBalance(
+  deps: LowBalanceDeps,
+  user: LowBalanceUser,
+  balance: number,
+  alerted?: boolean,
+): Promise<LowBalanceOutcome> {
   const { id, threshold } = user;
   if (threshold <= 0) return "unchanged";
+  if (alerted === balance < threshold) return "unchanged";
   // Both updates test the balance as it is now, not as this call saw it: concurrent charges answer
   // out of order, and a late "still above" must not clear the flag another charge just set.
   if (balance >= threshold) {

@@ -90,6 +90,7 @@ async function charge(ctx: Context, prepared: SmsMessageDoc): Promise<{ out: Sms
           language: isArabic(ctx.job.text) ? "ar" : "en",
         },
         entry.balanceAfter,
+        entry.lowBalanceAlerted,
       );
     }
     const out = await SmsMessage.findOneAndUpdate(
