@@ -10,7 +10,16 @@ import path from "node:path";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SMS_INTEGRATION_DEFAULTS, smsEncoding } from "@storefront/shared";
-import { createLogger, LedgerEntry, SmsIntegrationConfig, SmsLog, SmsMessage, User } from "@storefront/shared/server";
+import {
+  createLogger,
+  LedgerEntry,
+  smsAlertJobOptions,
+  SmsIntegrationConfig,
+  SmsLog,
+  SmsMessage,
+  User,
+} from "@storefront/shared/server";
+import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { sendViaHttp } from "../../workers/src/gateways/http";
 import { SmppLinks } from "../../workers/src/gateways/smpp";
@@ -626,7 +635,42 @@ describe("low-balance SMS", () => {
     expect(alert!.encoding).toBe("UCS-2");
   });
 
-  it("checks again when it is sent: opted out, alerts turned off, and at most LOW_BALANCE_SMS_PER_DAY a day", async () => {
+  it("drops an alert whose news is stale by the time it is sent: topped up, or switched off", async () => {
+    const queue = new Queue("sms-reply", { connection: new Redis(inject("redisUrl"), { maxRetriesPerRequest: null }) });
+    try {
+      // An alert as the charge queues it, for a user whose balance is back above the threshold.
+      const topped = await newUser();
+      await setCoins(topped.id, 100);
+      await optIn(topped.client);
+      const alert = (userId: string, n: number) => ({
+        type: "low_balance" as const,
+        alertId: `${userId}-${n}`,
+        userId,
+        coins: 10,
+        threshold: 50,
+        language: "en" as const,
+      });
+      await queue.add("low-balance", alert(topped.id, 7), smsAlertJobOptions(`${topped.id}-7`));
+      expect(await processed(`low-balance:${topped.id}-7`)).toMatchObject({ result: "balance_restored", kind: "low_balance" });
+
+      // Below the threshold and flagged, but the subscriber switched the SMS off meanwhile.
+      const off = await newUser();
+      await setCoins(off.id, 60);
+      await optIn(off.client);
+      expect((await use(off.client, 15)).status).toBe(200);
+      await processed(`low-balance:${off.id}-1`);
+      expect((await off.client.request("PUT", "/wallet/settings.php", { smsAlerts: false })).status).toBe(200);
+      await queue.add("low-balance", alert(off.id, 2), smsAlertJobOptions(`${off.id}-2`));
+      expect(await processed(`low-balance:${off.id}-2`)).toMatchObject({ result: "alerts_off", kind: "low_balance" });
+      expect(http.deliveredTo(topped.phone)).toHaveLength(0);
+      expect(http.deliveredTo(off.phone)).toHaveLength(1);
+    } finally {
+      await queue.close();
+      await queue.disconnect();
+    }
+  });
+
+  it("checks again when it is sent: opted out, the integration off, and at most LOW_BALANCE_SMS_PER_DAY a day", async () => {
     const user = await newUser();
     await setCoins(user.id, 1000);
     await optIn(user.client, { lowBalanceThreshold: 2000 });
