@@ -22,7 +22,7 @@ interface Profile {
 const args = process.argv.slice(2);
 const topIndex = args.indexOf("--top");
 const top = topIndex >= 0 ? Number(args[topIndex + 1]) : 15;
-const inputs = args.filter((a, i) => a !== "--top" && i !== topIndex + 1);
+const inputs = args.filter((a, i) => a !== "--top" && (topIndex < 0 || i !== topIndex + 1));
 if (!inputs.length) throw new Error("usage: profile-top.ts <dir|file.cpuprofile>... [--top N]");
 
 const files = inputs.flatMap((input) =>
