@@ -13,7 +13,8 @@ import { SMS_INTEGRATION_DEFAULTS, smsEncoding } from "@storefront/shared";
 import {
   createLogger,
   LedgerEntry,
-  smsAlertJobOptions,
+  smsAlertJobId,
+  smsJobOptions,
   SmsIntegrationConfig,
   SmsLog,
   SmsMessage,
@@ -650,7 +651,7 @@ describe("low-balance SMS", () => {
         threshold: 50,
         language: "en" as const,
       });
-      await queue.add("low-balance", alert(topped.id, 7), smsAlertJobOptions(`${topped.id}-7`));
+      await queue.add("low-balance", alert(topped.id, 7), smsJobOptions(smsAlertJobId(`${topped.id}-7`)));
       expect(await processed(`low-balance:${topped.id}-7`)).toMatchObject({ result: "balance_restored", kind: "low_balance" });
 
       // Below the threshold and flagged, but the subscriber switched the SMS off meanwhile.
@@ -660,7 +661,7 @@ describe("low-balance SMS", () => {
       expect((await use(off.client, 15)).status).toBe(200);
       await processed(`low-balance:${off.id}-1`);
       expect((await off.client.request("PUT", "/wallet/settings.php", { smsAlerts: false })).status).toBe(200);
-      await queue.add("low-balance", alert(off.id, 2), smsAlertJobOptions(`${off.id}-2`));
+      await queue.add("low-balance", alert(off.id, 2), smsJobOptions(smsAlertJobId(`${off.id}-2`)));
       expect(await processed(`low-balance:${off.id}-2`)).toMatchObject({ result: "alerts_off", kind: "low_balance" });
       expect(http.deliveredTo(topped.phone)).toHaveLength(0);
       expect(http.deliveredTo(off.phone)).toHaveLength(1);

@@ -13,7 +13,7 @@ import {
   type SmsReplyJob,
   type SmsWebhookAuth,
 } from "@storefront/shared";
-import { loadSmsIntegrationConfig } from "@storefront/shared/server";
+import { loadSmsIntegrationConfig, smsJobOptions } from "@storefront/shared/server";
 
 /** Signed timestamps further than this from our clock are replays (or broken clocks). */
 export const SIGNATURE_MAX_SKEW_MS = 5 * 60_000;
@@ -308,13 +308,7 @@ export async function acceptInbound(redis: Redis, queue: Queue, inbound: SmsInbo
     channel: "webhook",
   };
   try {
-    await queue.add("inbound", job, {
-      jobId: smsJobId(messageId),
-      attempts: 5,
-      backoff: { type: "exponential", delay: 1000 },
-      removeOnComplete: { age: 24 * 3600, count: 10_000 },
-      removeOnFail: { age: 7 * 24 * 3600, count: 10_000 },
-    });
+    await queue.add("inbound", job, smsJobOptions(smsJobId(messageId)));
   } catch (error) {
     // Not queued: forget the id so the gateway's retry is accepted.
     await redis.del(seenKey).catch(() => undefined);

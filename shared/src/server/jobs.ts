@@ -32,6 +32,20 @@ export function chargedJobOptions(config: Config, jobId: string): JobsOptions {
   };
 }
 
+/**
+ * Job options of the "sms-reply" queue, an inbound message or a low-balance SMS alike: a few
+ * retries a second apart and more (a gateway or database blip), kept as long as charged jobs.
+ */
+export function smsJobOptions(jobId: string): JobsOptions {
+  return {
+    jobId,
+    attempts: 5,
+    backoff: { type: "exponential", delay: 1000 },
+    removeOnComplete: KEEP_COMPLETED,
+    removeOnFail: KEEP_FAILED,
+  };
+}
+
 /** Worker-side strategy for PROVIDER_BACKOFF; `delay` comes from the job's own options. */
 export const providerBackoff: BackoffStrategy = (attemptsMade, _type, err, job) => {
   const backoff = job?.opts.backoff;

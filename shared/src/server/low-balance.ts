@@ -10,6 +10,7 @@
 import type { Queue } from "bullmq";
 import type { Language } from "../constants";
 import type { SmsAlertJob } from "../schemas/sms-integration";
+import { smsJobOptions } from "./jobs";
 import { User } from "./models/index";
 import type { Pusher } from "./realtime";
 
@@ -31,16 +32,8 @@ export interface LowBalanceDeps {
 
 export type LowBalanceOutcome = "alerted" | "cleared" | "unchanged";
 
-/** BullMQ options of a low-balance SMS: retried like an inbound message, kept as long. */
-export function smsAlertJobOptions(alertId: string) {
-  return {
-    jobId: `low-balance-${alertId}`,
-    attempts: 5,
-    backoff: { type: "exponential", delay: 1000 },
-    removeOnComplete: { age: 24 * 3600, count: 10_000 },
-    removeOnFail: { age: 7 * 24 * 3600, count: 10_000 },
-  };
-}
+/** The BullMQ job id of crossing `alertId`'s SMS (BullMQ ids cannot contain ":"). */
+export const smsAlertJobId = (alertId: string): string => `low-balance-${alertId}`;
 
 /**
  * `alerted` is the flag as the charge's own update left it (AppliedEntry.lowBalanceAlerted): with
@@ -83,7 +76,7 @@ export async function noticeLowBalance(
       language: user.language ?? "en",
     };
     try {
-      await deps.smsQueue.add("low-balance", alert, smsAlertJobOptions(alert.alertId));
+      await deps.smsQueue.add("low-balance", alert, smsJobOptions(smsAlertJobId(alert.alertId)));
     } catch {
       // Not queued (Redis is out): put the flag back, so the next charge below the threshold
       // tries again instead of this crossing going without its SMS. The charge itself stands.
