@@ -89,7 +89,7 @@ export async function acceptJob<Q extends HeldQueueName>(ctx: AppContext, input:
   }
   const remainingCoins = held.balanceAfter ?? 0;
   ctx.pusher.toUser(input.userId, "wallet:updated", { coins: remainingCoins, reason: `hold:${input.feature}` });
-  const language = "language" in data && (data.language === "en" || data.language === "ar") ? data.language : undefined;
+  const language = "language" in data ? data.language : undefined;
   await noticeBalance(ctx, input.userId, remainingCoins, { language, alerted: held.lowBalanceAlerted });
   await addJob(ctx, input, jobId, data, holdKey);
   return { jobId, holdKey, remainingCoins, replayed: false };

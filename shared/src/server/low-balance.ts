@@ -48,10 +48,12 @@ export async function noticeLowBalance(
 ): Promise<LowBalanceOutcome> {
   const { id, threshold } = user;
   if (threshold <= 0) return "unchanged";
-  if (alerted === balance < threshold) return "unchanged";
+  const below = balance < threshold;
+  // Above with no flag to clear, or below with the notice already sent.
+  if (alerted === below) return "unchanged";
   // Both updates test the balance as it is now, not as this call saw it: concurrent charges answer
   // out of order, and a late "still above" must not clear the flag another charge just set.
-  if (balance >= threshold) {
+  if (!below) {
     const cleared = await User.updateOne(
       { _id: id, lowBalanceAlerted: true, coins: { $gte: threshold } },
       { $set: { lowBalanceAlerted: false } },

@@ -12,18 +12,16 @@
 import { LOW_BALANCE_SMS, type SmsAlertJob, type SmsReplyJob } from "@storefront/shared";
 import {
   loadSmsIntegrationConfig,
-  SmsGatewayConfig,
   SmsLog,
   SmsMessage,
   SmsOptOut,
   spendDayOf,
   User,
-  type SmsGatewayConfigDoc,
   type SmsMessageDoc,
 } from "@storefront/shared/server";
 import type { Types } from "mongoose";
 import { finish } from "./log";
-import { chargeAndSend, prepareOutbound } from "./outbound";
+import { anySmppGateway, chargeAndSend, prepareOutbound } from "./outbound";
 import { canonicalPhone } from "./subscriber";
 import type { Context, SmsReplyDeps, SmsReplyOutcome } from "./types";
 
@@ -66,9 +64,7 @@ export async function handleAlert(alert: SmsAlertJob, deps: SmsReplyDeps): Promi
     SmsMessage.findOne({ key: `out:${messageId}` }).lean<SmsMessageDoc>(),
     SmsLog.exists({ key: `${messageId}:processed` }),
   ]);
-  const smppGateway = config.gateway_url
-    ? null
-    : await SmsGatewayConfig.findOne({ smsType: "MT" }).sort({ createdAt: 1 }).lean<SmsGatewayConfigDoc>();
+  const smppGateway = config.gateway_url ? null : await anySmppGateway();
   const phone = user ? canonicalPhone(user.phone, deps.phoneCountry) : "";
   const job: SmsReplyJob = {
     messageId,

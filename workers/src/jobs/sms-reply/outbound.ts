@@ -50,10 +50,21 @@ export async function prepareOutbound(ctx: Context, kind: ReplyKind, text: strin
   return doc!;
 }
 
+/** The oldest sending (MT) gateway of the SMS Config list that matches. */
+const oldestMtGateway = (filter: { shortcode?: string }) =>
+  SmsGatewayConfig.findOne({ ...filter, smsType: "MT" })
+    .sort({ createdAt: 1 })
+    .lean<SmsGatewayConfigDoc>();
+
 /** The SMPP gateway answering this shortcode (SMS Config list, type MT), if any. */
 export async function smppGatewayFor(shortcode: string): Promise<SmsGatewayConfigDoc | null> {
   if (!shortcode) return null;
-  return SmsGatewayConfig.findOne({ shortcode, smsType: "MT" }).sort({ createdAt: 1 }).lean<SmsGatewayConfigDoc>();
+  return oldestMtGateway({ shortcode });
+}
+
+/** The SMPP gateway of a message that answers none (a low-balance SMS): the oldest of any shortcode. */
+export function anySmppGateway(): Promise<SmsGatewayConfigDoc | null> {
+  return oldestMtGateway({});
 }
 
 async function deliver(ctx: Context, out: SmsMessageDoc): Promise<{ channel: "http" | "smpp"; result: SendResult }> {
