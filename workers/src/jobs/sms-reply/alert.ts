@@ -22,6 +22,7 @@ import {
 import type { Types } from "mongoose";
 import { finish } from "./log";
 import { anySmppGateway, chargeAndSend, prepareOutbound } from "./outbound";
+import { allowedLowBalanceSms } from "./rate-limit";
 import { canonicalPhone } from "./subscriber";
 import type { Context, SmsReplyDeps, SmsReplyOutcome } from "./types";
 
@@ -37,17 +38,6 @@ interface AlertUser {
 
 /** The id its records and log rows are keyed by (the place of the gateway's message id in a reply). */
 export const alertMessageId = (alert: Pick<SmsAlertJob, "alertId">): string => `low-balance:${alert.alertId}`;
-
-/** Counts this alert against the user's day; false once the day's allowance is used. */
-async function withinDailyAllowance(deps: SmsReplyDeps, userId: string, perDay: number): Promise<boolean> {
-  const key = `sms:low-balance:${userId}:${spendDayOf()}`;
-  const [[, count]] = (await deps.redis
-    .multi()
-    .incr(key)
-    .expire(key, 2 * 24 * 3600)
-    .exec()) as [[unknown, number]];
-  return count <= perDay;
-}
 
 export async function handleAlert(alert: SmsAlertJob, deps: SmsReplyDeps): Promise<{ outcome: SmsReplyOutcome }> {
   const messageId = alertMessageId(alert);
@@ -105,7 +95,7 @@ export async function handleAlert(alert: SmsAlertJob, deps: SmsReplyDeps): Promi
   if (!config.enabled) return finish(ctx, "integration_disabled", kind);
   if (await SmsOptOut.exists({ phone })) return finish(ctx, "opted_out", kind);
   const perDay = deps.lowBalance?.smsPerDay ?? 3;
-  if (!(await withinDailyAllowance(deps, alert.userId, perDay))) {
+  if (!(await allowedLowBalanceSms(deps.redis, alert.userId, spendDayOf(), alert.alertId, perDay))) {
     return finish(ctx, "rate_limited", { ...kind, limit_per_day: perDay });
   }
 
