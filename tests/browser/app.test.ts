@@ -256,11 +256,23 @@ describe("subscriber web app", () => {
     await page.getByText("1 video", { exact: true }).waitFor();
   });
 
-  it("saves the profile's display name and country", async () => {
+  it("saves the profile's display name and country, typed before the stored profile arrived", async () => {
+    // The stored profile answers only after the fields are filled in: it must not wipe them.
+    let releaseProfile = () => {};
+    const profileHeld = new Promise<void>((resolve) => (releaseProfile = resolve));
+    await page.route("**/api/user/profile.php*", async (route) => {
+      await profileHeld;
+      await route.continue();
+    });
     await page.goto(`${baseUrl}/profile`);
     expect(await page.getByLabel("Phone number").getAttribute("readonly")).not.toBeNull();
     await page.getByLabel("Display name").fill("Browser Tester");
     await page.getByLabel("Country").selectOption("EG");
+    const answered = page.waitForResponse("**/api/user/profile.php*");
+    releaseProfile();
+    await answered;
+    await page.unroute("**/api/user/profile.php*");
+    expect(await page.getByLabel("Display name").inputValue()).toBe("Browser Tester");
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Profile updated successfully!").waitFor();
     await page.reload();

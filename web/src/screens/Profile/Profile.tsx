@@ -24,12 +24,14 @@ export default function Profile() {
   const [preview, setPreview] = useState<string | null>(null);
   const [error, setError] = useState("");
   const [saving, setSaving] = useState(false);
+  /** Set at the first keystroke: the stored profile fills the form only until then, so a slow load never wipes what was typed. */
+  const [edited, setEdited] = useState(false);
 
   useEffect(() => {
-    if (!profile.data) return;
+    if (!profile.data || edited) return;
     setDisplayName(profile.data.displayName ?? "");
     setCountry(profile.data.country ?? "");
-  }, [profile.data]);
+  }, [profile.data, edited]);
   useEffect(() => {
     if (profile.isError) console.warn(t("profile.loadFailed"), profile.error);
   }, [profile.isError, profile.error, t]);
@@ -124,12 +126,23 @@ export default function Profile() {
               value={displayName}
               maxLength={LIMITS.displayNameChars}
               placeholder={t("profile.displayNamePlaceholder")}
-              onChange={(e) => setDisplayName(e.target.value)}
+              onChange={(e) => {
+                setEdited(true);
+                setDisplayName(e.target.value);
+              }}
             />
           </div>
           <div className="field">
             <label htmlFor="profile-country">{t("profile.country")}</label>
-            <select id="profile-country" className="select" value={country} onChange={(e) => setCountry(e.target.value)}>
+            <select
+              id="profile-country"
+              className="select"
+              value={country}
+              onChange={(e) => {
+                setEdited(true);
+                setCountry(e.target.value);
+              }}
+            >
               <option value="">{t("profile.chooseCountry")}</option>
               {countryNames.map((c) => (
                 <option key={c.code} value={c.code}>
