@@ -14,11 +14,19 @@ export function initialOf(phone: string | undefined): string {
   return /[\p{L}\p{N}]/u.exec(phone ?? "")?.[0]?.toUpperCase() ?? "?";
 }
 
+/** The link's name holds the letter it shows, so a voice control user can say what they see (WCAG 2.5.3). */
 export function Avatar({ phone, to = "/profile" }: { phone: string; to?: string }) {
   const { t } = useTranslation();
+  const initial = initialOf(phone);
   return (
-    <AppLink to={to} className="avatar" aria-label={t("nav.profile")} title={t("nav.profile")} data-testid="avatar">
-      {initialOf(phone)}
+    <AppLink
+      to={to}
+      className="avatar"
+      aria-label={t("nav.profileOf", { initial })}
+      title={t("nav.profile")}
+      data-testid="avatar"
+    >
+      {initial}
     </AppLink>
   );
 }
