@@ -4,10 +4,20 @@ import { defineConfig } from "vitest/config";
  * One run starts Redis, the MongoDB-compatible server, the API and the workers once: the stack's
  * globalSetup sits on the root project alone, which vitest always sets up, and the projects do not
  * extend the root (an inherited globalSetup would boot one more stack per project). The browser
- * project's own globalSetup builds the web app first (vitest sets up the projects that have tests
+ * projects' own globalSetup builds the web app first (vitest sets up the projects that have tests
  * before the root), so the stack serves the fresh build.
+ *
+ * The unit, integration and browser files run side by side, three at a time. The two browser files
+ * that change the shared SMS settings (gateways, the integration's secret) run after all of them,
+ * one after the other: the SMS suites read those settings while they run.
+ *
+ * Files are not isolated: each test worker imports mongoose, BullMQ and the shared code once for
+ * all the files it runs (importing them per file cost more than a minute of CPU per run). A file
+ * closes what it opens (connections, clients) in its afterAll.
  */
-const common = { testTimeout: 60_000, hookTimeout: 120_000, pool: "forks" } as const;
+const common = { testTimeout: 60_000, hookTimeout: 120_000, pool: "forks", isolate: false } as const;
+const buildWeb = ["tests/setup/build-web.ts"];
+const SMS_SETTINGS_FILES = ["tests/browser/admin-dashboard.test.ts", "tests/browser/admin-sms-integration.test.ts"];
 
 export default defineConfig({
   test: {
@@ -27,8 +37,18 @@ export default defineConfig({
           ...common,
           name: "browser",
           include: ["tests/browser/**/*.test.ts"],
+          exclude: SMS_SETTINGS_FILES,
+          globalSetup: buildWeb,
+        },
+      },
+      {
+        test: {
+          ...common,
+          name: "browser-sms-settings",
+          include: SMS_SETTINGS_FILES,
           fileParallelism: false,
-          globalSetup: ["tests/setup/build-web.ts"],
+          sequence: { groupOrder: 1 },
+          globalSetup: buildWeb,
         },
       },
     ],

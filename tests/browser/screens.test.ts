@@ -340,6 +340,13 @@ function watch(page: Page): string[] {
   return errors;
 }
 
+it("the accessibility check finds a control without a name", async () => {
+  const page = await browser.newPage();
+  await page.setContent('<html lang="en"><head><title>t</title></head><body><main><button></button></main></body></html>');
+  expect(await seriousViolations(page)).toEqual([expect.stringMatching(/^button-name \(critical\): button$/u)]);
+  await page.close();
+});
+
 /** A hang guard, not a speed goal: eight walks share two cores with the rest of the run. */
 const WALK_TIMEOUT_MS = 180_000;
 

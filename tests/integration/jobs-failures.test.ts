@@ -309,12 +309,14 @@ describe("hold sweeper", () => {
     await hold({ userId: id, coins: 10, key, feature: "video", queue: "video", jobId });
     // A bare processor on the video queue (no worker process serves it here) that dies without refunding.
     const videoQueue = new Queue("video", { connection: redis });
+    // A connection handed to a worker is the caller's to close (the stack's Redis stops after this file).
+    const workerConnection = redis.duplicate();
     const crashing = new Worker(
       "video",
       async () => {
         throw new UnrecoverableError("crashed before refunding");
       },
-      { connection: redis.duplicate() },
+      { connection: workerConnection },
     );
     try {
       await videoQueue.add("generate", { userId: id, holdKey: key }, { jobId });
@@ -324,6 +326,7 @@ describe("hold sweeper", () => {
     } finally {
       await crashing.close();
       await videoQueue.close();
+      workerConnection.disconnect();
     }
   });
 });

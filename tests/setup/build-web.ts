@@ -9,11 +9,14 @@ let child: ChildProcess | undefined;
 
 /**
  * The browser suites test a production build of the web app, built once per run. The build runs
- * beside the stack's start and the other suites (they never load the app), and the browser suites,
- * which run last, wait for its marker. web/dist exists from the start so the API mounts the app.
+ * beside the stack's start and the other suites (they never load the app), and the browser suites
+ * wait for its marker. web/dist exists from the start so the API mounts the app.
  * NODE_ENV=production: vitest sets "test", which would bundle React's development runtime.
  */
 export function setup(): () => void {
+  // Two browser projects name this setup; the run builds once (both setups run in vitest's own process).
+  if (process.env.STOREFRONT_WEB_BUILD_STARTED) return () => undefined;
+  process.env.STOREFRONT_WEB_BUILD_STARTED = "1";
   rmSync(WEB_BUILD_MARKER, { force: true });
   mkdirSync(path.resolve("web/dist"), { recursive: true });
   mkdirSync(path.dirname(WEB_BUILD_MARKER), { recursive: true });
