@@ -203,6 +203,8 @@ describe("subscriber web app", () => {
 
   it("streams the Doctor's reply while the answer is still on its way, with Stop, then keeps the whole reply", async () => {
     await page.goto(`${baseUrl}/doctor`);
+    // Words pushed before the page's live connection is up are not replayed (the HTTP answer brings them).
+    await page.locator("main[data-live=on]").waitFor();
     // The HTTP answer is held back until the pushed words have been seen on screen.
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));

@@ -11,8 +11,13 @@ export function useServerEvent<E extends ServerEventName>(event: E, handler: (pa
   useEffect(() => onServerEvent(event, (payload) => latest.current(payload)), [event]);
 }
 
+/** Whether the live connection is up; read again when subscribing, since it may have connected after the first render. */
 export function useSocketConnected(): boolean {
   const [connected, setConnected] = useState(isSocketConnected);
-  useEffect(() => onConnectionChange(setConnected), []);
+  useEffect(() => {
+    const unsubscribe = onConnectionChange(setConnected);
+    setConnected(isSocketConnected());
+    return unsubscribe;
+  }, []);
   return connected;
 }

@@ -22,6 +22,7 @@ import { useChatErrors } from "../../hooks/useChatErrors";
 import { useChatThread } from "../../hooks/useChatThread";
 import { useFormat } from "../../hooks/useFormat";
 import { useMediaQuery } from "../../hooks/useMediaQuery";
+import { useSocketConnected } from "../../hooks/useServerEvent";
 import "../TextAI/TextAI.css";
 import "./Doctor.css";
 
@@ -38,6 +39,7 @@ export default function Doctor() {
   const [sidebarOpen, setSidebarOpen] = useState(wide);
   const [conversationId, setConversationId] = useState<string | null>(null);
   const { messages, setMessages, loading, streamed, ask, stop, lastQuestion } = useChatThread();
+  const live = useSocketConnected();
   const [input, setInput] = useState("");
   const [search, setSearch] = useState("");
   const [atBottom, setAtBottom] = useState(true);
@@ -194,6 +196,8 @@ export default function Doctor() {
           </div>
         )}
         <main
+          // Whether the reply's words can arrive as they are written (the live connection is up).
+          data-live={live ? "on" : "off"}
           id="main"
           className="text-ai__thread"
           ref={threadRef}
