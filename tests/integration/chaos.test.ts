@@ -40,6 +40,12 @@ const restartBoundMs = (target: Supervised) => Math.max(30_000, 1_000 + 2 * targ
 const HEAL_BOUND_MS = 10_000;
 /** While a dependency is unreachable, a call must be refused within this long. */
 const FAIL_FAST_MS = 2_000;
+/**
+ * Under the chaos load, beside the rest of the run on two cores, the 95th percentile of refusals:
+ * a refused call also waits for CPU there, and a call that hung instead of failing fast would take
+ * the 10 s of server selection or command buffering.
+ */
+const LOADED_REFUSAL_P95_MS = 3_000;
 
 let stack: Stack;
 let proxy: RoundRobinProxy;
@@ -461,8 +467,8 @@ describe("chaos under load", () => {
       else expect(r.ms, `recovery of ${r.part}`).toBeLessThan(r.boundMs);
     }
     // Refusals come at once (the SIGSTOP test above holds each to 2 s); under the load of this
-    // test on two shared cores the slowest few also wait for CPU, so the bound is on the 95th percentile.
-    expect(p95Refusal).toBeLessThan(FAIL_FAST_MS);
+    // test on two shared cores the slowest also wait for CPU, so the bound is on the 95th percentile.
+    expect(p95Refusal).toBeLessThan(LOADED_REFUSAL_P95_MS);
     // Every call got an answer: a result, a clear refusal (503, or 402 once a wallet ran dry), or
     // for the calls cut off by a kill a 502 from the proxy, a 504 or no answer.
     expect(
