@@ -7,6 +7,9 @@
  *   (b) latency from sending the chat call to the pushed "job:completed" (socket.io-client)
  *       against raw BullMQ queue.add → completed (QueueEvents), one request at a time.
  * Sizes: BENCH_REQUESTS (400), BENCH_WARMUP (50), BENCH_CONCURRENCY (16), BENCH_SERIAL (300).
+ * Scale: BENCH_API_PROCESSES (1) API processes, the load's lanes spread over them (each simulated
+ * user stays on one), and BENCH_CHAT_WORKERS (1) chat worker processes; docs/performance.md has
+ * the figures for 1, 2 and 4 of each.
  * BENCH_PROFILE_DIR=<dir> writes CPU profiles of the API and workers (see profile-top.ts).
  */
 import { fork, type ChildProcess } from "node:child_process";
@@ -38,6 +41,8 @@ const WARMUP = sizeFromEnv("BENCH_WARMUP", 50, 1000);
 const CONCURRENCY = sizeFromEnv("BENCH_CONCURRENCY", 16, 64);
 const SERIAL = sizeFromEnv("BENCH_SERIAL", 300, 5000);
 const BACKLOG = sizeFromEnv("BENCH_BACKLOG", 200, 2000);
+const API_PROCESSES = sizeFromEnv("BENCH_API_PROCESSES", 1, 8);
+const CHAT_WORKERS = sizeFromEnv("BENCH_CHAT_WORKERS", 1, 8);
 const SERIAL_WARMUP = 20;
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ? path.resolve(process.env.BENCH_PROFILE_DIR) : undefined;
 /** The trivial queue of the raw BullMQ baseline (raw-worker.ts). */
@@ -328,11 +333,14 @@ async function main(): Promise<void> {
       `[bench] ${new Date().toISOString()} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, node ${process.version}`,
     );
     console.log(`[bench] load average at start (1/5/15 min): ${load()}`);
-    console.log("[bench] starting Redis, the MongoDB-compatible server, the API and a chat worker (throw-away data)");
+    console.log(
+      `[bench] starting Redis, the MongoDB-compatible server, ${API_PROCESSES} API and ${CHAT_WORKERS} chat worker process(es) (throw-away data)`,
+    );
     stack = await startStack({
       dataDir,
       persist: false,
-      workers: ["chat", "sms-reply"],
+      apiProcesses: API_PROCESSES,
+      workers: [...Array.from({ length: CHAT_WORKERS }, () => "chat"), "sms-reply"],
       logDir: path.join(root, "test-artifacts", "bench-logs"),
       env: {
         NODE_ENV: "production",
@@ -350,6 +358,8 @@ async function main(): Promise<void> {
       ...(PROFILE_DIR ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] } : {}),
     });
     const api = stack.apiUrls[0]!;
+    /** The API process of a load lane (or backlog call): lanes are spread evenly, each user stays on one. */
+    const apiFor = (lane: number) => stack!.apiUrls[lane % stack!.apiUrls.length]!;
     const workerConcurrency = stack.env.WORKER_CONCURRENCY_CHAT ?? "4 (default)";
 
     const bare = await startChild("bare-server.ts", { ...(process.env as Record<string, string>) }, "listening");
@@ -399,7 +409,7 @@ async function main(): Promise<void> {
       const res = await client.post(bareUrl, CHAT_BODY);
       return res.status === 200 ? undefined : `bare ${res.status}`;
     };
-    const chats = users.map((u) => chatCall(client, api, u));
+    const chats = users.map((u, lane) => chatCall(client, apiFor(lane), u));
     const timed: TimedCall[] = [];
     let recording = false;
     const chatLane = async (_: number, lane: number) => {
@@ -409,7 +419,7 @@ async function main(): Promise<void> {
       return failure;
     };
     const walletLane = async (_: number, lane: number) => {
-      const res = await client.get(`${api}/api/wallet/get.php`, { cookie: users[lane]!.cookie });
+      const res = await client.get(`${apiFor(lane)}/api/wallet/get.php`, { cookie: users[lane]!.cookie });
       return res.status === 200 ? undefined : `wallet ${res.status}`;
     };
     const floorLane = async (_: number, lane: number) => {
@@ -418,7 +428,7 @@ async function main(): Promise<void> {
     };
     const webhookLane = async (_: number, lane: number) => {
       const { body, headers } = signedWebhook(users[lane]!.phone);
-      const res = await client.postRaw(`${api}/api/sms/integration/webhook.php`, body, headers);
+      const res = await client.postRaw(`${apiFor(lane)}/api/sms/integration/webhook.php`, body, headers);
       return res.status === 202 ? undefined : `webhook ${res.status}: ${res.body.slice(0, 200)}`;
     };
 
@@ -509,7 +519,7 @@ async function main(): Promise<void> {
     const chatJobsPerSecond = await drainRate(stack.redisUrl, "chat", BACKLOG, () =>
       Promise.all(
         Array.from({ length: BACKLOG }, async (_, i) => {
-          const res = await backlogClient.post(`${api}/api/textai/chat.php`, CHAT_BODY, {
+          const res = await backlogClient.post(`${apiFor(i)}/api/textai/chat.php`, CHAT_BODY, {
             cookie: users[i % users.length]!.cookie,
           });
           if (res.status !== 200) throw new Error(`backlog chat ${res.status}: ${res.body.slice(0, 200)}`);
@@ -571,10 +581,13 @@ async function main(): Promise<void> {
     console.log("    where a chat call's time goes (ms, from the job's BullMQ timestamps):");
     for (const [label, s] of serialPhases) console.log(`      ${line(label, s)}`);
     console.log("");
-    console.log(`(c) worker throughput, a backlog of ${BACKLOG} jobs, concurrency ${concurrencyEnv}`);
+    console.log(
+      `(c) worker throughput, a backlog of ${BACKLOG} jobs, concurrency ${concurrencyEnv} in each of ${CHAT_WORKERS} chat process(es), one raw process`,
+    );
     console.log(`    chat jobs (offline provider)               ${chatJobsPerSecond.toFixed(1).padStart(8)} jobs/s`);
     console.log(`    no-op BullMQ worker                        ${rawJobsPerSecond.toFixed(1).padStart(8)} jobs/s`);
     console.log("");
+    console.log(`scale: ${API_PROCESSES} API process(es), ${CHAT_WORKERS} chat worker process(es)`);
     console.log("ratios (issue 12 goals: chat/floor >= 0.5, chat/bare >= 0.2, wallet/bare >= 0.4,");
     console.log("        push/floor p50 <= 1.5 and p99 <= 2, webhook/bare >= 0.5, worker/raw >= 0.5)");
     console.log(`chat / floor requests/s ${ratio(chatRps, floorRps)}`);
