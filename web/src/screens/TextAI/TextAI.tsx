@@ -276,7 +276,8 @@ export default function TextAI() {
                   setPicked(null);
                   setPickerOpen(true);
                 }}
-                aria-label={t("textAi.choosePersona")}
+                // The persona's name it shows comes first (what a voice control user says, WCAG 2.5.3).
+                aria-label={t("textAi.personaButton", { name: personaName(persona.id) })}
                 data-testid="persona-button"
               >
                 <span className="persona-dot" aria-hidden="true">
