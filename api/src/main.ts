@@ -91,6 +91,9 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
+  // Started by a supervisor (npm start, the tests): if it dies without stopping us, its IPC channel
+  // closes and we stop too, instead of living on as an orphan that holds the port and the queues.
+  process.on("disconnect", () => void shutdown("supervisor gone"));
 }
 
 main().catch((error: unknown) => {

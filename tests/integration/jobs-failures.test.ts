@@ -2,6 +2,7 @@
  * Failures of the job pipeline on a stack of its own: chat workers talk to a local
  * OpenAI-compatible peer that fails, rate-limits or hangs on command, and workers get killed.
  */
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -258,6 +259,32 @@ describe("worker shutdown", () => {
 
   const exited = (child: { once(e: "exit", f: (code: number | null) => void): unknown }) =>
     new Promise<number | null>((resolve) => child.once("exit", resolve));
+
+  it("stops when its supervisor is killed, instead of living on as an orphan", async () => {
+    // A parent of its own that forks a worker program as the stack does, then is SIGKILLed.
+    const parent = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const c = require("node:child_process").fork(process.argv[1], [], { stdio: "ignore" });
+         c.on("message", (m) => m.type === "ready" && console.log(c.pid));`,
+        path.resolve("workers/dist/main.mjs"),
+      ],
+      { env: { ...stack.env, WORKER_QUEUES: "maintenance" }, stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const pid = Number(await new Promise<string>((resolve) => parent.stdout.once("data", (d: Buffer) => resolve(String(d)))));
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
+    parent.kill("SIGKILL");
+    await until(() => !alive() || undefined, 20_000, "the orphaned worker exits");
+  });
 
   it("lets an active job finish on SIGTERM, then exits cleanly", async () => {
     await Promise.all([stack.startWorker("chat"), stack.startWorker("chat")]);
