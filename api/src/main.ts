@@ -12,6 +12,7 @@ import {
   startCacheBus,
   stopCacheBus,
   exitOnFatalErrors,
+  stopOnSignals,
   loadConfigOrExit,
   localDiskStorage,
   mediaRoot,
@@ -89,11 +90,7 @@ async function main(): Promise<void> {
     await mongoose.disconnect();
     process.exit(0);
   };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  // Started by a supervisor (npm start, the tests): if it dies without stopping us, its IPC channel
-  // closes and we stop too, instead of living on as an orphan that holds the port and the queues.
-  process.on("disconnect", () => void shutdown("supervisor gone"));
+  stopOnSignals(shutdown);
 }
 
 main().catch((error: unknown) => {

@@ -135,3 +135,14 @@ export function exitOnFatalErrors(log: Pick<Logger, "fatal">): void {
   process.on("unhandledRejection", die("unhandled promise rejection"));
   process.on("uncaughtException", die("uncaught exception"));
 }
+
+/**
+ * Runs `shutdown` on SIGTERM and Ctrl+C, and when the supervisor that started this process (npm
+ * start, the tests) dies without stopping it: its IPC channel closes, and the process stops instead
+ * of living on as an orphan that holds its port and queues.
+ */
+export function stopOnSignals(shutdown: (reason: string) => Promise<void>): void {
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("disconnect", () => void shutdown("supervisor gone"));
+}
