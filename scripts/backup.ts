@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { createGunzip, createGzip } from "node:zlib";
 import { Redis } from "ioredis";
 import mongoose from "mongoose";
-import { startMongo, startRedis, type RunningService } from "./lib/infra";
+import { isRunning, startMongo, startRedis, type RunningService } from "./lib/infra";
 
 const { EJSON } = mongoose.mongo.BSON;
 const FORMAT = "storefront-backup/1";
@@ -38,12 +38,8 @@ export function runningStack(dataDir: string): (Endpoints & { pid: number }) | n
   const file = path.join(dataDir, "stack.json");
   if (!existsSync(file)) return null;
   const info = JSON.parse(readFileSync(file, "utf8")) as Endpoints & { pid: number };
-  try {
-    process.kill(info.pid, 0);
-    return info;
-  } catch {
-    return null; // left behind by a stack that did not stop cleanly
-  }
+  // A file whose process is gone was left behind by a stack that did not stop cleanly.
+  return isRunning(info.pid) ? info : null;
 }
 
 /** Starts the embedded Redis and database on `dataDir` (the same files npm start uses). */

@@ -87,6 +87,16 @@ export async function waitForPort(port: number, timeoutMs: number, child?: Child
 }
 
 /** SIGTERM, then SIGKILL if the process has not exited after `graceMs`; resolves once it exited. */
+/** Whether a process with this id is running (signal 0 tests for it without sending anything). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();

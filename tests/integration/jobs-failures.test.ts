@@ -14,6 +14,7 @@ import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "@storefront/shared";
 import { LedgerEntry, hold, jobIdForHold, ledgerSum } from "@storefront/shared/server";
+import { isRunning } from "../../scripts/lib/infra";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 import type { Client } from "../support/client";
 import { connectSocket, until, userWithCoins } from "../support/realtime";
@@ -273,17 +274,9 @@ describe("worker shutdown", () => {
       { env: { ...stack.env, WORKER_QUEUES: "maintenance" }, stdio: ["ignore", "pipe", "inherit"] },
     );
     const pid = Number(await new Promise<string>((resolve) => parent.stdout.once("data", (d: Buffer) => resolve(String(d)))));
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    expect(alive()).toBe(true);
+    expect(isRunning(pid)).toBe(true);
     parent.kill("SIGKILL");
-    await until(() => !alive() || undefined, 20_000, "the orphaned worker exits");
+    await until(() => !isRunning(pid) || undefined, 20_000, "the orphaned worker exits");
   });
 
   it("lets an active job finish on SIGTERM, then exits cleanly", async () => {
