@@ -29,7 +29,7 @@ export async function noticeBalance(deps: NoticeDeps, userId: string, balance: n
       id: userId,
       threshold: user?.lowBalanceThreshold ?? deps.config.LOW_BALANCE_THRESHOLD,
       smsAlerts: user?.smsAlerts ?? false,
-      ...(seen.language ? { language: seen.language } : {}),
+      language: seen.language,
     },
     balance,
     seen.alerted,
