@@ -800,7 +800,7 @@ describe("outbound delivery", () => {
       const user = await newUser();
       await setCoins(user.id, 100);
       const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
-      const links = new SmppLinks({ onReceipt: (r) => void recordReceipt(r) });
+      const links = new SmppLinks({ onReceipt: (r) => void recordReceipt(r, redis) });
       const deps = (smpp: SmppLinks): SmsReplyDeps => ({
         redis,
         pusher: null,
@@ -834,6 +834,50 @@ describe("outbound delivery", () => {
         expect(await SmsLog.countDocuments({ message_id: job.messageId, action: "sms_reply_sent" })).toBe(1);
       } finally {
         await links.closeAll();
+        redis.disconnect();
+      }
+    });
+
+    it("keeps a delivery receipt that arrives before the submit returns", async () => {
+      const user = await newUser();
+      await setCoins(user.id, 100);
+      const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+      const gatewayMessageId = `early-${randomUUID()}`;
+      // A fast SMSC: its receipt is handled while the worker still waits for submit_sm_resp.
+      const fast = {
+        link: () => ({
+          submit: async () => {
+            await recordReceipt({ messageId: gatewayMessageId, state: "DELIVRD", error: null, raw: "" }, redis);
+            return { response: "ok", gatewayMessageId };
+          },
+        }),
+      } as unknown as SmppLinks;
+      const job = {
+        messageId: randomUUID(),
+        from: user.phone,
+        to: SMPP_SHORTCODE,
+        text: "hi",
+        receivedAt: Date.now(),
+        channel: "webhook" as const,
+      };
+      try {
+        const deps: SmsReplyDeps = {
+          redis,
+          pusher: null,
+          chat: offlineChatProvider(),
+          smpp: fast,
+          http: { allowPrivate: true },
+          log: createLogger("sms-test", "silent"),
+        };
+        expect(await handleInbound(job, deps)).toEqual({ outcome: "replied" });
+        expect(await SmsMessage.findOne({ key: `out:${job.messageId}` }).lean()).toMatchObject({
+          state: "sent",
+          gateway_message_id: gatewayMessageId,
+          delivery_status: "DELIVRD",
+        });
+        // Applied once: nothing is left parked.
+        expect(await redis.exists(`sms:receipt:${gatewayMessageId}`)).toBe(0);
+      } finally {
         redis.disconnect();
       }
     });

@@ -20,31 +20,25 @@ import {
   type SmsMessageDoc,
 } from "@storefront/shared/server";
 import type { WorkerContext } from "../../context";
-import { SmppLinks, type DeliveryReceipt } from "../../gateways/smpp";
+import { SmppLinks } from "../../gateways/smpp";
 import { createChatProvider } from "../../providers/chat/index";
 import { alertMessageId, handleAlert } from "./alert";
 import { handleKeyword, keywordOf } from "./keywords";
 import { finish, logSteps } from "./log";
 import { chargeAndSend, prepareOutbound, smppGatewayFor } from "./outbound";
 import { allowedByRateLimit } from "./rate-limit";
+import { recordReceipt } from "./receipts";
 import { aiReply } from "./reply";
 import { canonicalPhone, findSubscriber } from "./subscriber";
 import type { Context, SmsReplyDeps, SmsReplyOutcome } from "./types";
 
 export { keywordOf } from "./keywords";
 export { allowedByRateLimit } from "./rate-limit";
+export { recordReceipt } from "./receipts";
 export { canonicalPhone } from "./subscriber";
 export type { SmsReplyDeps, SmsReplyOutcome } from "./types";
 
 let deps: SmsReplyDeps | undefined;
-
-/** Records a delivery receipt (SMPP deliver_sm) on the outbound message it is about. */
-export async function recordReceipt(receipt: DeliveryReceipt): Promise<void> {
-  await SmsMessage.updateOne(
-    { direction: "outbound", channel: "smpp", gateway_message_id: receipt.messageId },
-    { $set: { delivery_status: receipt.state, delivered_at: new Date() } },
-  );
-}
 
 function smsDeps(ctx: WorkerContext): SmsReplyDeps {
   if (!deps) {
@@ -60,7 +54,7 @@ function smsDeps(ctx: WorkerContext): SmsReplyDeps {
       lowBalance: { threshold: config.LOW_BALANCE_THRESHOLD, smsPerDay: config.LOW_BALANCE_SMS_PER_DAY },
       smpp: new SmppLinks({
         onReceipt: (receipt) =>
-          void recordReceipt(receipt).catch((err: unknown) => log.warn({ err }, "delivery receipt not stored")),
+          void recordReceipt(receipt, redis).catch((err: unknown) => log.warn({ err }, "delivery receipt not stored")),
         onEvent: (event, details) => log.info({ ...details, event }, "smpp link"),
       }),
     };

@@ -19,6 +19,7 @@ import { sendViaHttp } from "../../gateways/http";
 import { smppTargetOf } from "../../gateways/smpp";
 import { GatewayError, type SendResult } from "../../gateways/types";
 import { finish, type Step } from "./log";
+import { applyParkedReceipt } from "./receipts";
 import type { Context, SmsReplyOutcome } from "./types";
 
 type ReplyKind = "ai" | "welcome" | "insufficient_funds" | "daily_cap" | "opt_out" | "opt_in" | "low_balance";
@@ -176,6 +177,7 @@ export async function chargeAndSend(ctx: Context, prepared: SmsMessageDoc): Prom
         },
       },
     );
+    if (channel === "smpp" && result.gatewayMessageId) await applyParkedReceipt(result.gatewayMessageId, ctx.deps.redis);
     const sent: Step = [
       "sms_reply_sent",
       "reply_sent",
