@@ -7,9 +7,10 @@ import { defineConfig } from "vitest/config";
  * projects' own globalSetup builds the web app first (vitest sets up the projects that have tests
  * before the root), so the stack serves the fresh build.
  *
- * The unit, integration and browser files run side by side, three at a time. The two browser files
- * that change the shared SMS settings (gateways, the integration's secret) run after all of them,
- * one after the other: the SMS suites read those settings while they run.
+ * The unit, integration and browser files run side by side, three at a time. Two files change shared
+ * settings in a way the others would notice, so they run after all of them: one rotates the SMS
+ * integration's webhook secret (the SMS suites sign with it), one writes the wallet tables behind
+ * the API's back to prove the caches (an administrator's save elsewhere would end that proof early).
  *
  * Files are not isolated: each test worker imports mongoose, BullMQ and the shared code once for
  * all the files it runs (importing them per file cost more than a minute of CPU per run). A file
@@ -17,7 +18,7 @@ import { defineConfig } from "vitest/config";
  */
 const common = { testTimeout: 60_000, hookTimeout: 120_000, pool: "forks", isolate: false } as const;
 const buildWeb = ["tests/setup/build-web.ts"];
-const SMS_SETTINGS_FILES = ["tests/browser/admin-dashboard.test.ts", "tests/browser/admin-sms-integration.test.ts"];
+const LAST_FILES = ["tests/browser/admin-sms-integration.test.ts", "tests/integration/cache-bus.test.ts"];
 
 export default defineConfig({
   test: {
@@ -31,22 +32,21 @@ export default defineConfig({
           include: ["shared/src/**/*.test.ts", "api/src/**/*.test.ts", "workers/src/**/*.test.ts", "scripts/lib/**/*.test.ts"],
         },
       },
-      { test: { ...common, name: "integration", include: ["tests/integration/**/*.test.ts"] } },
+      { test: { ...common, name: "integration", include: ["tests/integration/**/*.test.ts"], exclude: LAST_FILES } },
       {
         test: {
           ...common,
           name: "browser",
           include: ["tests/browser/**/*.test.ts"],
-          exclude: SMS_SETTINGS_FILES,
+          exclude: LAST_FILES,
           globalSetup: buildWeb,
         },
       },
       {
         test: {
           ...common,
-          name: "browser-sms-settings",
-          include: SMS_SETTINGS_FILES,
-          fileParallelism: false,
+          name: "shared-settings",
+          include: LAST_FILES,
           sequence: { groupOrder: 1 },
           globalSetup: buildWeb,
         },

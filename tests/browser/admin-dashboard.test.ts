@@ -244,7 +244,9 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     await form.getByRole("button", { name: "Save" }).click();
     await form.getByText("Gateway name is required").waitFor();
     await form.getByLabel("Gateway name").fill("Browser GW");
-    await form.getByLabel("Shortcode").fill("5555");
+    // A shortcode and direction no other suite sends through: this file runs beside the SMS suites.
+    await form.getByLabel("Shortcode").fill("5599");
+    await form.getByLabel("SMS type").selectOption("MO");
     await form.getByLabel("Port").fill("2775");
     await form.getByLabel("API URL").fill("not a url");
     await form.getByLabel("Username").fill("smpp-user");
@@ -254,7 +256,13 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     await form.getByLabel("API URL").fill("https://smpp.example.test/api");
     await form.getByRole("button", { name: "Save" }).click();
     await toast("SMS configuration saved successfully");
-    await page.getByTestId("sms-config-table").getByText("Browser GW").waitFor();
+    const row = page.getByTestId("sms-config-table").locator("tr", { hasText: "Browser GW" });
+    await row.waitFor();
+    expect(await row.innerText()).toContain("MO");
+    await row.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("dialog", { name: "Delete Gateway" }).getByRole("button", { name: "Confirm" }).click();
+    await toast("SMS configuration deleted");
+    await row.waitFor({ state: "detached" });
 
     await openSection("SMS Integration");
     await page.getByTestId("sms-integration-form").getByLabel("Webhook URL").waitFor();
