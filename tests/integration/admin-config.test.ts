@@ -68,7 +68,8 @@ describe("admin/wallet-config.php", () => {
       expect(wallet.currentTierName).toBe("Starter");
       expect((await admin.get(CONFIG)).body.tiers[0].tier_name).toBe("Starter");
       const audit = await AuditLog.findOne({ action: "wallet_config.update" }).sort({ createdAt: -1 }).lean();
-      expect((audit?.after as { tiers: { tier_name: string }[] }).tiers[0]!.tier_name).toBe("Starter");
+      expect(audit).not.toBeNull();
+      expect((audit!.after as { tiers: { tier_name: string }[] }).tiers[0]!.tier_name).toBe("Starter");
     } finally {
       expect((await put(admin, CONFIG, { pricing: pricing(), tiers: tiers() })).status).toBe(200);
     }

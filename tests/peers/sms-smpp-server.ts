@@ -1,5 +1,5 @@
 // The `smpp` package has no types; the workers declare the part used (an ambient module, so no import).
-// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+// oxlint-disable-next-line typescript/triple-slash-reference
 /// <reference path="../../workers/src/gateways/node-smpp.d.ts" />
 /**
  * A local SMPP server (SMSC) for the tests, 127.0.0.1 only: accepts binds with one account,
