@@ -16,6 +16,10 @@ import { defineConfig } from "vitest/config";
  * all the files it runs (importing them per file cost more than a minute of CPU per run). A file
  * closes what it opens (connections, clients) in its afterAll.
  */
+// The run's MongoDB-compatible servers live minutes: the quick compiler alone and one collector
+// thread cost less CPU than the JVM's defaults (docs/operations.md). Inherited by the test workers.
+process.env.MONGO_JAVA_OPTS ??= "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
+
 const common = { testTimeout: 60_000, hookTimeout: 120_000, pool: "forks", isolate: false } as const;
 const buildWeb = ["tests/setup/build-web.ts"];
 const LAST_FILES = ["tests/browser/admin-sms-integration.test.ts", "tests/integration/cache-bus.test.ts"];

@@ -191,6 +191,7 @@ export async function startMongo(options: MongoOptions = {}): Promise<RunningSer
   const port = options.port ?? (await freePort());
   const args = [
     `-Xmx${options.heap ?? "768m"}`,
+    ...(process.env.MONGO_JAVA_OPTS ?? "").split(/\s+/u).filter(Boolean),
     "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
     "-cp",
     classpath,
