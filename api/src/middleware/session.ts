@@ -16,6 +16,13 @@ declare module "express-session" {
 
 export const SESSION_COOKIE = "sf.sid";
 export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
+/**
+ * A process pushes a session's expiry forward in Redis at most this often (every response would
+ * otherwise write): the stored session may then end up to this long before its cookie, a week on.
+ */
+export const SESSION_TOUCH_INTERVAL_MS = 60_000;
+/** Sessions whose last refresh a process remembers; past this the oldest are forgotten (refreshed again). */
+const TOUCHES_TRACKED = 50_000;
 const userSessionsKey = (userId: string) => `user-sessions:${userId}`;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -40,11 +47,20 @@ export function parseSession(raw: string | null): SessionData | null {
 
 /** express-session store on the ioredis connection the API already holds. */
 export class RedisSessionStore extends Store {
+  /** When this process last wrote or refreshed each session (insertion order: oldest first). */
+  private readonly refreshedAt = new Map<string, number>();
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix = "sess:",
   ) {
     super();
+  }
+
+  private noteRefreshed(sid: string, now: number): void {
+    this.refreshedAt.delete(sid);
+    this.refreshedAt.set(sid, now);
+    if (this.refreshedAt.size > TOUCHES_TRACKED) this.refreshedAt.delete(this.refreshedAt.keys().next().value!);
   }
 
   private ttl(data: SessionData): number {
@@ -65,12 +81,16 @@ export class RedisSessionStore extends Store {
     // Which sessions a user holds, so a password change can end the others (endUserSessions).
     if (data.userId) write.sadd(userSessionsKey(data.userId), sid).expire(userSessionsKey(data.userId), SESSION_TTL_SECONDS);
     write.exec().then(
-      () => callback?.(),
+      () => {
+        this.noteRefreshed(sid, Date.now());
+        callback?.();
+      },
       (err) => callback?.(err),
     );
   }
 
   override destroy(sid: string, callback?: (err?: unknown) => void): void {
+    this.refreshedAt.delete(sid);
     this.redis.del(this.prefix + sid).then(
       () => callback?.(),
       (err) => callback?.(err),
@@ -78,6 +98,13 @@ export class RedisSessionStore extends Store {
   }
 
   override touch(sid: string, data: SessionData, callback?: () => void): void {
+    const now = Date.now();
+    const last = this.refreshedAt.get(sid);
+    if (last !== undefined && now - last < SESSION_TOUCH_INTERVAL_MS) {
+      callback?.();
+      return;
+    }
+    this.noteRefreshed(sid, now);
     const refresh = this.redis.multi().expire(this.prefix + sid, this.ttl(data));
     if (data.userId) refresh.sadd(userSessionsKey(data.userId), sid).expire(userSessionsKey(data.userId), SESSION_TTL_SECONDS);
     refresh.exec().then(
