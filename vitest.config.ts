@@ -7,10 +7,11 @@ import { defineConfig } from "vitest/config";
  * projects' own globalSetup builds the web app first (vitest sets up the projects that have tests
  * before the root), so the stack serves the fresh build.
  *
- * The unit, integration and browser files run side by side, three at a time. Two files change shared
- * settings in a way the others would notice, so they run after all of them: one rotates the SMS
- * integration's webhook secret (the SMS suites sign with it), one writes the wallet tables behind
- * the API's back to prove the caches (an administrator's save elsewhere would end that proof early).
+ * The unit, integration and browser files run side by side, three at a time. Three files change shared
+ * settings in a way the others would notice, so they run after all of them, one after the other: one
+ * rotates the SMS integration's webhook secret (the SMS suites sign with it), two change the wallet
+ * tables for a while (cache-bus behind the API's back, admin-config through it) and assert on them,
+ * which an administrator's save elsewhere (admin-dashboard saves the tables it loaded) would break.
  *
  * Files are not isolated: each test worker imports mongoose, BullMQ and the shared code once for
  * all the files it runs (importing them per file cost more than a minute of CPU per run). A file
@@ -22,7 +23,11 @@ process.env.MONGO_JAVA_OPTS ??= "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
 
 const common = { testTimeout: 60_000, hookTimeout: 120_000, pool: "forks", isolate: false } as const;
 const buildWeb = ["tests/setup/build-web.ts"];
-const LAST_FILES = ["tests/browser/admin-sms-integration.test.ts", "tests/integration/cache-bus.test.ts"];
+const LAST_FILES = [
+  "tests/browser/admin-sms-integration.test.ts",
+  "tests/integration/cache-bus.test.ts",
+  "tests/integration/admin-config.test.ts",
+];
 
 export default defineConfig({
   test: {
@@ -51,6 +56,7 @@ export default defineConfig({
           ...common,
           name: "shared-settings",
           include: LAST_FILES,
+          fileParallelism: false,
           sequence: { groupOrder: 1 },
           globalSetup: buildWeb,
         },
