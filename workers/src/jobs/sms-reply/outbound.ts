@@ -177,7 +177,13 @@ export async function chargeAndSend(ctx: Context, prepared: SmsMessageDoc): Prom
         },
       },
     );
-    if (channel === "smpp" && result.gatewayMessageId) await applyParkedReceipt(result.gatewayMessageId, ctx.deps.redis);
+    if (channel === "smpp" && result.gatewayMessageId) {
+      // The message is sent and recorded: a Redis failure here must not fail the job (its retry
+      // would stop at "sent" without logging the send). The parked receipt then simply expires.
+      await applyParkedReceipt(result.gatewayMessageId, ctx.deps.redis).catch((err: unknown) =>
+        ctx.deps.log.warn({ err, gatewayMessageId: result.gatewayMessageId }, "early delivery receipt not applied"),
+      );
+    }
     const sent: Step = [
       "sms_reply_sent",
       "reply_sent",

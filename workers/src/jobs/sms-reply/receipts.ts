@@ -21,12 +21,17 @@ interface Parked {
   at: number;
 }
 
+/**
+ * Sets the receipt on the message unless a later one is already there (a parked receipt applied
+ * after a newer one came straight through). True when the message exists.
+ */
 async function apply(gatewayMessageId: string, state: string, at: Date): Promise<boolean> {
+  const message = { direction: "outbound", channel: "smpp", gateway_message_id: gatewayMessageId };
   const { matchedCount } = await SmsMessage.updateOne(
-    { direction: "outbound", channel: "smpp", gateway_message_id: gatewayMessageId },
+    { ...message, $or: [{ delivered_at: null }, { delivered_at: { $lte: at } }] },
     { $set: { delivery_status: state, delivered_at: at } },
   );
-  return matchedCount > 0;
+  return matchedCount > 0 || (await SmsMessage.exists(message)) !== null;
 }
 
 /** Records a delivery receipt (SMPP deliver_sm) on the outbound message it is about. */
