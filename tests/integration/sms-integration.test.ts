@@ -24,7 +24,7 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { sendViaHttp } from "../../workers/src/gateways/http";
 import { SmppLinks } from "../../workers/src/gateways/smpp";
-import { GatewayError } from "../../workers/src/gateways/types";
+import { GatewayError, type SendResult } from "../../workers/src/gateways/types";
 import { handleInbound, recordReceipt, type SmsReplyDeps } from "../../workers/src/jobs/sms-reply";
 import { offlineChatProvider } from "../../workers/src/providers/chat/offline";
 import { HttpGatewayPeer } from "../peers/sms-http-gateway";
@@ -838,20 +838,12 @@ describe("outbound delivery", () => {
       }
     });
 
-    it("keeps a delivery receipt that arrives before the submit returns", async () => {
+    const receipt = (messageId: string, state: string) => ({ messageId, state, error: null, raw: "" });
+
+    /** Answers one message from a new subscriber, sending through `submit` instead of an SMPP link; its id. */
+    async function replyThrough(redis: Redis, submit: () => Promise<SendResult>): Promise<string> {
       const user = await newUser();
       await setCoins(user.id, 100);
-      const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
-      const gatewayMessageId = `early-${randomUUID()}`;
-      // A fast SMSC: its receipt is handled while the worker still waits for submit_sm_resp.
-      const fast = {
-        link: () => ({
-          submit: async () => {
-            await recordReceipt({ messageId: gatewayMessageId, state: "DELIVRD", error: null, raw: "" }, redis);
-            return { response: "ok", gatewayMessageId };
-          },
-        }),
-      } as unknown as SmppLinks;
       const job = {
         messageId: randomUUID(),
         from: user.phone,
@@ -860,23 +852,54 @@ describe("outbound delivery", () => {
         receivedAt: Date.now(),
         channel: "webhook" as const,
       };
+      const deps: SmsReplyDeps = {
+        redis,
+        pusher: null,
+        chat: offlineChatProvider(),
+        smpp: { link: () => ({ submit }) } as unknown as SmppLinks,
+        http: { allowPrivate: true },
+        log: createLogger("sms-test", "silent"),
+      };
+      expect(await handleInbound(job, deps)).toEqual({ outcome: "replied" });
+      return job.messageId;
+    }
+
+    it("keeps a delivery receipt that arrives before the submit returns", async () => {
+      const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+      const gatewayMessageId = `early-${randomUUID()}`;
       try {
-        const deps: SmsReplyDeps = {
-          redis,
-          pusher: null,
-          chat: offlineChatProvider(),
-          smpp: fast,
-          http: { allowPrivate: true },
-          log: createLogger("sms-test", "silent"),
-        };
-        expect(await handleInbound(job, deps)).toEqual({ outcome: "replied" });
-        expect(await SmsMessage.findOne({ key: `out:${job.messageId}` }).lean()).toMatchObject({
+        // A fast SMSC: its receipt is handled while the worker still waits for submit_sm_resp.
+        const id = await replyThrough(redis, async () => {
+          await recordReceipt(receipt(gatewayMessageId, "DELIVRD"), redis);
+          return { response: "ok", gatewayMessageId };
+        });
+        expect(await SmsMessage.findOne({ key: `out:${id}` }).lean()).toMatchObject({
           state: "sent",
           gateway_message_id: gatewayMessageId,
           delivery_status: "DELIVRD",
         });
         // Applied once: nothing is left parked.
         expect(await redis.exists(`sms:receipt:${gatewayMessageId}`)).toBe(0);
+      } finally {
+        redis.disconnect();
+      }
+    });
+
+    it("drops the receipts of a long reply's later parts, early or not; the first part's stands for it", async () => {
+      const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+      const [first, second, third] = [1, 2, 3].map((n) => `part${n}-${randomUUID()}`) as [string, string, string];
+      try {
+        const id = await replyThrough(redis, async () => {
+          // The second part's receipt comes before the submit has returned.
+          await recordReceipt(receipt(second, "DELIVRD"), redis);
+          return { response: "ok", gatewayMessageId: first, partIds: [second, third] };
+        });
+        await recordReceipt(receipt(third, "UNDELIV"), redis);
+        const out = await SmsMessage.findOne({ key: `out:${id}` }).lean();
+        expect(out).toMatchObject({ gateway_message_id: first, gateway_part_ids: [second, third], delivery_status: null });
+        expect(await redis.exists(`sms:receipt:${second}`, `sms:receipt:${third}`)).toBe(0);
+        await recordReceipt(receipt(first, "DELIVRD"), redis);
+        expect(await SmsMessage.findOne({ key: `out:${id}` }).lean()).toMatchObject({ delivery_status: "DELIVRD" });
       } finally {
         redis.disconnect();
       }
@@ -903,6 +926,7 @@ describe("outbound delivery", () => {
         expect(new Set(englishParts.map((p) => p.part?.ref)).size).toBe(1);
         expect(englishParts.every((p) => p.part?.total === englishParts.length)).toBe(true);
         expect(sent.gatewayMessageId).toBe(englishParts[0]!.messageId);
+        expect(sent.partIds).toEqual(englishParts.slice(1).map((p) => p.messageId));
 
         // A retried send repeats the same parts with the same reference byte.
         await links.link(target).submit({ to, text: english, reference });

@@ -190,6 +190,7 @@ export class SmppLink {
     }
     return {
       gatewayMessageId: results[0]!.gatewayMessageId,
+      partIds: results.slice(1).flatMap((r) => (r.gatewayMessageId ? [r.gatewayMessageId] : [])),
       response: JSON.stringify({ parts: results.map((r) => JSON.parse(r.response) as unknown) }),
     };
   }

@@ -10,6 +10,8 @@ export interface OutboundSms {
 export interface SendResult {
   /** The gateway's id of the accepted message, when it gave one. */
   gatewayMessageId: string | null;
+  /** SMPP, a message sent in several parts: the ids of the parts after the first. */
+  partIds?: string[];
   /** The gateway's answer as text, stored as gateway_response. */
   response: string;
 }

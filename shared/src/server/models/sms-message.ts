@@ -24,6 +24,8 @@ const smsMessageSchema = new Schema(
     key: { type: String, required: true, unique: true },
     /** Inbound: the gateway's id. Outbound: the id the gateway gave the sent message. */
     gateway_message_id: { type: String, default: null },
+    /** Outbound over SMPP in several parts: the ids of the parts after the first (whose id and receipt stand for the message). */
+    gateway_part_ids: { type: [String], default: undefined },
     shortcode: { type: String, default: "" },
     in_reply_to: { type: String, default: null },
     kind: { type: String, enum: [...SMS_REPLY_KINDS, null], default: null },
@@ -44,6 +46,7 @@ const smsMessageSchema = new Schema(
 smsMessageSchema.index({ phone: 1, created_at: -1 });
 smsMessageSchema.index({ created_at: -1 });
 smsMessageSchema.index({ gateway_message_id: 1 });
+smsMessageSchema.index({ gateway_part_ids: 1 }, { sparse: true });
 
 export type SmsMessageDoc = InferSchemaType<typeof smsMessageSchema> & { _id: Types.ObjectId; created_at: Date };
 export const SmsMessage = mongoose.model("SmsMessage", smsMessageSchema);

@@ -173,6 +173,7 @@ export async function chargeAndSend(ctx: Context, prepared: SmsMessageDoc): Prom
           channel,
           gateway_response: result.response,
           gateway_message_id: result.gatewayMessageId,
+          ...(result.partIds?.length ? { gateway_part_ids: result.partIds } : {}),
           sent_at: new Date(),
         },
       },
@@ -180,7 +181,7 @@ export async function chargeAndSend(ctx: Context, prepared: SmsMessageDoc): Prom
     if (channel === "smpp" && result.gatewayMessageId) {
       // The message is sent and recorded: a Redis failure here must not fail the job (its retry
       // would stop at "sent" without logging the send). The parked receipt then simply expires.
-      await applyParkedReceipt(result.gatewayMessageId, ctx.deps.redis).catch((err: unknown) =>
+      await applyParkedReceipt(result.gatewayMessageId, result.partIds ?? [], ctx.deps.redis).catch((err: unknown) =>
         ctx.deps.log.warn({ err, gatewayMessageId: result.gatewayMessageId }, "early delivery receipt not applied"),
       );
     }

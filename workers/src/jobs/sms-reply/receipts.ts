@@ -7,6 +7,9 @@
  * Neither side can miss the other: the receipt side tries the record, parks, then tries again; the
  * sender writes the id, then takes what is parked. Whatever the interleaving, one of the two
  * updates sees both halves (applying a receipt twice sets the same fields twice).
+ *
+ * A reply sent in several parts gets a receipt per part; the first part's stands for the message
+ * (docs/decisions.md), the others are recognised by the part ids the sender stores and dropped.
  */
 import type { Redis } from "ioredis";
 import { SmsMessage } from "@storefront/shared/server";
@@ -23,15 +26,20 @@ interface Parked {
 
 /**
  * Sets the receipt on the message unless a later one is already there (a parked receipt applied
- * after a newer one came straight through). True when the message exists.
+ * after a newer one came straight through). True when a message has this id, as itself or as a part.
  */
 async function apply(gatewayMessageId: string, state: string, at: Date): Promise<boolean> {
-  const message = { direction: "outbound", channel: "smpp", gateway_message_id: gatewayMessageId };
+  const outbound = { direction: "outbound", channel: "smpp" };
   const { matchedCount } = await SmsMessage.updateOne(
-    { ...message, $or: [{ delivered_at: null }, { delivered_at: { $lte: at } }] },
+    { ...outbound, gateway_message_id: gatewayMessageId, $or: [{ delivered_at: null }, { delivered_at: { $lte: at } }] },
     { $set: { delivery_status: state, delivered_at: at } },
   );
-  return matchedCount > 0 || (await SmsMessage.exists(message)) !== null;
+  if (matchedCount > 0) return true;
+  const known = await SmsMessage.exists({
+    ...outbound,
+    $or: [{ gateway_message_id: gatewayMessageId }, { gateway_part_ids: gatewayMessageId }],
+  });
+  return known !== null;
 }
 
 /** Records a delivery receipt (SMPP deliver_sm) on the outbound message it is about. */
@@ -43,9 +51,15 @@ export async function recordReceipt(receipt: DeliveryReceipt, redis: Redis): Pro
   if (await apply(receipt.messageId, receipt.state, at)) await redis.del(parkedKey(receipt.messageId));
 }
 
-/** After the sender wrote a message's SMSC id: applies a receipt that came before it, if one did. */
-export async function applyParkedReceipt(gatewayMessageId: string, redis: Redis): Promise<void> {
-  const raw = await redis.getdel(parkedKey(gatewayMessageId));
+/**
+ * After the sender wrote a message's SMSC ids: applies a receipt for the message that came before
+ * them, if one did, and drops those of its later parts.
+ */
+export async function applyParkedReceipt(gatewayMessageId: string, partIds: string[], redis: Redis): Promise<void> {
+  const [raw] = await Promise.all([
+    redis.getdel(parkedKey(gatewayMessageId)),
+    partIds.length ? redis.del(...partIds.map(parkedKey)) : undefined,
+  ]);
   if (!raw) return;
   const parked = JSON.parse(raw) as Parked;
   await apply(gatewayMessageId, parked.state, new Date(parked.at));
