@@ -9,7 +9,12 @@ import { loadavg } from "node:os";
 import path from "node:path";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { SMS_INTEGRATION_DEFAULTS, smsEncoding } from "@storefront/shared";
+import {
+  SMS_INTEGRATION_DEFAULTS,
+  smsEncoding,
+  smsGatewayConfigResponseSchema,
+  smsGatewayConfigsResponseSchema,
+} from "@storefront/shared";
 import {
   createLogger,
   LedgerEntry,
@@ -838,6 +843,34 @@ describe("outbound delivery", () => {
       }
     });
 
+    it("sends through a gateway an administrator adds, and stops once it is deleted, from the next message on", async () => {
+      // The worker keeps the gateway of each shortcode in memory, including "none": a save or a
+      // delete through the API must reach it before the next message.
+      const shortcode = `8${Math.floor(Math.random() * 9000 + 1000)}`;
+      const user = await newUser();
+      await setCoins(user.id, 100);
+      const send = async () => {
+        const id = randomUUID();
+        expect((await postSigned({ from: user.phone, to: shortcode, text: "hello", id })).status).toBe(202);
+        expect(await processed(id)).toMatchObject({ result: "replied" });
+        return { smpp: smsc.messagesTo(user.phone.slice(1)).length, http: http.deliveredTo(user.phone).length };
+      };
+      expect(await send()).toEqual({ smpp: 0, http: 1 });
+      const created = await admin.post("/admin/sms-config.php", {
+        gatewayName: "Added later",
+        shortcode,
+        port: smsc.port,
+        smsType: "MT",
+        apiUrl: "smpp://127.0.0.1",
+        username: smsc.systemId,
+        password: smsc.password,
+      });
+      expect(created.status).toBe(201);
+      expect(await send()).toEqual({ smpp: 1, http: 1 });
+      expect((await admin.request("DELETE", `/admin/sms-config.php?id=${created.body.config.id}`)).status).toBe(200);
+      expect(await send()).toEqual({ smpp: 1, http: 2 });
+    });
+
     const receipt = (messageId: string, state: string) => ({ messageId, state, error: null, raw: "" });
 
     /** Answers one message from a new subscriber, sending through `submit` instead of an SMPP link; its id. */
@@ -1016,7 +1049,9 @@ describe("admin/sms-config.php", () => {
     const created = await admin.post("/admin/sms-config.php", valid);
     expect(created.status).toBe(201);
     const id = created.body.config.id;
+    expect(smsGatewayConfigResponseSchema.safeParse(created.body).error).toBeUndefined();
     const list = await admin.get("/admin/sms-config.php");
+    expect(smsGatewayConfigsResponseSchema.safeParse(list.body).error).toBeUndefined();
     const { password: _password, ...shown } = valid;
     const listed = list.body.configs.find((c: any) => c.id === id);
     expect(listed).toMatchObject({ ...shown, password_set: true });

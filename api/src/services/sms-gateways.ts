@@ -1,6 +1,6 @@
 /** The admin SMS Config list: SMPP gateways (SPEC §2 SMS Config, §7 admin/sms-config.php). */
 import { MASKED_SECRET, type SmsGatewayConfigInput } from "@storefront/shared";
-import { SmsGatewayConfig, type SmsGatewayConfigDoc } from "@storefront/shared/server";
+import { publishCacheChange, SmsGatewayConfig, type SmsGatewayConfigDoc } from "@storefront/shared/server";
 import { badRequest, notFound } from "../errors";
 
 function view(doc: SmsGatewayConfigDoc) {
@@ -27,6 +27,7 @@ type GatewayUpdate = Omit<SmsGatewayConfigInput, "password"> & { password?: stri
 
 export async function createGateway(input: GatewayUpdate) {
   const doc = await SmsGatewayConfig.create(input);
+  await publishCacheChange("sms-gateways");
   return view(doc.toObject() as SmsGatewayConfigDoc);
 }
 
@@ -43,10 +44,12 @@ export async function updateGateway(id: string, input: GatewayUpdate) {
     { returnDocument: "after", lean: true },
   );
   if (!doc) throw notFound("SMS gateway configuration not found");
+  await publishCacheChange("sms-gateways");
   return view(doc as SmsGatewayConfigDoc);
 }
 
 export async function deleteGateway(id: string) {
   const result = await SmsGatewayConfig.deleteOne({ _id: id });
   if (result.deletedCount === 0) throw notFound("SMS gateway configuration not found");
+  await publishCacheChange("sms-gateways");
 }

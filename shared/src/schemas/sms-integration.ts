@@ -324,7 +324,8 @@ export const smsGatewayViewSchema = z.object({
   smsType: z.enum(SMS_TYPES),
   apiUrl: z.string(),
   username: z.string(),
-  password: z.string(),
+  /** Passwords never leave the server: whether one is stored. */
+  password_set: z.boolean(),
 });
 export type SmsGatewayView = z.infer<typeof smsGatewayViewSchema>;
 export const smsGatewayConfigsResponseSchema = z.object({ success: z.literal(true), configs: z.array(smsGatewayViewSchema) });

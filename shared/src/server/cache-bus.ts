@@ -1,6 +1,6 @@
 /**
  * Per-process caches of what nearly every call reads and administrators rarely change (the wallet
- * tables, a user's active flag, an administrator's role), kept true across processes through one
+ * tables, a user's active flag, an administrator's role, the SMS gateways), kept true across processes through one
  * Redis pub/sub channel. The process that changes a cached record publishes the change after its
  * database write; every process, itself included, drops that entry before its next read.
  *
@@ -14,7 +14,7 @@ import type { Redis } from "ioredis";
 export const CACHE_CHANNEL = "storefront:cache";
 
 /** What a change names: a whole table, or one record of a kind (`key`), or every record of it. */
-export type CacheTopic = "wallet-config" | "user" | "admin";
+export type CacheTopic = "wallet-config" | "user" | "admin" | "sms-gateways";
 interface CacheMessage {
   topic: CacheTopic;
   key?: string;

@@ -10,6 +10,7 @@ import {
   InsufficientCoinsError,
   LedgerEntry,
   noticeLowBalance,
+  RecordCache,
   SmsGatewayConfig,
   SmsMessage,
   type SmsGatewayConfigDoc,
@@ -51,21 +52,27 @@ export async function prepareOutbound(ctx: Context, kind: ReplyKind, text: strin
   return doc!;
 }
 
-/** The oldest sending (MT) gateway of the SMS Config list that matches. */
-const oldestMtGateway = (filter: { shortcode?: string }) =>
-  SmsGatewayConfig.findOne({ ...filter, smsType: "MT" })
+/**
+ * The oldest sending (MT) gateway of the SMS Config list for a shortcode ("" for any), read once
+ * per process until an administrator saves or deletes a gateway (the API publishes the change).
+ * Every message looks it up; it changes a few times a year.
+ */
+const oldestMtGateway = new RecordCache<SmsGatewayConfigDoc | null>("sms-gateways", (shortcode) =>
+  SmsGatewayConfig.findOne({ ...(shortcode ? { shortcode } : {}), smsType: "MT" })
     .sort({ createdAt: 1 })
-    .lean<SmsGatewayConfigDoc>();
+    .lean<SmsGatewayConfigDoc>()
+    .exec(),
+);
 
 /** The SMPP gateway answering this shortcode (SMS Config list, type MT), if any. */
 export async function smppGatewayFor(shortcode: string): Promise<SmsGatewayConfigDoc | null> {
   if (!shortcode) return null;
-  return oldestMtGateway({ shortcode });
+  return oldestMtGateway.get(shortcode);
 }
 
 /** The SMPP gateway of a message that answers none (a low-balance SMS): the oldest of any shortcode. */
 export function anySmppGateway(): Promise<SmsGatewayConfigDoc | null> {
-  return oldestMtGateway({});
+  return oldestMtGateway.get("");
 }
 
 async function deliver(ctx: Context, out: SmsMessageDoc): Promise<{ channel: "http" | "smpp"; result: SendResult }> {
