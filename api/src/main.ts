@@ -27,6 +27,7 @@ import type { AppContext } from "./context";
 import { attachSocketServer } from "./realtime/socket";
 import { ensureFirstAdmin, migrateData } from "./services/auth";
 import { JobWaiter } from "./job-waiter";
+import { answerClientErrors } from "./client-errors";
 
 const config = loadConfigOrExit();
 const log = createLogger("api", config.LOG_LEVEL);
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
 
   const webDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
   const server = createServer(createApp(ctx, { webDist }));
+  answerClientErrors(server);
   const sockets = attachSocketServer(server, ctx);
   observeSocketServer(sockets.io);
   server.listen(config.PORT, config.HOST, () => {

@@ -267,6 +267,17 @@ describe("bad input on every route of the table never reaches a 500 nor moves a 
     }
   }
 
+  it("answers a request Node's parser refuses (a URL past the 16 KB header limit) in the JSON error shape", async () => {
+    const answer = await fetch(`${baseUrl}/api/admin/user-packages.php?page=${"x".repeat(20_000)}`);
+    expect(answer.status).toBe(431);
+    expect(answer.headers.get("content-type")).toMatch(/application\/json/u);
+    expect(await answer.json()).toEqual({
+      success: false,
+      error: "The request's URL or headers are too large",
+      code: "headers_too_large",
+    });
+  });
+
   it("moved no coin of the fuzzed user: the wallet equals its ledger and the starting balance", async () => {
     expect(await walletCoins(user.client)).toBe(COINS);
     expect(await ledgerSum(user.id)).toBe(COINS);
