@@ -86,7 +86,6 @@ export async function waitForPort(port: number, timeoutMs: number, child?: Child
   throw new Error(`port ${port} did not open within ${timeoutMs} ms`);
 }
 
-/** SIGTERM, then SIGKILL if the process has not exited after `graceMs`; resolves once it exited. */
 /** Whether a process with this id is running (signal 0 tests for it without sending anything). */
 export function isRunning(pid: number): boolean {
   try {
@@ -97,6 +96,7 @@ export function isRunning(pid: number): boolean {
   }
 }
 
+/** SIGTERM, then SIGKILL if the process has not exited after `graceMs`; resolves once it exited. */
 export function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();

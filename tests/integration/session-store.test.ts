@@ -24,13 +24,19 @@ const session = (userId: string): SessionData =>
 const call = (run: (done: (err?: unknown) => void) => void) =>
   new Promise<void>((resolve, reject) => run((err) => (err ? reject(err as Error) : resolve())));
 
+/** A session written through a store of its own, under a prefix of its own. */
+async function storedSession() {
+  const prefix = `sess-test-${randomUUID()}:`;
+  const store = new RedisSessionStore(redis, prefix);
+  const sid = randomUUID();
+  const data = session(`user-${sid}`);
+  await call((done) => store.set(sid, data, done));
+  return { prefix, store, sid, data };
+}
+
 describe("RedisSessionStore", () => {
   it("refreshes a session's expiry at most once a minute per process, and always after that", async () => {
-    const prefix = `sess-test-${randomUUID()}:`;
-    const store = new RedisSessionStore(redis, prefix);
-    const sid = randomUUID();
-    const data = session(`user-${sid}`);
-    await call((done) => store.set(sid, data, done));
+    const { prefix, store, sid, data } = await storedSession();
     expect(await redis.ttl(prefix + sid)).toBeGreaterThan(WEEK_MS / 1000 - 10);
 
     // Shortened behind the store's back: a touch right after the write leaves it alone.
@@ -53,11 +59,7 @@ describe("RedisSessionStore", () => {
   });
 
   it("forgets a destroyed session's refresh, so a new write under its id is refreshed as usual", async () => {
-    const prefix = `sess-test-${randomUUID()}:`;
-    const store = new RedisSessionStore(redis, prefix);
-    const sid = randomUUID();
-    const data = session(`user-${sid}`);
-    await call((done) => store.set(sid, data, done));
+    const { prefix, store, sid, data } = await storedSession();
     await call((done) => store.destroy(sid, done));
     expect(await redis.exists(prefix + sid)).toBe(0);
     // Written again elsewhere (another process) with a short expiry; this process refreshes it.

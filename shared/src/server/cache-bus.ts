@@ -1,8 +1,9 @@
 /**
  * Per-process caches of what nearly every call reads and administrators rarely change (the wallet
- * tables, a user's active flag, an administrator's role, the SMS gateways), kept true across processes through one
- * Redis pub/sub channel. The process that changes a cached record publishes the change after its
- * database write; every process, itself included, drops that entry before its next read.
+ * tables, a user's active flag, an administrator's role, the SMS gateways), kept true across
+ * processes through one Redis pub/sub channel. The process that changes a cached record publishes
+ * the change after its database write; every process, itself included, drops that entry before
+ * its next read.
  *
  * A cache is used only while this process is subscribed: before the subscription is confirmed,
  * while the subscriber is disconnected (a change published meanwhile would be missed) and in
