@@ -7,11 +7,12 @@ import { defineConfig } from "vitest/config";
  * projects' own globalSetup builds the web app first (vitest sets up the projects that have tests
  * before the root), so the stack serves the fresh build.
  *
- * The unit, integration and browser files run side by side, three at a time. Three files change shared
- * settings in a way the others would notice, so they run after all of them, one after the other: one
- * rotates the SMS integration's webhook secret (the SMS suites sign with it), two change the wallet
- * tables for a while (cache-bus behind the API's back, admin-config through it) and assert on them,
- * which an administrator's save elsewhere (admin-dashboard saves the tables it loaded) would break.
+ * The unit, integration and browser files run side by side, three at a time. Four files change shared
+ * settings in a way the others would notice, so they run after all of them, one after the other: two
+ * rotate the SMS integration's webhook secret and save its settings (the SMS suites sign with the
+ * secret and count on the per-phone rate limit), two change the wallet tables for a while (cache-bus
+ * behind the API's back, admin-config through it) and assert on them, which an administrator's save
+ * elsewhere (admin-dashboard saves the tables it loaded) would break.
  *
  * Files are not isolated: each test worker imports mongoose, BullMQ and the shared code once for
  * all the files it runs (importing them per file cost more than a minute of CPU per run). A file
@@ -25,6 +26,7 @@ const common = { testTimeout: 60_000, hookTimeout: 120_000, pool: "forks", isola
 const buildWeb = ["tests/setup/build-web.ts"];
 const LAST_FILES = [
   "tests/browser/admin-sms-integration.test.ts",
+  "tests/integration/admin-sms-audit.test.ts",
   "tests/integration/cache-bus.test.ts",
   "tests/integration/admin-config.test.ts",
 ];
