@@ -13,7 +13,7 @@ import {
   type Pusher,
   type Storage,
 } from "@storefront/shared/server";
-import type { Redis } from "ioredis";
+import { Redis } from "ioredis";
 import { ProviderError } from "../providers/errors";
 import { MESSAGES } from "@storefront/shared";
 import type { WorkerContext } from "../context";
@@ -31,10 +31,17 @@ beforeAll(async () => {
   await mongoose.connect(inject("mongoUri").replace(/\/[^/]*$/u, "/charged_unit"));
   await Promise.all([User.createIndexes(), LedgerEntry.createIndexes()]);
   const config = loadConfig({ MONGODB_URI: inject("mongoUri"), REDIS_URL: inject("redisUrl"), NODE_ENV: "test" });
-  ctx = { config, pusher, redis: {} as Redis, storage: {} as Storage, log: createLogger("charged-test", "silent") };
+  ctx = {
+    config,
+    pusher,
+    redis: new Redis(inject("redisUrl")),
+    storage: {} as Storage,
+    log: createLogger("charged-test", "silent"),
+  };
 });
 afterAll(async () => {
   await mongoose.disconnect();
+  ctx.redis.disconnect();
 });
 beforeEach(() => {
   pushes.length = 0;
@@ -78,19 +85,32 @@ describe("chargedProcessor", () => {
     ]);
   });
 
-  it("does not make again what a run that died after settling made, when the queue can tell its result", async () => {
+  it("returns, not makes again, what a run that died after settling made", async () => {
     const { userId, holdKey } = await heldJob();
     let made = 0;
-    const hooks = { finishedResult: () => ({ reply: "made before" }) };
-    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: `made ${++made}` }), hooks);
+    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: `made ${++made}` }));
     await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "made 1" });
+    pushes.length = 0;
     // Redelivered after its process died between the settle and BullMQ's completion.
-    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "made before" });
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "made 1" });
     expect(made).toBe(1);
     expect(await coins(userId)).toBe(40);
-    // Without the hook the job runs again, still charged once.
+    expect(pushes).toEqual([
+      { userId, event: "job:completed", payload: { jobId: `chat-${seq}`, queue: "chat", result: { reply: "made 1" } } },
+    ]);
+  });
+
+  it("once the kept result is gone, asks the queue's hook, and without one runs the job again, charged once", async () => {
+    const { userId, holdKey } = await heldJob();
+    let made = 0;
+    const hooks = { finishedResult: () => ({ reply: "told by the queue" }) };
+    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: `made ${++made}` }), hooks);
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "made 1" });
+    await ctx.redis.del(`job-result:chat:chat-${seq}`);
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "told by the queue" });
     const plain = chargedProcessor(ctx, "chat", async () => ({ reply: `made ${++made}` }));
     await expect(plain(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "made 2" });
+    expect(made).toBe(2);
     expect(await coins(userId)).toBe(40);
   });
 

@@ -69,6 +69,26 @@ export function failureCode(error: unknown): JobFailureCode {
   return "ai_unavailable";
 }
 
+/**
+ * How long a job's result is kept beside BullMQ's own record of it. A worker that dies after
+ * settling the hold but before BullMQ records the completion leaves the job active; another worker
+ * takes it over as stalled (within seconds while any worker of the queue runs) and returns this
+ * result instead of running the job again. Past it, the job runs again, charged once.
+ */
+const RESULT_TTL_SECONDS = 3600;
+const resultKey = (queue: HeldQueueName, jobId: string) => `job-result:${queue}:${jobId}`;
+
+/** The result a run of this job kept before settling, if it is still there and reads back. */
+async function recordedResult<R>(ctx: WorkerContext, queue: HeldQueueName, jobId: string): Promise<R | undefined> {
+  const stored = await ctx.redis.get(resultKey(queue, jobId));
+  if (stored === null) return undefined;
+  try {
+    return JSON.parse(stored) as R;
+  } catch {
+    return undefined;
+  }
+}
+
 /** What a queue adds to the charged life of its jobs. */
 export interface ChargedHooks<Q extends HeldQueueName, R> {
   /** After the hold was settled and "job:completed" pushed. */
@@ -81,8 +101,9 @@ export interface ChargedHooks<Q extends HeldQueueName, R> {
   onFinalFailure?(data: Partial<JobData<Q>>, reason: string, job: Job): Promise<void>;
   /**
    * The result of a run that had already settled its hold when its process died (before BullMQ
-   * recorded the completion), when the queue can tell it without doing the work again. Without it
-   * (or when it answers undefined) the job runs again, charged once.
+   * recorded the completion), when the result that run kept has expired and the queue can tell it
+   * without doing the work again. Without it (or when it answers undefined) the job runs again,
+   * charged once.
    */
   finishedResult?(data: JobData<Q>, job: Job): R | undefined | Promise<R | undefined>;
 }
@@ -110,7 +131,10 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       // TypeScript cannot tie the schema picked by a generic key to JobData<Q>; the map makes it so.
       const data = parsed.data as JobData<Q>;
       const state = await heldState(data.holdKey);
-      const earlier = state === "settled" ? await hooks.finishedResult?.(data, job) : undefined;
+      const earlier =
+        state === "settled"
+          ? ((await recordedResult<R>(ctx, queue, jobId)) ?? (await hooks.finishedResult?.(data, job)))
+          : undefined;
       if (earlier !== undefined) {
         // The work was done and paid for by a run whose process died before BullMQ heard of it.
         ctx.pusher.toUser(data.userId, "job:completed", { jobId, queue, result: earlier });
@@ -119,6 +143,8 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
         return earlier;
       }
       const result = await handler(data, job, token);
+      // Kept before the settle, so a redelivery after a death past the settle returns it as it was.
+      await ctx.redis.set(resultKey(queue, jobId), JSON.stringify(result), "EX", RESULT_TTL_SECONDS);
       await settleHold(data.holdKey);
       ctx.pusher.toUser(data.userId, "job:completed", { jobId, queue, result });
       log.info("job completed");
