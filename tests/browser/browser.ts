@@ -1,12 +1,11 @@
-/** Debian's chromium driven by playwright-core (no browser download), against the running stack. */
+/** Debian's Chromium headless shell driven by playwright-core (no browser download), against the running stack. */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { ensureChromium } from "../../scripts/lib/infra";
+import { ensureHeadlessChromium } from "../../scripts/lib/infra";
 import { WEB_BUILD_MARKER } from "../setup/build-web";
 
-const CHROMIUM = "/usr/bin/chromium";
 export const SCREENSHOTS = path.resolve("test-artifacts/screenshots");
 
 /** Resolves once the run's web build (started by tests/setup/build-web.ts) has ended well; throws if it failed. */
@@ -22,11 +21,10 @@ export async function webBuilt(timeoutMs = 240_000): Promise<void> {
 
 export async function launch(): Promise<Browser> {
   await webBuilt();
-  const executablePath = existsSync(CHROMIUM) ? CHROMIUM : ensureChromium();
   return chromium.launch({
-    executablePath,
+    // Installed by the browser projects' setup (tests/setup/build-web.ts) if it was missing.
+    executablePath: ensureHeadlessChromium(),
     args: [
-      "--headless=new",
       "--no-sandbox",
       "--disable-gpu",
       "--disable-dev-shm-usage",
