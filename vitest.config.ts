@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LongFilesFirst } from "./tests/setup/sequencer";
 
 /**
  * One run starts Redis, the MongoDB-compatible server, the API and the workers once: the stack's
@@ -35,6 +36,7 @@ export default defineConfig({
   test: {
     globalSetup: ["tests/setup/global.ts"],
     maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       {
         test: {

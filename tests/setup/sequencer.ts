@@ -1,0 +1,37 @@
+import { relative } from "node:path";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/**
+ * The files that take a minute or more of a full run on two cores, in the order they should start.
+ * Started first, they end while the short files fill the other test workers, instead of starting
+ * last and leaving the run waiting on one of them. The two long integration files come before the
+ * browser files: those wait for the run's web build, and two test workers busy with other work
+ * keep both cores busy while it builds.
+ */
+const LONG_FIRST = [
+  "tests/integration/chaos.test.ts",
+  "tests/integration/sms-integration.test.ts",
+  "tests/browser/screens.test.ts",
+  "tests/browser/admin-dashboard.test.ts",
+  "tests/browser/app.test.ts",
+  "tests/integration/jobs-failures.test.ts",
+  "tests/integration/scale.test.ts",
+];
+
+/**
+ * vitest's order (group, then project, then the durations it cached, else the larger file first),
+ * with LONG_FIRST moved to the front of their group. On a clean clone there are no cached
+ * durations, and a project's files would all start before the next project's.
+ */
+export class LongFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification) => {
+      const index = LONG_FIRST.indexOf(relative(this.ctx.config.root, spec.moduleId).replaceAll("\\", "/"));
+      return index === -1 ? LONG_FIRST.length : index;
+    };
+    const group = (spec: TestSpecification) => spec.project.config.sequence.groupOrder;
+    // Array.prototype.sort is stable: the files left where they were keep vitest's order.
+    return sorted.sort((a, b) => group(a) - group(b) || rank(a) - rank(b));
+  }
+}
