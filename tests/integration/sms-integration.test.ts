@@ -792,7 +792,20 @@ describe("outbound delivery", () => {
         15_000,
         "the delivery receipt",
         50,
-      );
+      ).catch(async (error: Error) => {
+        // What each side saw, so a failure says where the receipt stopped.
+        const doc = await SmsMessage.findOne({ key: `out:${id}` }).lean();
+        const ids = parts.map((p) => p.messageId);
+        const redis = new Redis(inject("redisUrl"));
+        const parked = await Promise.all(ids.map((m) => redis.get(`sms:receipt:${m}`)));
+        redis.disconnect();
+        const seen = {
+          receipts: smsc.receipts.filter((r) => ids.includes(r.messageId)),
+          record: doc && { gateway_message_id: doc.gateway_message_id, gateway_part_ids: doc.gateway_part_ids, state: doc.state },
+          parked,
+        };
+        throw new Error(`${error.message}: ${JSON.stringify(seen)}`);
+      });
       expect(out).toMatchObject({ channel: "smpp", gateway_message_id: parts[0]!.messageId, delivery_status: "DELIVRD" });
       expect(out.message).toBe(text);
       expect(out.encoding).toBe("UCS-2");

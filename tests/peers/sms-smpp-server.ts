@@ -24,6 +24,8 @@ export class SmppServerPeer {
   binds = 0;
   unbinds = 0;
   receiptsSent = 0;
+  /** Each delivery receipt sent, and whether the client answered it (deliver_sm_resp). */
+  readonly receipts: { messageId: string; acknowledged: boolean }[] = [];
   private readonly sessions = new Set<Session>();
   private server: Server | null = null;
   port = 0;
@@ -98,13 +100,18 @@ export class SmppServerPeer {
         });
         session.send(pdu.response({ message_id: messageId }));
         setTimeout(() => {
-          session.deliver_sm({
-            source_addr: pdu.destination_addr,
-            destination_addr: pdu.source_addr,
-            esm_class: 0x04,
-            short_message: `id:${messageId} sub:001 dlvrd:001 submit date:2401010000 done date:2401010000 stat:${this.receiptState} err:000 text:`,
-            receipted_message_id: messageId,
-          });
+          const receipt = { messageId, acknowledged: false };
+          session.deliver_sm(
+            {
+              source_addr: pdu.destination_addr,
+              destination_addr: pdu.source_addr,
+              esm_class: 0x04,
+              short_message: `id:${messageId} sub:001 dlvrd:001 submit date:2401010000 done date:2401010000 stat:${this.receiptState} err:000 text:`,
+              receipted_message_id: messageId,
+            },
+            () => (receipt.acknowledged = true),
+          );
+          this.receipts.push(receipt);
           this.receiptsSent += 1;
         }, 50);
       });
