@@ -9,11 +9,14 @@ import { LongFilesFirst } from "./tests/setup/sequencer";
  * before the root), so the stack serves the fresh build.
  *
  * The unit, integration and browser files run side by side, three at a time. Four files change shared
- * settings in a way the others would notice, so they run after all of them, one after the other: two
- * rotate the SMS integration's webhook secret and save its settings (the SMS suites sign with the
- * secret and count on the per-phone rate limit), two change the wallet tables for a while (cache-bus
- * behind the API's back, admin-config through it) and assert on them, which an administrator's save
- * elsewhere (admin-dashboard saves the tables it loaded) would break.
+ * settings in a way the others would notice, so none of them runs beside the others: two rotate the
+ * SMS integration's webhook secret and save its settings (the SMS suites sign with the secret and
+ * count on the per-phone rate limit), two change the wallet tables for a while (cache-bus behind the
+ * API's back, admin-config through it) and assert on them, which an administrator's save elsewhere
+ * (admin-dashboard saves the tables it loaded) would break. The three that need no browser run
+ * first, one after the other, while the static checks and the web build keep the cores busy; the
+ * browser one, which needs the build, runs last. Each leaves the settings as a suite starting after
+ * it expects them (the SMS suites set their own secret and limits).
  *
  * Files are not isolated: each test worker imports mongoose, BullMQ and the shared code once for
  * all the files it runs (importing them per file cost more than a minute of CPU per run). A file
@@ -24,13 +27,17 @@ import { LongFilesFirst } from "./tests/setup/sequencer";
 process.env.MONGO_JAVA_OPTS ??= "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
 
 const common = { testTimeout: 60_000, hookTimeout: 120_000, pool: "forks", isolate: false } as const;
+// Groups run one after another, in this order (vitest skips a negative groupOrder).
+const FIRST = { groupOrder: 0 };
+const MAIN = { groupOrder: 1 };
+const LAST = { groupOrder: 2 };
 const buildWeb = ["tests/setup/build-web.ts"];
-const LAST_FILES = [
-  "tests/browser/admin-sms-integration.test.ts",
+const FIRST_FILES = [
   "tests/integration/admin-sms-audit.test.ts",
   "tests/integration/cache-bus.test.ts",
   "tests/integration/admin-config.test.ts",
 ];
+const LAST_FILES = ["tests/browser/admin-sms-integration.test.ts"];
 
 export default defineConfig({
   test: {
@@ -43,25 +50,43 @@ export default defineConfig({
           ...common,
           name: "unit",
           include: ["shared/src/**/*.test.ts", "api/src/**/*.test.ts", "workers/src/**/*.test.ts", "scripts/lib/**/*.test.ts"],
+          sequence: MAIN,
         },
       },
-      { test: { ...common, name: "integration", include: ["tests/integration/**/*.test.ts"], exclude: LAST_FILES } },
+      {
+        test: {
+          ...common,
+          name: "shared-settings-first",
+          include: FIRST_FILES,
+          fileParallelism: false,
+          sequence: FIRST,
+        },
+      },
+      {
+        test: {
+          ...common,
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          exclude: FIRST_FILES,
+          sequence: MAIN,
+        },
+      },
       {
         test: {
           ...common,
           name: "browser",
           include: ["tests/browser/**/*.test.ts"],
           exclude: LAST_FILES,
+          sequence: MAIN,
           globalSetup: buildWeb,
         },
       },
       {
         test: {
           ...common,
-          name: "shared-settings",
+          name: "shared-settings-last",
           include: LAST_FILES,
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
+          sequence: LAST,
           globalSetup: buildWeb,
         },
       },
