@@ -31,7 +31,9 @@ export interface Endpoints {
 }
 
 type Line =
-  { format: string; createdAt: string } | { collection: string; doc: unknown } | { key: string; dump: string; pttl: number };
+  | { format: string; createdAt: string }
+  | { collection: string; doc: unknown }
+  | { key: string; dump: string; pttl: number };
 
 /** Where npm start's running stack can be reached, when it runs on `dataDir`. */
 export function runningStack(dataDir: string): (Endpoints & { pid: number }) | null {

@@ -5,17 +5,20 @@
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
-import { format, resolveConfig } from "prettier";
+import { format, type FormatConfig } from "oxfmt";
 import { API_ROUTES } from "../api/src/routes/index";
 import { buildOpenApiDocument } from "../api/src/routes/openapi";
 
 const target = path.resolve("docs/api/openapi.json");
-// Formatted as `npm run lint` (prettier --check) expects.
-const text = await format(JSON.stringify(buildOpenApiDocument(API_ROUTES)), {
-  ...(await resolveConfig(target)),
-  parser: "json",
-  filepath: target,
-});
+// Formatted as `npm run lint` (oxfmt --check, with the repository's .oxfmtrc.json) expects.
+const { ignorePatterns: _ignored, ...options } = JSON.parse(
+  readFileSync(path.resolve(".oxfmtrc.json"), "utf8"),
+) as FormatConfig & {
+  ignorePatterns?: string[];
+};
+const formatted = await format(target, JSON.stringify(buildOpenApiDocument(API_ROUTES)), options);
+if (formatted.errors.length) throw new Error(`oxfmt could not format the document: ${formatted.errors[0]!.message}`);
+const text = formatted.code;
 
 if (process.argv.includes("--check")) {
   const current = existsSync(target) ? readFileSync(target, "utf8") : "";

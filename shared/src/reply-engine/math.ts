@@ -9,7 +9,9 @@ import type { Skill } from "./types";
 
 type Operator = "+" | "-" | "*" | "/" | "^" | "%" | "(" | ")" | "of" | "sqrt";
 type MathToken =
-  { kind: "number"; value: number; text: string } | { kind: "op"; op: Operator } | { kind: "break"; word: boolean };
+  | { kind: "number"; value: number; text: string }
+  | { kind: "op"; op: Operator }
+  | { kind: "break"; word: boolean };
 
 export type MathErrorReason = "syntax" | "division-by-zero" | "overflow" | "not-real";
 

@@ -8,7 +8,24 @@ import unitsData from "./data/units.json";
 type Dimension = "length" | "mass" | "volume" | "temperature";
 
 export type UnitId =
-  "km" | "m" | "cm" | "mm" | "mile" | "ft" | "inch" | "yard" | "kg" | "g" | "lb" | "oz" | "l" | "ml" | "gal" | "c" | "f" | "k";
+  | "km"
+  | "m"
+  | "cm"
+  | "mm"
+  | "mile"
+  | "ft"
+  | "inch"
+  | "yard"
+  | "kg"
+  | "g"
+  | "lb"
+  | "oz"
+  | "l"
+  | "ml"
+  | "gal"
+  | "c"
+  | "f"
+  | "k";
 
 interface Unit {
   id: UnitId;

@@ -200,7 +200,8 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
 }
 
 type Commit =
-  { ok: true; coins: number; lowBalanceAlerted: boolean } | { ok: false; failure: string; detail: string; error: Error };
+  | { ok: true; coins: number; lowBalanceAlerted: boolean }
+  | { ok: false; failure: string; detail: string; error: Error };
 type Committed = { coins: number; lowBalanceAlerted?: boolean };
 
 interface SpendState {

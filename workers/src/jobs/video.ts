@@ -48,7 +48,8 @@ const fail = (reason: string) => async (): Promise<never> => {
 
 /** What the job does next: come back later, or end (chargedProcessor settles or releases). */
 type Step =
-  { kind: "later"; patch: Partial<VideoJobData>; delayMs: number } | { kind: "finish"; outcome: () => Promise<VideoJobResult> };
+  | { kind: "later"; patch: Partial<VideoJobData>; delayMs: number }
+  | { kind: "finish"; outcome: () => Promise<VideoJobResult> };
 
 async function nextStep(ctx: WorkerContext, job: Job, data: VideoJobData): Promise<Step> {
   const { config, log, pusher, storage } = ctx;
