@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { adminClient, newUser } from "../support/client";
 import { Admin } from "@storefront/shared/server";
 import { hashPassword } from "../../api/src/services/passwords";
@@ -60,6 +60,11 @@ beforeAll(async () => {
   user = await newUser();
   const admin = await adminClient();
   await admin.post("/admin/update-user-tier.php", { userId: user.id, newCoins: 1234, newTier: 2 });
+});
+
+// The tests share one page: what it showed when one failed is kept for a person to look at.
+afterEach(async ({ task }) => {
+  if (task.result?.state === "fail") await screenshot(page, `failed/${task.name}`).catch(() => undefined);
 });
 
 afterAll(async () => {
