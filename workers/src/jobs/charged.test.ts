@@ -114,6 +114,24 @@ describe("chargedProcessor", () => {
     expect(await coins(userId)).toBe(40);
   });
 
+  it("settles and returns the result when Redis refuses to keep it", async () => {
+    const { userId, holdKey } = await heldJob();
+    // A real refusal: a Redis user that may read but not SET.
+    const user = `charged-no-set-${seq}`;
+    await ctx.redis.call("ACL", "SETUSER", user, "on", ">pw", "~*", "&*", "+@all", "-set");
+    const limited = new Redis(inject("redisUrl"), { username: user, password: "pw" });
+    try {
+      const processor = chargedProcessor({ ...ctx, redis: limited }, "chat", async () => ({ reply: "made" }));
+      await expect(processor(fakeJob(chatData(userId, holdKey), 2, 3))).resolves.toEqual({ reply: "made" });
+      expect(await holdState(holdKey)).toBe("settled");
+      expect(await coins(userId)).toBe(40);
+      expect(await ctx.redis.exists(`job-result:chat:chat-${seq}`)).toBe(0);
+    } finally {
+      limited.disconnect();
+      await ctx.redis.call("ACL", "DELUSER", user);
+    }
+  });
+
   it("rethrows a transient error before the last attempt and keeps the hold", async () => {
     const { userId, holdKey } = await heldJob();
     const processor = chargedProcessor(ctx, "chat", async () => {

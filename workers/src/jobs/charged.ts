@@ -144,7 +144,11 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       }
       const result = await handler(data, job, token);
       // Kept before the settle, so a redelivery after a death past the settle returns it as it was.
-      await ctx.redis.set(resultKey(queue, jobId), JSON.stringify(result), "EX", RESULT_TTL_SECONDS);
+      // Best effort: Redis refusing the write (out of memory, read-only) must not fail work that
+      // was done; without the kept copy a redelivery runs the job again, charged once.
+      await ctx.redis
+        .set(resultKey(queue, jobId), JSON.stringify(result), "EX", RESULT_TTL_SECONDS)
+        .catch((err: unknown) => log.warn({ err }, "job result not kept for a redelivery"));
       await settleHold(data.holdKey);
       ctx.pusher.toUser(data.userId, "job:completed", { jobId, queue, result });
       log.info("job completed");
