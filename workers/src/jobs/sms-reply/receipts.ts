@@ -6,7 +6,9 @@
  *
  * Neither side can miss the other: the receipt side tries the record, parks, then tries again; the
  * sender writes the id, then takes what is parked. Whatever the interleaving, one of the two
- * updates sees both halves (applying a receipt twice sets the same fields twice).
+ * updates sees both halves (applying a receipt twice sets the same fields twice). A try that misses
+ * and then finds the id written (the sender's write fell between its update and its look-up)
+ * updates once more rather than taking the receipt as handled.
  *
  * A reply sent in several parts gets a receipt per part; the first part's stands for the message
  * (docs/decisions.md), the others are recognised by the part ids the sender stores and dropped.
@@ -30,16 +32,21 @@ interface Parked {
  */
 async function apply(gatewayMessageId: string, state: string, at: Date): Promise<boolean> {
   const outbound = { direction: "outbound", channel: "smpp" };
-  const { matchedCount } = await SmsMessage.updateOne(
-    { ...outbound, gateway_message_id: gatewayMessageId, $or: [{ delivered_at: null }, { delivered_at: { $lte: at } }] },
-    { $set: { delivery_status: state, delivered_at: at } },
-  );
-  if (matchedCount > 0) return true;
-  const known = await SmsMessage.exists({
-    ...outbound,
-    $or: [{ gateway_message_id: gatewayMessageId }, { gateway_part_ids: gatewayMessageId }],
-  });
-  return known !== null;
+  const update = () =>
+    SmsMessage.updateOne(
+      { ...outbound, gateway_message_id: gatewayMessageId, $or: [{ delivered_at: null }, { delivered_at: { $lte: at } }] },
+      { $set: { delivery_status: state, delivered_at: at } },
+    );
+  if ((await update()).matchedCount > 0) return true;
+  const known = await SmsMessage.findOne(
+    { ...outbound, $or: [{ gateway_message_id: gatewayMessageId }, { gateway_part_ids: gatewayMessageId }] },
+    { gateway_message_id: 1 },
+  ).lean<{ gateway_message_id: string | null }>();
+  if (!known) return false;
+  // The sender wrote the id between the update and this read: the update runs again and lands,
+  // unless a later receipt is already stored. (Taking the id as known without it dropped the receipt.)
+  if (known.gateway_message_id === gatewayMessageId) await update();
+  return true;
 }
 
 /** Records a delivery receipt (SMPP deliver_sm) on the outbound message it is about. */
