@@ -71,6 +71,41 @@ describe("JobWaiter", () => {
     expect(jobFailed("w-7", "worker stalled")).toMatchObject({ code: "job_failed", message: MESSAGES.jobFailed });
   });
 
+  it("hears a job that completes after the listener is ready but before its first read of the stream", async () => {
+    // The listener's first blocking read is sent after its CLIENT SETNAME. Holding that command back
+    // until the job has completed opens the window in which only a read that starts from the
+    // stream's position before "ready" hears the completion.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    type Sent = { name: string; args: unknown[]; promise: Promise<unknown> };
+    const proto = Redis.prototype as unknown as { sendCommand(this: Redis, command: Sent): unknown };
+    const send = proto.sendCommand;
+    proto.sendCommand = function (command) {
+      if (command.name === "client" && String(command.args[0]).toLowerCase() === "setname") {
+        void held.then(() => send.call(this, command));
+        return command.promise;
+      }
+      return send.call(this, command);
+    };
+    const fresh = new JobWaiter(
+      queues,
+      () => new Redis(inject("redisUrl"), { maxRetriesPerRequest: null }),
+      createLogger("waiter-test", "silent"),
+      3000,
+    );
+    try {
+      await queues.chat.add("t", { text: "race", delayMs: 300 }, { jobId: "w-race" });
+      const answer = fresh.wait("chat", "w-race");
+      while ((await queues.chat.getJobState("w-race")) !== "completed") await new Promise((r) => setTimeout(r, 20));
+      release();
+      await expect(answer).resolves.toEqual({ reply: "echo race" });
+    } finally {
+      proto.sendCommand = send;
+      release();
+      await fresh.close();
+    }
+  });
+
   it("answers 504 after the timeout while the job carries on, and 404 for an unknown job", async () => {
     await queues.chat.add("t", { text: "slow", delayMs: 800 }, { jobId: "w-7" });
     await expect(waiter.wait("chat", "w-7", 100)).rejects.toMatchObject({ status: 504 });

@@ -50,7 +50,16 @@ export class JobWaiter {
 
   private async listen(queue: QueueName): Promise<QueueEvents> {
     const { prefix } = this.queues[queue].opts;
-    const events = new QueueEvents(queue, { connection: this.connect(), ...(prefix ? { prefix } : {}) });
+    // Read on from the stream's newest event now, not from "$" when the first blocking read reaches
+    // Redis: that read comes after the listener reports ready, and a job finishing in between
+    // would never be heard of (its waiter, which read the job as still running, would time out).
+    const connection = this.connect();
+    const [newest] = await connection.xrevrange(this.queues[queue].keys.events!, "+", "-", "COUNT", 1);
+    const events = new QueueEvents(queue, {
+      connection,
+      lastEventId: newest?.[0] ?? "0-0",
+      ...(prefix ? { prefix } : {}),
+    });
     events.on("completed", ({ jobId, returnvalue }) => this.settle(queue, jobId, (w) => w.resolve(returnvalue)));
     events.on("failed", ({ jobId, failedReason }) => this.settle(queue, jobId, (w) => w.reject(jobFailed(jobId, failedReason))));
     // Connection errors are the connection's outage, logged once by its own handler.
