@@ -14,7 +14,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -51,6 +51,34 @@ const RAW_QUEUE = "bench-raw";
 const FLOOR_QUEUE = "bench-floor";
 const WEBHOOK_SECRET = randomBytes(24).toString("hex");
 const CHAT_BODY = { message: "hello there", avatarType: "general", language: "en" };
+
+/** CPU time (ms, user + system, every thread) a process has used so far; 0 once it is gone. */
+function cpuMsOf(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
+const CLOCK_TICKS = 100;
+
+/** CPU ms per call of each group of processes over a load phase (the machine's cores are the limit). */
+async function cpuPerCall<T extends LoadResult>(
+  groups: Record<string, () => (number | undefined)[]>,
+  run: () => Promise<T>,
+): Promise<{ result: T; perCall: Record<string, number> }> {
+  const sample = () =>
+    Object.fromEntries(Object.entries(groups).map(([k, pids]) => [k, pids().reduce<number>((t, p) => t + cpuMsOf(p), 0)]));
+  const before = sample();
+  const result = await run();
+  const after = sample();
+  const perCall = Object.fromEntries(Object.keys(groups).map((k) => [k, (after[k]! - before[k]!) / result.requests]));
+  return { result, perCall };
+}
 
 /** Starts a helper process under tsx and waits for its IPC message of the given type. */
 function startChild(
@@ -440,7 +468,14 @@ async function main(): Promise<void> {
     const walletResult = await runLoad(REQUESTS, CONCURRENCY, walletLane);
     checkLoad("wallet", walletResult);
     checkLoad("floor warm-up", await runLoad(WARMUP, CONCURRENCY, floorLane));
-    const floorResult = await runLoad(REQUESTS, CONCURRENCY, floorLane);
+    const servers = {
+      database: () => [stack!.mongo?.child.pid],
+      Redis: () => [stack!.redis?.child.pid],
+    };
+    const floorRun = await cpuPerCall({ API: () => [floor.child.pid], worker: () => [floorWorker.child.pid], ...servers }, () =>
+      runLoad(REQUESTS, CONCURRENCY, floorLane),
+    );
+    const floorResult = floorRun.result;
     checkLoad("floor", floorResult);
     // The SMS-reply worker stays paused: this measures accepting (signature, dedup, enqueue) alone.
     const smsQueue = new Queue("sms-reply", { connection: new Redis(stack.redisUrl, { maxRetriesPerRequest: null }) });
@@ -452,7 +487,15 @@ async function main(): Promise<void> {
     await smsQueue.close();
     checkLoad("chat warm-up", await runLoad(WARMUP, CONCURRENCY, chatLane));
     recording = true;
-    const chatResult = await runLoad(REQUESTS, CONCURRENCY, chatLane);
+    const chatRun = await cpuPerCall(
+      {
+        API: () => stack!.apis.map((p) => p.child.pid),
+        worker: () => stack!.workers.filter((w) => w.name.includes("chat")).map((p) => p.child.pid),
+        ...servers,
+      },
+      () => runLoad(REQUESTS, CONCURRENCY, chatLane),
+    );
+    const chatResult = chatRun.result;
     recording = false;
     checkLoad("chat", chatResult);
     console.log(`[bench] load average after (a): ${load()}`);
@@ -564,6 +607,14 @@ async function main(): Promise<void> {
     console.log(
       `    chat / bare latency                        p50 ${ratio(chatLat.p50, bareLat.p50)}  p99 ${ratio(chatLat.p99, bareLat.p99)}`,
     );
+    console.log("    CPU ms per call (all threads; two cores give 2,000 CPU ms a second):");
+    const cpuColumns = Object.keys(chatRun.perCall);
+    const cpuRow = (label: string, perCall: Record<string, number>) => {
+      const total = Object.values(perCall).reduce((a, b) => a + b, 0);
+      return `      ${label.padEnd(8)}${cpuColumns.map((k) => `${k} ${perCall[k]!.toFixed(2).padStart(6)}`).join("  ")}  total ${total.toFixed(2).padStart(6)}`;
+    };
+    console.log(cpuRow("chat", chatRun.perCall));
+    console.log(cpuRow("floor", floorRun.perCall));
     console.log("    where a chat call's time goes (ms, from the job's BullMQ timestamps):");
     for (const [label, s] of loadedPhases) console.log(`      ${line(label, s)}`);
     console.log("");

@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { attachJobMetrics, recordJobOutcome } from "@storefront/shared/server";
+import { attachJobMetrics, JOB_DURATION_BUCKETS, recordJobOutcome } from "@storefront/shared/server";
 import { adminClient, Client, giveCoins, newUser } from "../support/client";
 import { until } from "../support/realtime";
 
@@ -79,6 +79,21 @@ describe("GET /api/metrics", () => {
     expect(sample(text, "storefront_job_duration_seconds_sum", { queue })).toBeCloseTo(7.32, 5);
     expect(sample(text, "storefront_job_attempts_total", { queue, outcome: "completed" })).toBe(2);
     expect(sample(text, "storefront_job_failures_total", { queue, reason: "provider timeout after <n> ms" })).toBe(1);
+  });
+
+  it("still counts the cumulative bucket counters written before the per-bucket ones", async () => {
+    const queue = `metrics-legacy-${process.pid}-${Date.now()}`;
+    // As the earlier writer left them: one job of 0.2 s, counted under every bound from 0.25 up.
+    await redis.sadd("metrics:jobs:queues", queue);
+    const legacy = Object.fromEntries(JOB_DURATION_BUCKETS.filter((b) => b >= 0.25).map((b) => [`le:${b}`, 1]));
+    await redis.hset(`metrics:jobs:${queue}`, { ...legacy, count: 1, sum: 0.2 });
+    await recordJobOutcome(redis, queue, "completed", 0.3);
+    const text = (await (await adminClient()).get("/metrics")).body as string;
+    expect(sample(text, "storefront_job_duration_seconds_bucket", { queue, le: "0.1" })).toBe(0);
+    expect(sample(text, "storefront_job_duration_seconds_bucket", { queue, le: "0.25" })).toBe(1);
+    expect(sample(text, "storefront_job_duration_seconds_bucket", { queue, le: "0.5" })).toBe(2);
+    expect(sample(text, "storefront_job_duration_seconds_bucket", { queue, le: "300" })).toBe(2);
+    expect(sample(text, "storefront_job_duration_seconds_bucket", { queue, le: "+Inf" })).toBe(2);
   });
 
   it("records BullMQ worker events through attachJobMetrics", async () => {

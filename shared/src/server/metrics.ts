@@ -89,7 +89,9 @@ export async function recordJobOutcome(
   const key = JOB_METRICS_KEY(queue);
   const multi = redis.multi().sadd(JOB_METRICS_QUEUES_KEY, queue).hincrby(key, `outcome:${outcome}`, 1);
   if (durationSeconds !== null && Number.isFinite(durationSeconds) && durationSeconds >= 0) {
-    for (const bound of JOB_DURATION_BUCKETS) if (durationSeconds <= bound) multi.hincrby(key, `le:${bound}`, 1);
+    // One counter per bucket, not one per bound: the cumulative counts are summed when read.
+    const bound = JOB_DURATION_BUCKETS.find((b) => durationSeconds <= b);
+    if (bound !== undefined) multi.hincrby(key, `b:${bound}`, 1);
     multi.hincrby(key, "count", 1).hincrbyfloat(key, "sum", durationSeconds);
   }
   if (outcome === "failed") multi.hincrby(key, `reason:${failureReason(reason)}`, 1);
@@ -142,8 +144,12 @@ function jobDurationText(rows: { queue: string; hash: Record<string, string> }[]
   ];
   for (const { queue, hash } of rows) {
     const q = escapeLabel(queue);
-    for (const bound of JOB_DURATION_BUCKETS)
-      lines.push(`${name}_bucket{queue="${q}",le="${bound}"} ${Number(hash[`le:${bound}`] ?? 0)}`);
+    let below = 0;
+    for (const bound of JOB_DURATION_BUCKETS) {
+      below += Number(hash[`b:${bound}`] ?? 0);
+      // `le:` counters are cumulative ones written before the per-bucket counters; still counted.
+      lines.push(`${name}_bucket{queue="${q}",le="${bound}"} ${below + Number(hash[`le:${bound}`] ?? 0)}`);
+    }
     const count = Number(hash.count ?? 0);
     lines.push(`${name}_bucket{queue="${q}",le="+Inf"} ${count}`);
     lines.push(`${name}_sum{queue="${q}"} ${Number(hash.sum ?? 0)}`);
