@@ -2,14 +2,17 @@
  * The API and the worker program as one JavaScript file each (esbuild, a fraction of a second):
  * a process then starts in well under a second, where tsx compiles several hundred modules on
  * every start (two seconds on a quiet machine, twenty under load), which is most of what a
- * restarted process is down for. Our own packages are bundled; dependencies stay in node_modules
- * and are loaded as they are. Each file is written beside its package (api/dist, workers/dist),
- * so its imports resolve from there, and renamed into place, so a process starting while another
- * run builds never reads half a file.
+ * restarted process is down for. Our packages and the dependencies are bundled: loading them as
+ * several thousand files from node_modules cost a process about a second of CPU at every start
+ * (docs/performance.md). What must stay a package of its own stays in node_modules (NOT_BUNDLED).
+ * Each file is written beside its package (api/dist, workers/dist), so those imports resolve
+ * from there, and renamed into place, so a process starting while another run builds never reads
+ * half a file.
  */
 import { rename, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { build, type Plugin } from "esbuild";
+import { decode, encode } from "@jridgewell/sourcemap-codec";
+import { build, type OutputFile } from "esbuild";
 
 export const SERVER_PROGRAMS = {
   api: { entry: "api/src/main.ts", out: "api/dist/main.mjs" },
@@ -17,14 +20,55 @@ export const SERVER_PROGRAMS = {
 } as const;
 export type ServerProgram = keyof typeof SERVER_PROGRAMS;
 
-/** Bare imports are dependencies, left to node_modules; "@storefront/…" are ours, bundled. */
-const dependenciesExternal: Plugin = {
-  name: "dependencies-external",
-  setup(b) {
-    // esbuild runs the filter as a Go regular expression, which knows no "u" flag.
-    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith("@storefront/") ? undefined : { external: true }));
-  },
-};
+/**
+ * Dependencies left in node_modules: native add-ons, packages that find their own files on disk at
+ * run time (bull-board's UI, ffmpeg's binary), and optional drivers that are not installed.
+ */
+const NOT_BUNDLED = [
+  "sharp",
+  "@node-rs/argon2",
+  "@bull-board/*",
+  "@ffmpeg-installer/*",
+  "smpp",
+  // Optional peers of mongodb and ws, required only when installed.
+  "kerberos",
+  "snappy",
+  "@mongodb-js/zstd",
+  "mongodb-client-encryption",
+  "gcp-metadata",
+  "socks",
+  "aws4",
+  "@aws-sdk/credential-providers",
+  "bufferutil",
+  "utf-8-validate",
+];
+
+/**
+ * Bundled CommonJS dependencies call require() for Node's own modules and name __dirname (ioredis
+ * passes it when it trims an error's stack); ESM has neither, so the bundle defines them. __dirname
+ * is then the bundle's folder: the few packages that look for their own files there stay in
+ * NOT_BUNDLED, or are not used that way (Socket.IO's client files: `serveClient: false`).
+ */
+const BANNER = [
+  'import { createRequire as __bundleCreateRequire } from "node:module";',
+  'import { dirname as __bundleDirname } from "node:path";',
+  'import { fileURLToPath as __bundleFileURLToPath } from "node:url";',
+  "const require = __bundleCreateRequire(import.meta.url);",
+  "const __filename = __bundleFileURLToPath(import.meta.url);",
+  "const __dirname = __bundleDirname(__filename);",
+].join(" ");
+
+/** Keeps only our own lines in the source map: stack traces point at them, and a start parses less. */
+function ownSourcesOnly(map: OutputFile): Uint8Array {
+  const json = JSON.parse(map.text) as { sources: string[]; mappings: string; sourcesContent?: (string | null)[] };
+  const dependency = json.sources.map((source) => source.includes("node_modules/"));
+  const lines = decode(json.mappings).map((segments) =>
+    segments.filter((segment) => segment.length === 1 || !dependency[segment[1]!]),
+  );
+  json.mappings = encode(lines);
+  if (json.sourcesContent) json.sourcesContent = json.sourcesContent.map((content, i) => (dependency[i] ? null : content));
+  return new TextEncoder().encode(JSON.stringify(json));
+}
 
 async function buildOne(root: string, program: ServerProgram): Promise<string> {
   const { entry, out } = SERVER_PROGRAMS[program];
@@ -39,11 +83,18 @@ async function buildOne(root: string, program: ServerProgram): Promise<string> {
     sourcemap: "linked",
     write: false,
     logLevel: "error",
-    plugins: [dependenciesExternal],
+    external: NOT_BUNDLED,
+    banner: { js: BANNER },
+    // Packages' "module" builds first (named exports of ESM), as Node's own resolution would for import.
+    mainFields: ["module", "main"],
   });
   await mkdir(path.dirname(outfile), { recursive: true });
   const suffix = `.${process.pid}.${Date.now()}.tmp`;
-  await Promise.all(result.outputFiles.map((file) => writeFile(file.path + suffix, file.contents)));
+  await Promise.all(
+    result.outputFiles.map((file) =>
+      writeFile(file.path + suffix, file.path.endsWith(".map") ? ownSourcesOnly(file) : file.contents),
+    ),
+  );
   // The map first: a process that finds the new program finds its map too.
   const ordered = [...result.outputFiles].sort((a, b) => Number(b.path.endsWith(".map")) - Number(a.path.endsWith(".map")));
   for (const file of ordered) await rename(file.path + suffix, file.path);

@@ -7,11 +7,11 @@ import { requireAdmin } from "../../middleware/auth";
 import { defineRawRoute, TAGS } from "../define";
 import { buildOpenApiDocument } from "../openapi";
 
-const require = createRequire(import.meta.url);
+const resolveFromHere = createRequire(import.meta.url);
 
 /** swagger-ui-dist's static files, served from node_modules: no CDN, works offline. */
 function swaggerUiDir(): string {
-  return path.dirname(require.resolve("swagger-ui-dist/package.json"));
+  return path.dirname(resolveFromHere.resolve("swagger-ui-dist/package.json"));
 }
 
 const VIEWER_HTML = `<!doctype html>
