@@ -9,10 +9,11 @@
  * from there, and renamed into place, so a process starting while another run builds never reads
  * half a file.
  */
-import { rename, writeFile, mkdir } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { decode, encode } from "@jridgewell/sourcemap-codec";
-import { build, type OutputFile } from "esbuild";
+import { build, version as esbuildVersion, type BuildOptions, type OutputFile } from "esbuild";
 
 export const SERVER_PROGRAMS = {
   api: { entry: "api/src/main.ts", out: "api/dist/main.mjs" },
@@ -70,10 +71,41 @@ function ownSourcesOnly(map: OutputFile): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(json));
 }
 
+/** What a bundle was built from: the build's options and each input file's size and time. */
+interface BuildRecord {
+  options: string;
+  inputs: Record<string, [mtimeMs: number, size: number]>;
+}
+
+const recordPath = (outfile: string) => `${outfile}.inputs.json`;
+
+async function fileStamp(file: string): Promise<[number, number] | null> {
+  const info = await stat(file).catch(() => null);
+  return info ? [info.mtimeMs, info.size] : null;
+}
+
+/** True when the bundle on disk was built with these options from files that have not changed since. */
+async function upToDate(root: string, outfile: string, options: string): Promise<boolean> {
+  const record = (await readFile(recordPath(outfile), "utf8").then(JSON.parse, () => null)) as BuildRecord | null;
+  if (record?.options !== options || !(await fileStamp(outfile)) || !(await fileStamp(`${outfile}.map`))) return false;
+  const stamps = await Promise.all(
+    Object.entries(record.inputs).map(async ([file, [mtimeMs, size]]) => {
+      const now = await fileStamp(path.join(root, file));
+      return now?.[0] === mtimeMs && now[1] === size;
+    }),
+  );
+  return stamps.every(Boolean);
+}
+
+/**
+ * Builds one program, unless the bundle on disk is up to date: a test run starts several stacks,
+ * and bundling the dependencies takes seconds.
+ */
 async function buildOne(root: string, program: ServerProgram): Promise<string> {
   const { entry, out } = SERVER_PROGRAMS[program];
   const outfile = path.join(root, out);
-  const result = await build({
+  const options = {
+    absWorkingDir: root,
     entryPoints: [path.join(root, entry)],
     outfile,
     bundle: true,
@@ -82,12 +114,19 @@ async function buildOne(root: string, program: ServerProgram): Promise<string> {
     target: "node20",
     sourcemap: "linked",
     write: false,
+    metafile: true,
     logLevel: "error",
     external: NOT_BUNDLED,
     banner: { js: BANNER },
     // Packages' "module" builds first (named exports of ESM), as Node's own resolution would for import.
     mainFields: ["module", "main"],
-  });
+  } satisfies BuildOptions;
+  const fingerprint = createHash("sha256")
+    .update(JSON.stringify({ options, esbuildVersion, ownSourcesOnly: ownSourcesOnly.toString() }))
+    .digest("hex");
+  if (await upToDate(root, outfile, fingerprint)) return outfile;
+
+  const result = await build(options);
   await mkdir(path.dirname(outfile), { recursive: true });
   const suffix = `.${process.pid}.${Date.now()}.tmp`;
   await Promise.all(
@@ -98,6 +137,16 @@ async function buildOne(root: string, program: ServerProgram): Promise<string> {
   // The map first: a process that finds the new program finds its map too.
   const ordered = [...result.outputFiles].sort((a, b) => Number(b.path.endsWith(".map")) - Number(a.path.endsWith(".map")));
   for (const file of ordered) await rename(file.path + suffix, file.path);
+  // Stamped after the files are in place, so a record never vouches for a bundle that is not there.
+  const inputs: BuildRecord["inputs"] = {};
+  await Promise.all(
+    Object.keys(result.metafile.inputs).map(async (file) => {
+      const now = await fileStamp(path.join(root, file));
+      if (now) inputs[file] = now;
+    }),
+  );
+  await writeFile(recordPath(outfile) + suffix, JSON.stringify({ options: fingerprint, inputs } satisfies BuildRecord));
+  await rename(recordPath(outfile) + suffix, recordPath(outfile));
   return outfile;
 }
 
