@@ -1,7 +1,7 @@
 /** One phone, one account: every form of a number is stored, found and billed as one E.164 phone. */
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { migratePhones, User } from "@storefront/shared/server";
+import { migratePhones, migratePhonesOnce, User } from "@storefront/shared/server";
 import { Client } from "../support/client";
 import { superAdmin } from "./admin-helpers";
 
@@ -75,6 +75,13 @@ describe("one phone, one account", () => {
     const again = await migratePhones("US");
     expect(again.duplicates.filter((d) => d.canonical === phone)).toEqual([]);
     expect((await User.findById(created.body.user.id).lean())?.phone).toBe(phone);
+  });
+
+  it("is run by the API's first start on a data set and recorded, so later starts skip the scan", async () => {
+    // The stack's API runs with the default country (US).
+    const marker = await mongoose.connection.collection("migrations").findOne({ _id: "phones-e164:US" as never });
+    expect(marker).toMatchObject({ scanned: expect.any(Number), rewritten: expect.any(Number), finishedAt: expect.any(Date) });
+    expect(await migratePhonesOnce("US")).toBeNull();
   });
 
   it("reports two old rows of one number instead of merging them, and login opens the one the password fits", async () => {

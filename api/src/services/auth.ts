@@ -10,7 +10,7 @@ import {
   type PhoneCountry,
   type SignupRequest,
 } from "@storefront/shared";
-import { Admin, migratePhones, User, type Config, type Logger, type Pusher } from "@storefront/shared/server";
+import { Admin, migratePhonesOnce, User, type Config, type Logger, type Pusher } from "@storefront/shared/server";
 import { AppError, badRequest, forbidden, notFound, unauthorized } from "../errors";
 import { hit } from "../middleware/rate-limit";
 import { endUserSessions } from "../middleware/session";
@@ -44,9 +44,10 @@ export async function signup(input: SignupRequest, country: PhoneCountry): Promi
   }
 }
 
-/** The data migrations every API start runs (idempotent); duplicates are left for an operator. */
+/** The data migrations an API start runs once per data set (idempotent); duplicates are left for an operator. */
 export async function migrateData(config: Config, log: Logger): Promise<void> {
-  const phones = await migratePhones(config.DEFAULT_PHONE_COUNTRY);
+  const phones = await migratePhonesOnce(config.DEFAULT_PHONE_COUNTRY);
+  if (!phones) return;
   if (phones.rewritten) log.info({ rewritten: phones.rewritten }, "stored phones rewritten to E.164");
   for (const duplicate of phones.duplicates) {
     log.warn(duplicate, "two accounts hold one phone number; left unmerged, see docs/operations.md");

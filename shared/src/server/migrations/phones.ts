@@ -3,6 +3,7 @@
  * already canonical is left alone. Two rows that are one number are reported, never merged: each
  * holds its own coins and history, and only an operator can tell which one the person uses.
  */
+import mongoose from "mongoose";
 import { canonicalPhone, type PhoneCountry } from "../../phone";
 import { User } from "../models/index";
 import { publishCacheChange } from "../cache-bus";
@@ -47,5 +48,27 @@ export async function migratePhones(defaultCountry: PhoneCountry): Promise<Phone
   }
   // The API's per-process user cache holds phones: every process rereads them.
   if (report.rewritten) await publishCacheChange("user");
+  return report;
+}
+
+/** Where a finished start-up migration is recorded, so a later start skips its scan. */
+const MIGRATIONS = "migrations";
+
+/**
+ * The phone migration as an API start runs it: once per data set and default country. Every row
+ * written since stores the canonical form, so scanning every user again at each start (and each
+ * restart after a crash) would only cost time that grows with the user count. `npm run migrate`
+ * still scans on demand. Null when an earlier start already ran it.
+ */
+export async function migratePhonesOnce(defaultCountry: PhoneCountry): Promise<PhoneMigrationReport | null> {
+  const migrations = mongoose.connection.collection<{ _id: string }>(MIGRATIONS);
+  const id = `phones-e164:${defaultCountry}`;
+  if (await migrations.findOne({ _id: id }, { projection: { _id: 1 } })) return null;
+  const report = await migratePhones(defaultCountry);
+  await migrations.updateOne(
+    { _id: id },
+    { $set: { finishedAt: new Date(), scanned: report.scanned, rewritten: report.rewritten } },
+    { upsert: true },
+  );
   return report;
 }
