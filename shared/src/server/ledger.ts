@@ -152,24 +152,32 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
   const startedAt = performance.now();
   let entry: LedgerEntryDoc;
   try {
-    const created = await LedgerEntry.create({
+    const now = new Date();
+    // Every field of the schema, written by the driver: the entry is built here from typed input,
+    // so a mongoose document (casting, validation, hooks) would only cost CPU on every charge.
+    entry = {
+      _id: new Types.ObjectId(),
       userId,
       key: input.key,
       kind: input.kind,
       amount: input.amount,
       feature: input.feature ?? null,
+      balanceAfter: null,
+      state: "pending",
       reason: input.reason ?? input.kind,
       details: input.details ?? "",
-      actor: input.actor ?? "user",
       holdState: input.holdState ?? null,
       jobId: input.jobId ?? null,
       queue: input.queue ?? null,
+      actor: input.actor ?? "user",
+      failure: null,
       conversationId: input.conversationId ?? null,
       // The day a spend counted toward, so that its release gives that day's allowance back.
       spendDay: input.spend?.day ?? null,
-      state: "pending",
-    });
-    entry = created.toObject() as LedgerEntryDoc;
+      createdAt: now,
+      updatedAt: now,
+    };
+    await LedgerEntry.collection.insertOne({ ...entry, __v: 0 });
   } catch (error) {
     if (isDuplicateKey(error)) return replay(input, userId);
     throw error;
@@ -185,7 +193,10 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
     throw updated.error;
   }
 
-  await LedgerEntry.updateOne({ _id: entry._id }, { state: "applied", balanceAfter: updated.coins });
+  await LedgerEntry.collection.updateOne(
+    { _id: entry._id },
+    { $set: { state: "applied", balanceAfter: updated.coins, updatedAt: new Date() } },
+  );
   // Tidying only, so not waited for: the entry is applied, and its id left on the user guards
   // nothing (each entry's condition names its own id). The reconciler pulls whatever a crash leaves.
   User.updateOne({ _id: userId }, { $pull: { pendingLedger: entry._id } }).catch(() => undefined);
@@ -395,7 +406,10 @@ export function hold(input: HoldInput): Promise<AppliedEntry> {
 
 /** The job completed: the held coins are spent for good. Idempotent. */
 export async function settleHold(holdKey: string): Promise<boolean> {
-  const result = await LedgerEntry.updateOne({ key: holdKey, state: "applied", holdState: "held" }, { holdState: "settled" });
+  const result = await LedgerEntry.collection.updateOne(
+    { key: holdKey, state: "applied", holdState: "held" },
+    { $set: { holdState: "settled", updatedAt: new Date() } },
+  );
   return result.modifiedCount === 1;
 }
 

@@ -184,10 +184,10 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
  */
 /** The job's hold, still held or already settled; a job never charged or already refunded does not run. */
 async function heldState(holdKey: string): Promise<"held" | "settled"> {
-  const entry = await LedgerEntry.findOne({ key: holdKey, kind: "hold" }, { holdState: 1, state: 1 }).lean<{
-    holdState: string | null;
-    state: string;
-  }>();
+  const entry = await LedgerEntry.collection.findOne<{ holdState: string | null; state: string }>(
+    { key: holdKey, kind: "hold" },
+    { projection: { holdState: 1, state: 1 } },
+  );
   if (!entry || entry.state !== "applied") throw new UnrecoverableError("This request was not charged");
   if (entry.holdState === "released" || entry.holdState === "releasing") {
     throw new UnrecoverableError("This request was cancelled and refunded");
