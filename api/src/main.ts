@@ -5,6 +5,7 @@ import mongoose from "mongoose";
 import {
   closeQueues,
   connectMongo,
+  createIndexes,
   createLogger,
   createQueues,
   createRedis,
@@ -38,7 +39,7 @@ const FAIL_FAST_MS = 1500;
 
 async function main(): Promise<void> {
   await connectMongo(config.MONGODB_URI, { failFastMs: FAIL_FAST_MS, outage: new OutageLog(log, "mongodb") });
-  await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).createIndexes()));
+  await createIndexes();
   const redisOutage = new OutageLog(log, "redis");
   const redis = createRedis(config.REDIS_URL, { commandTimeout: FAIL_FAST_MS }, redisOutage);
   // Not awaited: the caches serve once subscribed; until then (or while Redis is down) reads go to the database.

@@ -3,6 +3,11 @@ import mongoose from "mongoose";
 import type { Logger } from "./logger";
 
 mongoose.set("strictQuery", true);
+// Each program builds the indexes once, awaited, as it starts (createIndexes below) instead of every
+// model starting its own build in the background on connect: the API ran every build twice, and a
+// worker could take a job before the unique indexes it relies on existed on a fresh database.
+mongoose.set("autoIndex", false);
+mongoose.set("autoCreate", false);
 
 /**
  * Logs an outage of one dependency once when it starts and once when it ends, however many
@@ -76,6 +81,11 @@ export async function connectMongo(uri: string, options: MongoConnectOptions = {
       await mongoose.disconnect().catch(() => undefined);
     }
   }
+}
+
+/** Builds every model's indexes (and so its collection); cheap when they exist, and idempotent. */
+export async function createIndexes(): Promise<void> {
+  await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).createIndexes()));
 }
 
 export async function disconnectMongo(): Promise<void> {
