@@ -462,16 +462,19 @@ async function main(): Promise<void> {
 
     console.log(`[bench] (a) throughput: ${WARMUP} warm-up then ${REQUESTS} calls each at concurrency ${CONCURRENCY}`);
     checkLoad("bare warm-up", await runLoad(WARMUP, CONCURRENCY, bareCall));
-    const bareResult = await runLoad(REQUESTS, CONCURRENCY, bareCall);
-    checkLoad("bare", bareResult);
-    checkLoad("wallet warm-up", await runLoad(WARMUP, CONCURRENCY, walletLane));
-    const walletResult = await runLoad(REQUESTS, CONCURRENCY, walletLane);
-    checkLoad("wallet", walletResult);
-    checkLoad("floor warm-up", await runLoad(WARMUP, CONCURRENCY, floorLane));
     const servers = {
       database: () => [stack!.mongo?.child.pid],
       Redis: () => [stack!.redis?.child.pid],
     };
+    const apiPids = () => stack!.apis.map((p) => p.child.pid);
+    const bareRun = await cpuPerCall({ API: () => [bare.child.pid] }, () => runLoad(REQUESTS, CONCURRENCY, bareCall));
+    const bareResult = bareRun.result;
+    checkLoad("bare", bareResult);
+    checkLoad("wallet warm-up", await runLoad(WARMUP, CONCURRENCY, walletLane));
+    const walletRun = await cpuPerCall({ API: apiPids, ...servers }, () => runLoad(REQUESTS, CONCURRENCY, walletLane));
+    const walletResult = walletRun.result;
+    checkLoad("wallet", walletResult);
+    checkLoad("floor warm-up", await runLoad(WARMUP, CONCURRENCY, floorLane));
     const floorRun = await cpuPerCall({ API: () => [floor.child.pid], worker: () => [floorWorker.child.pid], ...servers }, () =>
       runLoad(REQUESTS, CONCURRENCY, floorLane),
     );
@@ -481,7 +484,8 @@ async function main(): Promise<void> {
     const smsQueue = new Queue("sms-reply", { connection: new Redis(stack.redisUrl, { maxRetriesPerRequest: null }) });
     await smsQueue.pause();
     checkLoad("webhook warm-up", await runLoad(WARMUP, CONCURRENCY, webhookLane));
-    const webhookResult = await runLoad(REQUESTS, CONCURRENCY, webhookLane);
+    const webhookRun = await cpuPerCall({ API: apiPids, ...servers }, () => runLoad(REQUESTS, CONCURRENCY, webhookLane));
+    const webhookResult = webhookRun.result;
     checkLoad("webhook", webhookResult);
     await smsQueue.obliterate({ force: true });
     await smsQueue.close();
@@ -489,7 +493,7 @@ async function main(): Promise<void> {
     recording = true;
     const chatRun = await cpuPerCall(
       {
-        API: () => stack!.apis.map((p) => p.child.pid),
+        API: apiPids,
         worker: () => stack!.workers.filter((w) => w.name.includes("chat")).map((p) => p.child.pid),
         ...servers,
       },
@@ -611,10 +615,14 @@ async function main(): Promise<void> {
     const cpuColumns = Object.keys(chatRun.perCall);
     const cpuRow = (label: string, perCall: Record<string, number>) => {
       const total = Object.values(perCall).reduce((a, b) => a + b, 0);
-      return `      ${label.padEnd(8)}${cpuColumns.map((k) => `${k} ${perCall[k]!.toFixed(2).padStart(6)}`).join("  ")}  total ${total.toFixed(2).padStart(6)}`;
+      const cells = cpuColumns.map((k) => `${k} ${(perCall[k] === undefined ? "-" : perCall[k].toFixed(2)).padStart(6)}`);
+      return `      ${label.padEnd(8)}${cells.join("  ")}  total ${total.toFixed(2).padStart(6)}`;
     };
     console.log(cpuRow("chat", chatRun.perCall));
     console.log(cpuRow("floor", floorRun.perCall));
+    console.log(cpuRow("wallet", walletRun.perCall));
+    console.log(cpuRow("webhook", webhookRun.perCall));
+    console.log(cpuRow("bare", bareRun.perCall));
     console.log("    where a chat call's time goes (ms, from the job's BullMQ timestamps):");
     for (const [label, s] of loadedPhases) console.log(`      ${line(label, s)}`);
     console.log("");
