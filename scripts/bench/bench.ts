@@ -189,7 +189,8 @@ function signedWebhook(from: string): { body: string; headers: Record<string, st
 async function drainRate(redisUrl: string, queueName: string, count: number, enqueue: () => Promise<unknown>): Promise<number> {
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const queue = new Queue(queueName, { connection });
-  const events = new QueueEvents(queueName, { connection: new Redis(redisUrl, { maxRetriesPerRequest: null }) });
+  const eventsConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const events = new QueueEvents(queueName, { connection: eventsConnection });
   await events.waitUntilReady();
   await queue.pause();
   const queued = enqueue();
@@ -211,6 +212,7 @@ async function drainRate(redisUrl: string, queueName: string, count: number, enq
   await events.close();
   await queue.close();
   connection.disconnect();
+  eventsConnection.disconnect();
   return (count * 1000) / (finished - started);
 }
 
@@ -481,7 +483,8 @@ async function main(): Promise<void> {
     const floorResult = floorRun.result;
     checkLoad("floor", floorResult);
     // The SMS-reply worker stays paused: this measures accepting (signature, dedup, enqueue) alone.
-    const smsQueue = new Queue("sms-reply", { connection: new Redis(stack.redisUrl, { maxRetriesPerRequest: null }) });
+    const smsConnection = new Redis(stack.redisUrl, { maxRetriesPerRequest: null });
+    const smsQueue = new Queue("sms-reply", { connection: smsConnection });
     await smsQueue.pause();
     checkLoad("webhook warm-up", await runLoad(WARMUP, CONCURRENCY, webhookLane));
     const webhookRun = await cpuPerCall({ API: apiPids, ...servers }, () => runLoad(REQUESTS, CONCURRENCY, webhookLane));
@@ -489,6 +492,7 @@ async function main(): Promise<void> {
     checkLoad("webhook", webhookResult);
     await smsQueue.obliterate({ force: true });
     await smsQueue.close();
+    smsConnection.disconnect();
     checkLoad("chat warm-up", await runLoad(WARMUP, CONCURRENCY, chatLane));
     recording = true;
     const chatRun = await cpuPerCall(
@@ -575,11 +579,13 @@ async function main(): Promise<void> {
     );
     backlogClient.close();
     const rawJobsPerSecond = await drainRate(stack.redisUrl, RAW_QUEUE, BACKLOG, async () => {
-      const queue = new Queue(RAW_QUEUE, { connection: new Redis(stack!.redisUrl, { maxRetriesPerRequest: null }) });
+      const connection = new Redis(stack!.redisUrl, { maxRetriesPerRequest: null });
+      const queue = new Queue(RAW_QUEUE, { connection });
       await queue.addBulk(
         Array.from({ length: BACKLOG }, (_, i) => ({ name: "trivial", data: { i }, opts: { removeOnComplete: true } })),
       );
       await queue.close();
+      connection.disconnect();
     });
 
     const bareLat = summarise(bareResult.latenciesMs);
