@@ -28,7 +28,7 @@ import {
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { sendViaHttp } from "../../workers/src/gateways/http";
-import { SmppLinks } from "../../workers/src/gateways/smpp";
+import { SmppLinks, smscOf } from "../../workers/src/gateways/smpp";
 import { GatewayError, type SendResult } from "../../workers/src/gateways/types";
 import { handleInbound, recordReceipt, type SmsReplyDeps } from "../../workers/src/jobs/sms-reply";
 import { offlineChatProvider } from "../../workers/src/providers/chat/offline";
@@ -797,7 +797,7 @@ describe("outbound delivery", () => {
         const doc = await SmsMessage.findOne({ key: `out:${id}` }).lean();
         const ids = parts.map((p) => p.messageId);
         const redis = new Redis(inject("redisUrl"));
-        const parked = await Promise.all(ids.map((m) => redis.get(`sms:receipt:${m}`)));
+        const parked = await Promise.all(ids.map((m) => redis.get(`sms:receipt:${smscOf(smscTarget())}:${m}`)));
         redis.disconnect();
         const seen = {
           receipts: smsc.receipts.filter((r) => ids.includes(r.messageId)),
@@ -884,7 +884,14 @@ describe("outbound delivery", () => {
       expect(await send()).toEqual({ smpp: 1, http: 2 });
     });
 
-    const receipt = (messageId: string, state: string) => ({ messageId, state, error: null, raw: "" });
+    const receipt = (messageId: string, state: string) => ({
+      messageId,
+      smsc: smscOf(smscTarget()),
+      state,
+      error: null,
+      raw: "",
+    });
+    const parkedKey = (messageId: string) => `sms:receipt:${smscOf(smscTarget())}:${messageId}`;
 
     /** Answers one message from a new subscriber, sending through `submit` instead of an SMPP link; its id. */
     async function replyThrough(redis: Redis, submit: () => Promise<SendResult>): Promise<string> {
@@ -925,7 +932,7 @@ describe("outbound delivery", () => {
           delivery_status: "DELIVRD",
         });
         // Applied once: nothing is left parked.
-        expect(await redis.exists(`sms:receipt:${gatewayMessageId}`)).toBe(0);
+        expect(await redis.exists(parkedKey(gatewayMessageId))).toBe(0);
       } finally {
         redis.disconnect();
       }
@@ -943,7 +950,7 @@ describe("outbound delivery", () => {
         await recordReceipt(receipt(third, "UNDELIV"), redis);
         const out = await SmsMessage.findOne({ key: `out:${id}` }).lean();
         expect(out).toMatchObject({ gateway_message_id: first, gateway_part_ids: [second, third], delivery_status: null });
-        expect(await redis.exists(`sms:receipt:${second}`, `sms:receipt:${third}`)).toBe(0);
+        expect(await redis.exists(parkedKey(second), parkedKey(third))).toBe(0);
         await recordReceipt(receipt(first, "DELIVRD"), redis);
         expect(await SmsMessage.findOne({ key: `out:${id}` }).lean()).toMatchObject({ delivery_status: "DELIVRD" });
       } finally {

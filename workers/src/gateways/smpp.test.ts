@@ -12,19 +12,22 @@ describe("parseReceipt", () => {
         receipted_message_id: "abc",
         short_message: { message: "id:abc sub:001 dlvrd:001 stat:DELIVRD err:000 text:" },
       }),
+      "smsc.example:2775",
     );
-    expect(receipt).toMatchObject({ messageId: "abc", state: "DELIVRD", error: "000" });
+    expect(receipt).toMatchObject({ messageId: "abc", smsc: "smsc.example:2775", state: "DELIVRD", error: "000" });
   });
 
   it("falls back to the id in the text", () => {
-    expect(parseReceipt(pdu({ esm_class: 0x04, short_message: { message: "id:77 stat:UNDELIV err:001" } }))).toMatchObject({
-      messageId: "77",
-      state: "UNDELIV",
-    });
+    expect(parseReceipt(pdu({ esm_class: 0x04, short_message: { message: "id:77 stat:UNDELIV err:001" } }), "s:1")).toMatchObject(
+      {
+        messageId: "77",
+        state: "UNDELIV",
+      },
+    );
   });
 
   it("is not fooled by an ordinary inbound message", () => {
-    expect(parseReceipt(pdu({ esm_class: 0, short_message: { message: "id:1 stat:DELIVRD" } }))).toBeNull();
+    expect(parseReceipt(pdu({ esm_class: 0, short_message: { message: "id:1 stat:DELIVRD" } }), "s:1")).toBeNull();
   });
 });
 

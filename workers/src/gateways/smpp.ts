@@ -20,6 +20,8 @@ export interface SmppTarget {
 export interface DeliveryReceipt {
   /** The id submit_sm_resp gave the message. */
   messageId: string;
+  /** The SMSC that sent the receipt (`smscOf`): its ids are unique only within it. */
+  smsc: string;
   /** DELIVRD, UNDELIV, EXPIRED, REJECTD... */
   state: string;
   error: string | null;
@@ -53,8 +55,16 @@ export function sourceTon(source: string): number {
   return source.replace(/^\+/u, "").length <= 8 ? TON.networkSpecific : TON.international;
 }
 
+/**
+ * Names an SMSC by its address. Message ids are the SMSC's own (often a counter), so two SMSCs can
+ * give the same id: a receipt is matched to a message by the id and the SMSC it came from.
+ */
+export function smscOf(target: Pick<SmppTarget, "host" | "port">): string {
+  return `${target.host}:${target.port}`;
+}
+
 /** Reads a receipt from deliver_sm: the receipted_message_id TLV or the "id:... stat:..." text. */
-export function parseReceipt(pdu: PDU): DeliveryReceipt | null {
+export function parseReceipt(pdu: PDU, smsc: string): DeliveryReceipt | null {
   const esm = typeof pdu.esm_class === "number" ? pdu.esm_class : 0;
   if ((esm & 0x3c) !== ESM_DELIVERY_RECEIPT) return null;
   const sm = pdu.short_message as { message?: unknown } | Buffer | string | undefined;
@@ -67,7 +77,7 @@ export function parseReceipt(pdu: PDU): DeliveryReceipt | null {
   if (!id) return null;
   const state = /stat:(\w+)/iu.exec(raw)?.[1]?.toUpperCase() ?? "UNKNOWN";
   const error = /err:(\w+)/iu.exec(raw)?.[1] ?? null;
-  return { messageId: id, state, error, raw };
+  return { messageId: id, smsc, state, error, raw };
 }
 
 /** One bound transceiver session to one SMSC, re-bound whenever it drops. */
@@ -126,7 +136,7 @@ export class SmppLink {
     });
     session.on("deliver_sm", (pdu: PDU) => {
       session.send(pdu.response());
-      const receipt = parseReceipt(pdu);
+      const receipt = parseReceipt(pdu, smscOf(this.target));
       if (receipt) this.options.onReceipt?.(receipt);
     });
     session.on("enquire_link", (pdu: PDU) => session.send(pdu.response()));

@@ -26,6 +26,8 @@ const smsMessageSchema = new Schema(
     gateway_message_id: { type: String, default: null },
     /** Outbound over SMPP in several parts: the ids of the parts after the first (whose id and receipt stand for the message). */
     gateway_part_ids: { type: [String], default: undefined },
+    /** Outbound over SMPP: the SMSC (host:port) whose ids those are; a receipt must come from it. */
+    gateway_smsc: { type: String, default: null },
     shortcode: { type: String, default: "" },
     in_reply_to: { type: String, default: null },
     kind: { type: String, enum: [...SMS_REPLY_KINDS, null], default: null },

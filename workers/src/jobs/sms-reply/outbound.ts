@@ -17,7 +17,7 @@ import {
   type SmsMessageDoc,
 } from "@storefront/shared/server";
 import { sendViaHttp } from "../../gateways/http";
-import { smppTargetOf } from "../../gateways/smpp";
+import { smppTargetOf, smscOf } from "../../gateways/smpp";
 import { GatewayError, type SendResult } from "../../gateways/types";
 import { finish, type Step } from "./log";
 import { applyParkedReceipt } from "./receipts";
@@ -75,12 +75,16 @@ export function anySmppGateway(): Promise<SmsGatewayConfigDoc | null> {
   return oldestMtGateway.get("");
 }
 
-async function deliver(ctx: Context, out: SmsMessageDoc): Promise<{ channel: "http" | "smpp"; result: SendResult }> {
+async function deliver(
+  ctx: Context,
+  out: SmsMessageDoc,
+): Promise<{ channel: "http" | "smpp"; result: SendResult; smsc: string | null }> {
   const sms = { to: ctx.phone, text: out.message, reference: String(out._id) };
   if (ctx.smppGateway) {
-    return { channel: "smpp", result: await ctx.deps.smpp.link(smppTargetOf(ctx.smppGateway)).submit(sms) };
+    const target = smppTargetOf(ctx.smppGateway);
+    return { channel: "smpp", result: await ctx.deps.smpp.link(target).submit(sms), smsc: smscOf(target) };
   }
-  if (ctx.config.gateway_url) return { channel: "http", result: await sendViaHttp(ctx.config, sms, ctx.deps.http) };
+  if (ctx.config.gateway_url) return { channel: "http", result: await sendViaHttp(ctx.config, sms, ctx.deps.http), smsc: null };
   throw new GatewayError("No SMS gateway is configured", false);
 }
 
@@ -171,7 +175,7 @@ export async function chargeAndSend(ctx: Context, prepared: SmsMessageDoc): Prom
   }
 
   try {
-    const { channel, result } = await deliver(ctx, out);
+    const { channel, result, smsc } = await deliver(ctx, out);
     await SmsMessage.updateOne(
       { _id: out._id },
       {
@@ -181,14 +185,15 @@ export async function chargeAndSend(ctx: Context, prepared: SmsMessageDoc): Prom
           gateway_response: result.response,
           gateway_message_id: result.gatewayMessageId,
           ...(result.partIds?.length ? { gateway_part_ids: result.partIds } : {}),
+          ...(smsc ? { gateway_smsc: smsc } : {}),
           sent_at: new Date(),
         },
       },
     );
-    if (channel === "smpp" && result.gatewayMessageId) {
+    if (smsc && result.gatewayMessageId) {
       // The message is sent and recorded: a Redis failure here must not fail the job (its retry
       // would stop at "sent" without logging the send). The parked receipt then simply expires.
-      await applyParkedReceipt(result.gatewayMessageId, result.partIds ?? [], ctx.deps.redis).catch((err: unknown) =>
+      await applyParkedReceipt(smsc, result.gatewayMessageId, result.partIds ?? [], ctx.deps.redis).catch((err: unknown) =>
         ctx.deps.log.warn({ err, gatewayMessageId: result.gatewayMessageId }, "early delivery receipt not applied"),
       );
     }

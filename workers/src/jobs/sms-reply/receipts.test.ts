@@ -17,8 +17,17 @@ afterAll(async () => {
   await mongoose.disconnect();
 });
 
+const SMSC = "smsc-a.example:2775";
+
+interface Sending {
+  id: mongoose.Types.ObjectId;
+  first: string;
+  parts: string[];
+  smsc: string;
+}
+
 /** An SMPP reply the sender is about to mark sent (its SMSC ids not written yet). */
-async function sending(): Promise<{ id: mongoose.Types.ObjectId; first: string; parts: string[] }> {
+async function sending(smsc = SMSC): Promise<Sending> {
   const doc = await SmsMessage.create({
     direction: "outbound",
     channel: "smpp",
@@ -26,17 +35,19 @@ async function sending(): Promise<{ id: mongoose.Types.ObjectId; first: string; 
     key: `out:${randomUUID()}`,
   });
   const tag = randomUUID();
-  return { id: doc._id, first: `smsc-${tag}-1`, parts: [`smsc-${tag}-2`, `smsc-${tag}-3`] };
+  return { id: doc._id, first: `smsc-${tag}-1`, parts: [`smsc-${tag}-2`, `smsc-${tag}-3`], smsc };
 }
 
 /** What the sender writes once the submits returned (workers/src/jobs/sms-reply/outbound.ts). */
-async function markSent(message: { id: mongoose.Types.ObjectId; first: string; parts: string[] }): Promise<void> {
+async function markSent(message: Sending): Promise<void> {
   await SmsMessage.updateOne(
     { _id: message.id },
-    { $set: { state: "sent", gateway_message_id: message.first, gateway_part_ids: message.parts } },
+    { $set: { state: "sent", gateway_message_id: message.first, gateway_part_ids: message.parts, gateway_smsc: message.smsc } },
   );
-  await applyParkedReceipt(message.first, message.parts, redis);
+  await applyParkedReceipt(message.smsc, message.first, message.parts, redis);
 }
+
+const receipt = (messageId: string, smsc: string, state: string) => ({ messageId, smsc, state, error: null, raw: "" });
 
 const statusOf = async (id: mongoose.Types.ObjectId) => (await SmsMessage.findById(id).lean())?.delivery_status ?? null;
 
@@ -56,10 +67,34 @@ describe("SMPP delivery receipts", () => {
           return missed;
         })) as unknown as typeof SmsMessage.updateOne);
     try {
-      await recordReceipt({ messageId: message.first, state: "DELIVRD", error: null, raw: "" }, redis);
+      await recordReceipt(receipt(message.first, SMSC, "DELIVRD"), redis);
     } finally {
       spy.mockRestore();
     }
+    expect(await statusOf(message.id)).toBe("DELIVRD");
+  });
+
+  it("applies a receipt only to the message of the SMSC it came from, when two SMSCs gave the same id", async () => {
+    // SMSC ids are often counters: two gateways can hand out the same one.
+    const a = await sending("smsc-a.example:2775");
+    const b = await sending("smsc-b.example:2775");
+    b.first = a.first;
+    await markSent(a);
+    await markSent(b);
+    await recordReceipt(receipt(a.first, a.smsc, "UNDELIV"), redis);
+    expect([await statusOf(a.id), await statusOf(b.id)]).toEqual(["UNDELIV", null]);
+    await recordReceipt(receipt(b.first, b.smsc, "DELIVRD"), redis);
+    expect([await statusOf(a.id), await statusOf(b.id)]).toEqual(["UNDELIV", "DELIVRD"]);
+    // From a third SMSC the id names neither: the receipt is parked for a message of its own.
+    await recordReceipt(receipt(a.first, "smsc-c.example:2775", "EXPIRED"), redis);
+    expect([await statusOf(a.id), await statusOf(b.id)]).toEqual(["UNDELIV", "DELIVRD"]);
+    expect(await redis.exists(`sms:receipt:smsc-c.example:2775:${a.first}`)).toBe(1);
+  });
+
+  it("still applies a receipt to a message recorded before the SMSC was stored with it", async () => {
+    const message = await sending();
+    await SmsMessage.updateOne({ _id: message.id }, { $set: { state: "sent", gateway_message_id: message.first } });
+    await recordReceipt(receipt(message.first, SMSC, "DELIVRD"), redis);
     expect(await statusOf(message.id)).toBe("DELIVRD");
   });
 });

@@ -12,6 +12,9 @@
  *
  * A reply sent in several parts gets a receipt per part; the first part's stands for the message
  * (docs/decisions.md), the others are recognised by the part ids the sender stores and dropped.
+ *
+ * Ids are the SMSC's own, so a receipt only applies to a message sent through the SMSC it came from
+ * (`gateway_smsc`); a message recorded before that field existed matches any SMSC, as it did then.
  */
 import type { Redis } from "ioredis";
 import { SmsMessage } from "@storefront/shared/server";
@@ -19,7 +22,7 @@ import type { DeliveryReceipt } from "../../gateways/smpp";
 
 /** How long an early receipt waits for its message's id (a submit that never returns leaves it). */
 const PARKED_TTL_SECONDS = 24 * 60 * 60;
-const parkedKey = (gatewayMessageId: string) => `sms:receipt:${gatewayMessageId}`;
+const parkedKey = (smsc: string, gatewayMessageId: string) => `sms:receipt:${smsc}:${gatewayMessageId}`;
 
 interface Parked {
   state: string;
@@ -30,8 +33,8 @@ interface Parked {
  * Sets the receipt on the message unless a later one is already there (a parked receipt applied
  * after a newer one came straight through). True when a message has this id, as itself or as a part.
  */
-async function apply(gatewayMessageId: string, state: string, at: Date): Promise<boolean> {
-  const outbound = { direction: "outbound", channel: "smpp" };
+async function apply(smsc: string, gatewayMessageId: string, state: string, at: Date): Promise<boolean> {
+  const outbound = { direction: "outbound", channel: "smpp", gateway_smsc: { $in: [smsc, null] } };
   const update = () =>
     SmsMessage.updateOne(
       { ...outbound, gateway_message_id: gatewayMessageId, $or: [{ delivered_at: null }, { delivered_at: { $lte: at } }] },
@@ -51,23 +54,24 @@ async function apply(gatewayMessageId: string, state: string, at: Date): Promise
 
 /** Records a delivery receipt (SMPP deliver_sm) on the outbound message it is about. */
 export async function recordReceipt(receipt: DeliveryReceipt, redis: Redis): Promise<void> {
+  const { smsc, messageId, state } = receipt;
   const at = new Date();
-  if (await apply(receipt.messageId, receipt.state, at)) return;
-  const parked: Parked = { state: receipt.state, at: at.getTime() };
-  await redis.set(parkedKey(receipt.messageId), JSON.stringify(parked), "EX", PARKED_TTL_SECONDS);
-  if (await apply(receipt.messageId, receipt.state, at)) await redis.del(parkedKey(receipt.messageId));
+  if (await apply(smsc, messageId, state, at)) return;
+  const parked: Parked = { state, at: at.getTime() };
+  await redis.set(parkedKey(smsc, messageId), JSON.stringify(parked), "EX", PARKED_TTL_SECONDS);
+  if (await apply(smsc, messageId, state, at)) await redis.del(parkedKey(smsc, messageId));
 }
 
 /**
  * After the sender wrote a message's SMSC ids: applies a receipt for the message that came before
  * them, if one did, and drops those of its later parts.
  */
-export async function applyParkedReceipt(gatewayMessageId: string, partIds: string[], redis: Redis): Promise<void> {
+export async function applyParkedReceipt(smsc: string, gatewayMessageId: string, partIds: string[], redis: Redis): Promise<void> {
   const [raw] = await Promise.all([
-    redis.getdel(parkedKey(gatewayMessageId)),
-    partIds.length ? redis.del(...partIds.map(parkedKey)) : undefined,
+    redis.getdel(parkedKey(smsc, gatewayMessageId)),
+    partIds.length ? redis.del(...partIds.map((id) => parkedKey(smsc, id))) : undefined,
   ]);
   if (!raw) return;
   const parked = JSON.parse(raw) as Parked;
-  await apply(gatewayMessageId, parked.state, new Date(parked.at));
+  await apply(smsc, gatewayMessageId, parked.state, new Date(parked.at));
 }
