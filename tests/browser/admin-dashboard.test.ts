@@ -39,12 +39,15 @@ let cspViolations: string[] = [];
 /** Closes every toast, so a screenshot shows the section under them. */
 async function dismissToasts() {
   // One at a time, without waiting for a toast to stop sliding in (a busy machine draws its
-  // entrance slowly), and one that leaves on its own meanwhile is simply gone.
+  // entrance slowly), and one that leaves on its own meanwhile is simply gone. The click is sent to
+  // the button itself, not to where it was: a forced click at the spot of a toast that had just
+  // left landed on the page beneath it (once a row's "Reset password", whose dialog then blocked
+  // the rest of the suite).
   await expect
     .poll(
       async () => {
         const close = page.locator(".toast__close").first();
-        if ((await close.count()) > 0) await close.click({ force: true, timeout: 2_000 }).catch(() => undefined);
+        if ((await close.count()) > 0) await close.dispatchEvent("click", undefined, { timeout: 2_000 }).catch(() => undefined);
         return page.locator(".toast").count();
       },
       { timeout: 20_000 },
