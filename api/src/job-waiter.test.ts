@@ -1,6 +1,6 @@
 import { Queue, UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { MESSAGES, QUEUE_NAMES } from "@storefront/shared";
 import { createLogger, type Queues } from "@storefront/shared/server";
 import { AppError } from "./errors";
@@ -103,6 +103,24 @@ describe("JobWaiter", () => {
       proto.sendCommand = send;
       release();
       await fresh.close();
+    }
+  });
+
+  it("hears a job watched before it was added, without reading its state, and forgets a cancelled watch", async () => {
+    const read = vi.spyOn(queues.chat, "getJobState");
+    try {
+      const watch = await waiter.watch("chat", "w-watch");
+      await queues.chat.add("t", { text: "watched" }, { jobId: "w-watch" });
+      await expect(watch.result()).resolves.toEqual({ reply: "echo watched" });
+      const failing = await waiter.watch("chat", "w-watch-fail");
+      await queues.chat.add("t", { fail: "[ai_refused] no" }, { jobId: "w-watch-fail" });
+      await expect(failing.result()).rejects.toMatchObject({ status: 502, code: "ai_refused" });
+      expect(read).not.toHaveBeenCalled();
+      const cancelled = await waiter.watch("chat", "w-never-added");
+      cancelled.cancel();
+      await expect(cancelled.result(50)).rejects.toMatchObject({ status: 504 });
+    } finally {
+      read.mockRestore();
     }
   });
 

@@ -14,6 +14,20 @@ interface Waiting {
   reject(error: Error): void;
 }
 
+interface Registered {
+  entry: Waiting;
+  result: Promise<unknown>;
+  forget(): void;
+}
+
+/** A wait registered before its job was added (JobWaiter.watch). */
+export interface JobWatch {
+  /** The job's return value; AppError with its failure, or 504 after the timeout. */
+  result(timeoutMs?: number): Promise<unknown>;
+  /** Stops watching (the job was not added after all). */
+  cancel(): void;
+}
+
 /**
  * The error a caller sees when its job finally failed: the code the worker put in its reason and
  * that code's neutral text (the provider's detail stays in failedReason and the logs).
@@ -78,15 +92,14 @@ export class JobWaiter {
     for (const w of set) fn(w);
   }
 
-  /** Resolves with the job's return value; AppError with the failure reason, or 504 after the timeout. */
-  async wait(queue: QueueName, jobId: string, timeoutMs = this.defaultTimeoutMs): Promise<unknown> {
-    await this.listener(queue);
+  /** Registers a waiter for a job's outcome; `forget` removes it. */
+  private register(queue: QueueName, jobId: string): Registered {
     const key = `${queue}/${jobId}`;
     let entry!: Waiting;
     const result = new Promise<unknown>((resolve, reject) => {
       entry = { resolve, reject };
     });
-    // The job may fail while we still read its state below; the race further down reports it.
+    // The job may fail before anyone awaits the result; the race in `outcome` reports it.
     result.catch(() => undefined);
     const set = this.waiting.get(key) ?? new Set<Waiting>();
     set.add(entry);
@@ -95,20 +108,11 @@ export class JobWaiter {
       set.delete(entry);
       if (set.size === 0 && this.waiting.get(key) === set) this.waiting.delete(key);
     };
+    return { entry, result, forget };
+  }
 
-    // The job may have finished before we registered: read its state once, after registering.
-    // Finished states are final, so the job read after them carries its result.
-    const state = await this.queues[queue].getJobState(jobId);
-    if (state === "unknown") {
-      forget();
-      throw notFound("Job not found");
-    }
-    if (state === "completed" || state === "failed") {
-      const job = await this.queues[queue].getJob(jobId);
-      if (state === "completed") entry.resolve(job?.returnvalue);
-      else entry.reject(jobFailed(jobId, job?.failedReason ?? ""));
-    }
-
+  /** The registered outcome, or 504 after the timeout; the waiter is forgotten either way. */
+  private async outcome(registered: Registered, jobId: string, timeoutMs: number): Promise<unknown> {
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -118,11 +122,43 @@ export class JobWaiter {
       );
     });
     try {
-      return await Promise.race([result, expired]);
+      return await Promise.race([registered.result, expired]);
     } finally {
       clearTimeout(timer);
-      forget();
+      registered.forget();
     }
+  }
+
+  /** Resolves with the job's return value; AppError with the failure reason, or 504 after the timeout. */
+  async wait(queue: QueueName, jobId: string, timeoutMs = this.defaultTimeoutMs): Promise<unknown> {
+    await this.listener(queue);
+    const registered = this.register(queue, jobId);
+    // The job may have finished before we registered: read its state once, after registering.
+    // Finished states are final, so the job read after them carries its result.
+    const state = await this.queues[queue].getJobState(jobId);
+    if (state === "unknown") {
+      registered.forget();
+      throw notFound("Job not found");
+    }
+    if (state === "completed" || state === "failed") {
+      const job = await this.queues[queue].getJob(jobId);
+      if (state === "completed") registered.entry.resolve(job?.returnvalue);
+      else registered.entry.reject(jobFailed(jobId, job?.failedReason ?? ""));
+    }
+    return this.outcome(registered, jobId, timeoutMs);
+  }
+
+  /**
+   * Registers for the outcome of a job that is not added yet: it cannot finish before it exists,
+   * so unlike `wait` no read of its state is needed. Call `cancel` if the job is never added.
+   */
+  async watch(queue: QueueName, jobId: string): Promise<JobWatch> {
+    await this.listener(queue);
+    const registered = this.register(queue, jobId);
+    return {
+      result: (timeoutMs = this.defaultTimeoutMs) => this.outcome(registered, jobId, timeoutMs),
+      cancel: registered.forget,
+    };
   }
 
   async close(): Promise<void> {

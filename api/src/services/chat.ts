@@ -5,7 +5,7 @@
 import { chatJobResultSchema, priceOf, type ChatRequest, type ChatResponse } from "@storefront/shared";
 import { loadWalletTables } from "@storefront/shared/server";
 import type { AppContext } from "../context";
-import { acceptJob, waitForJob } from "./jobs";
+import { runJob } from "./jobs";
 
 export interface ChatCall {
   userId: string;
@@ -22,7 +22,7 @@ export function chatPrice(input: Pick<ChatRequest, "avatarType" | "message">, pr
 export async function chat(ctx: AppContext, input: ChatRequest, call: ChatCall): Promise<ChatResponse> {
   const { pricing } = await loadWalletTables();
   const { feature, cost } = chatPrice(input, pricing);
-  const accepted = await acceptJob(ctx, {
+  const { accepted, result: reply } = await runJob(ctx, {
     queue: "chat",
     name: feature,
     userId: call.userId,
@@ -40,7 +40,7 @@ export async function chat(ctx: AppContext, input: ChatRequest, call: ChatCall):
     },
     ...(call.requestId ? { requestId: call.requestId } : {}),
   });
-  const result = chatJobResultSchema.parse(await waitForJob(ctx, "chat", accepted.jobId));
+  const result = chatJobResultSchema.parse(reply);
   return {
     success: true,
     message: result.reply,

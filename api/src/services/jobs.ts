@@ -52,13 +52,24 @@ export interface AcceptedJob {
   replayed: boolean;
 }
 
+/** The hold's key and the job's id of a request (a fresh pair when the client sent no Idempotency-Key). */
+export function jobKeysOf(input: Pick<AcceptJobInput, "queue" | "userId" | "idempotencyKey">): {
+  holdKey: string;
+  jobId: string;
+} {
+  const holdKey = requestKey(`job:${input.queue}`, input.userId, input.idempotencyKey);
+  return { holdKey, jobId: jobIdForHold(input.queue, holdKey) };
+}
+
 /**
  * Holds the cost, then adds the job. InsufficientCoinsError (402) when short, and then no job is
  * added; if adding fails the hold is released at once.
  */
-export async function acceptJob<Q extends HeldQueueName>(ctx: AppContext, input: AcceptJobInput<Q>): Promise<AcceptedJob> {
-  const holdKey = requestKey(`job:${input.queue}`, input.userId, input.idempotencyKey);
-  const jobId = jobIdForHold(input.queue, holdKey);
+export async function acceptJob<Q extends HeldQueueName>(
+  ctx: AppContext,
+  input: AcceptJobInput<Q>,
+  { holdKey, jobId } = jobKeysOf(input),
+): Promise<AcceptedJob> {
   // TypeScript cannot tie the schema picked by a generic key to JobData<Q>; the map makes it so.
   const data = jobSchemas[input.queue].parse({
     ...input.payload,
@@ -125,4 +136,28 @@ async function addJob<Q extends HeldQueueName>(
 /** Waits for a job added by acceptJob (bounded by JOB_WAIT_TIMEOUT_MS unless given). */
 export function waitForJob(ctx: AppContext, queue: QueueName, jobId: string, timeoutMs?: number): Promise<unknown> {
   return ctx.jobs.wait(queue, jobId, timeoutMs);
+}
+
+/**
+ * acceptJob, then the job's result, for calls that answer with it. The wait is registered before
+ * the job is added, so its completion cannot pass unheard and its state need not be read (one
+ * Redis round trip less per call); a retried request, whose job may have finished long before,
+ * reads it as waitForJob does.
+ */
+export async function runJob<Q extends HeldQueueName>(
+  ctx: AppContext,
+  input: AcceptJobInput<Q>,
+  timeoutMs?: number,
+): Promise<{ accepted: AcceptedJob; result: unknown }> {
+  const keys = jobKeysOf(input);
+  const watch = await ctx.jobs.watch(input.queue, keys.jobId);
+  try {
+    const accepted = await acceptJob(ctx, input, keys);
+    const result = accepted.replayed
+      ? await waitForJob(ctx, input.queue, accepted.jobId, timeoutMs)
+      : await watch.result(timeoutMs);
+    return { accepted, result };
+  } finally {
+    watch.cancel();
+  }
 }

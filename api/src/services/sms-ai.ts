@@ -23,7 +23,7 @@ import {
   type SmsAiMessageDoc,
 } from "@storefront/shared/server";
 import type { AppContext } from "../context";
-import { acceptJob, waitForJob } from "./jobs";
+import { runJob } from "./jobs";
 
 /** The other party of the screen's exchanges when the client names none. */
 export const SMS_AI_PARTY = "AI";
@@ -44,7 +44,7 @@ export async function smsAiReply(ctx: AppContext, input: SmsAiRequest, call: Sms
   const askedAt = new Date();
   const { pricing } = await loadWalletTables();
   const cost = priceOf({ feature: "sms", text: input.message }, pricing);
-  const accepted = await acceptJob(ctx, {
+  const { accepted, result: answer } = await runJob(ctx, {
     queue: "chat",
     name: "sms",
     userId: call.userId,
@@ -62,7 +62,7 @@ export async function smsAiReply(ctx: AppContext, input: SmsAiRequest, call: Sms
     },
     ...(call.requestId ? { requestId: call.requestId } : {}),
   });
-  const result = (await waitForJob(ctx, "chat", accepted.jobId)) as ChatJobResult;
+  const result = answer as ChatJobResult;
   const response = result.reply;
 
   const userSide = input.sender || call.phone;
