@@ -32,7 +32,26 @@ export class BenchClient {
     return this.request("GET", url, undefined, headers);
   }
 
-  private request(method: string, url: string, payload: Buffer | undefined, headers: Record<string, string>): Promise<HttpReply> {
+  /**
+   * One request; sent once more when it went out on a kept-alive socket that the server had just
+   * closed for being idle (its keepAliveTimeout, 5 s, passes while a phase drives another server),
+   * as Node's documentation advises: that request never reached the server.
+   */
+  private async request(
+    method: string,
+    url: string,
+    payload: Buffer | undefined,
+    headers: Record<string, string>,
+  ): Promise<HttpReply> {
+    try {
+      return await this.send(method, url, payload, headers);
+    } catch (error) {
+      if (!(error as { reusedSocket?: boolean }).reusedSocket) throw error;
+      return this.send(method, url, payload, headers);
+    }
+  }
+
+  private send(method: string, url: string, payload: Buffer | undefined, headers: Record<string, string>): Promise<HttpReply> {
     const bodyHeaders: Record<string, string> = payload
       ? { "content-type": "application/json", "content-length": String(payload.length) }
       : {};
@@ -53,7 +72,13 @@ export class BenchClient {
           res.on("error", reject);
         },
       );
-      req.on("error", reject);
+      req.on("error", (error: NodeJS.ErrnoException) =>
+        reject(
+          Object.assign(error, {
+            reusedSocket: req.reusedSocket && (error.code === "ECONNRESET" || error.message === "socket hang up"),
+          }),
+        ),
+      );
       req.end(payload);
     });
   }
