@@ -57,15 +57,15 @@ const statusOf = async (id: mongoose.Types.ObjectId) => (await SmsMessage.findBy
 describe("SMPP delivery receipts", () => {
   it("applies a receipt whose message got its ids between the receipt's update and its look-up", async () => {
     const message = await sending();
-    const update = SmsMessage.updateOne.bind(SmsMessage);
+    const update = SmsMessage.findOneAndUpdate.bind(SmsMessage);
     // The sender's write lands right after the receipt's first update missed (as in a full run).
-    const spy = vi.spyOn(SmsMessage, "updateOne").mockImplementationOnce(((...args: Parameters<typeof update>) =>
+    const spy = vi.spyOn(SmsMessage, "findOneAndUpdate").mockImplementationOnce(((...args: Parameters<typeof update>) =>
       update(...args)
         .exec()
         .then(async (missed) => {
           await markSent(message);
           return missed;
-        })) as unknown as typeof SmsMessage.updateOne);
+        })) as unknown as typeof SmsMessage.findOneAndUpdate);
     try {
       await recordReceipt(receipt(message.first, SMSC, "DELIVRD"), redis);
     } finally {
@@ -91,10 +91,36 @@ describe("SMPP delivery receipts", () => {
     expect(await redis.exists(`sms:receipt:smsc-c.example:2775:${a.first}`)).toBe(1);
   });
 
-  it("still applies a receipt to a message recorded before the SMSC was stored with it", async () => {
-    const message = await sending();
-    await SmsMessage.updateOne({ _id: message.id }, { $set: { state: "sent", gateway_message_id: message.first } });
-    await recordReceipt(receipt(message.first, SMSC, "DELIVRD"), redis);
-    expect(await statusOf(message.id)).toBe("DELIVRD");
+  it("applies a receipt by id alone to a message recorded without its SMSC in the last day, after its own SMSC's", async () => {
+    /** A message sent before the SMSC was stored with its ids. */
+    const legacy = async (first: string, sentAt: Date) => {
+      const message = await sending();
+      await SmsMessage.updateOne({ _id: message.id }, { $set: { state: "sent", gateway_message_id: first, sent_at: sentAt } });
+      return message;
+    };
+    const recent = await sending();
+    await legacy(recent.first, new Date(Date.now() - 60_000)).then(async (old) => {
+      await recordReceipt(receipt(recent.first, SMSC, "DELIVRD"), redis);
+      expect(await statusOf(old.id)).toBe("DELIVRD");
+      // A message of the receipt's own SMSC with the same id comes first, even with the old one undelivered.
+      await SmsMessage.updateOne({ _id: old.id }, { $set: { delivery_status: null, delivered_at: null } });
+      await markSent(recent);
+      await recordReceipt(receipt(recent.first, SMSC, "UNDELIV"), redis);
+      expect([await statusOf(recent.id), await statusOf(old.id)]).toEqual(["UNDELIV", null]);
+    });
+    const stale = await sending();
+    const twoDaysAgo = await legacy(stale.first, new Date(Date.now() - 2 * 24 * 60 * 60 * 1000));
+    await recordReceipt(receipt(stale.first, SMSC, "DELIVRD"), redis);
+    expect(await statusOf(twoDaysAgo.id)).toBeNull();
+  });
+
+  it("gives a receipt to the newest of its SMSC's messages with that id when the SMSC's counter came round", async () => {
+    const older = await sending();
+    const newer = await sending();
+    newer.first = older.first;
+    await markSent(older);
+    await markSent(newer);
+    await recordReceipt(receipt(older.first, SMSC, "DELIVRD"), redis);
+    expect([await statusOf(older.id), await statusOf(newer.id)]).toEqual([null, "DELIVRD"]);
   });
 });

@@ -14,7 +14,9 @@
  * (docs/decisions.md), the others are recognised by the part ids the sender stores and dropped.
  *
  * Ids are the SMSC's own, so a receipt only applies to a message sent through the SMSC it came from
- * (`gateway_smsc`); a message recorded before that field existed matches any SMSC, as it did then.
+ * (`gateway_smsc`), the newest one with that id when a counter came round again. A message recorded
+ * before that field existed and sent in the last day (receipts come within hours) is matched by its
+ * id alone, as it was then, but only when no message of the receipt's SMSC has the id.
  */
 import type { Redis } from "ioredis";
 import { SmsMessage } from "@storefront/shared/server";
@@ -23,6 +25,8 @@ import type { DeliveryReceipt } from "../../gateways/smpp";
 /** How long an early receipt waits for its message's id (a submit that never returns leaves it). */
 const PARKED_TTL_SECONDS = 24 * 60 * 60;
 const parkedKey = (smsc: string, gatewayMessageId: string) => `sms:receipt:${smsc}:${gatewayMessageId}`;
+/** How long after its send a message recorded without its SMSC still takes a receipt by id alone. */
+const LEGACY_RECEIPT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 interface Parked {
   state: string;
@@ -34,22 +38,37 @@ interface Parked {
  * after a newer one came straight through). True when a message has this id, as itself or as a part.
  */
 async function apply(smsc: string, gatewayMessageId: string, state: string, at: Date): Promise<boolean> {
-  const outbound = { direction: "outbound", channel: "smpp", gateway_smsc: { $in: [smsc, null] } };
-  const update = () =>
-    SmsMessage.updateOne(
-      { ...outbound, gateway_message_id: gatewayMessageId, $or: [{ delivered_at: null }, { delivered_at: { $lte: at } }] },
+  const outbound = { direction: "outbound", channel: "smpp" };
+  const legacy = { gateway_smsc: null, sent_at: { $gte: new Date(at.getTime() - LEGACY_RECEIPT_WINDOW_MS) } };
+  const update = (from: object) =>
+    SmsMessage.findOneAndUpdate(
+      {
+        ...outbound,
+        ...from,
+        gateway_message_id: gatewayMessageId,
+        $or: [{ delivered_at: null }, { delivered_at: { $lte: at } }],
+      },
       { $set: { delivery_status: state, delivered_at: at } },
+      { sort: { created_at: -1 }, projection: { _id: 1 }, lean: true },
     );
-  if ((await update()).matchedCount > 0) return true;
-  const known = await SmsMessage.findOne(
-    { ...outbound, $or: [{ gateway_message_id: gatewayMessageId }, { gateway_part_ids: gatewayMessageId }] },
-    { gateway_message_id: 1 },
-  ).lean<{ gateway_message_id: string | null }>();
-  if (!known) return false;
-  // The sender wrote the id between the update and this read: the update runs again and lands,
-  // unless a later receipt is already stored. (Taking the id as known without it dropped the receipt.)
-  if (known.gateway_message_id === gatewayMessageId) await update();
-  return true;
+  const known = (from: object) =>
+    SmsMessage.findOne(
+      { ...outbound, ...from, $or: [{ gateway_message_id: gatewayMessageId }, { gateway_part_ids: gatewayMessageId }] },
+      { gateway_message_id: 1 },
+    )
+      .sort({ created_at: -1 })
+      .lean<{ gateway_message_id: string | null }>();
+
+  for (const from of [{ gateway_smsc: smsc }, legacy]) {
+    if (await update(from)) return true;
+    const message = await known(from);
+    if (!message) continue;
+    // The sender wrote the id between the update and this read: the update runs again and lands,
+    // unless a later receipt is already stored. (Taking the id as known without it dropped the receipt.)
+    if (message.gateway_message_id === gatewayMessageId) await update(from);
+    return true;
+  }
+  return false;
 }
 
 /** Records a delivery receipt (SMPP deliver_sm) on the outbound message it is about. */
