@@ -68,7 +68,11 @@ export class JobWaiter {
     // Redis: that read comes after the listener reports ready, and a job finishing in between
     // would never be heard of (its waiter, which read the job as still running, would time out).
     const connection = this.connect();
-    const [newest] = await connection.xrevrange(this.queues[queue].keys.events!, "+", "-", "COUNT", 1);
+    const [newest] = await connection.xrevrange(this.queues[queue].keys.events!, "+", "-", "COUNT", 1).catch((error: unknown) => {
+      // The next wait tries again with a connection of its own: this one is not left open.
+      connection.disconnect();
+      throw error;
+    });
     const events = new QueueEvents(queue, {
       connection,
       lastEventId: newest?.[0] ?? "0-0",
@@ -133,17 +137,20 @@ export class JobWaiter {
   async wait(queue: QueueName, jobId: string, timeoutMs = this.defaultTimeoutMs): Promise<unknown> {
     await this.listener(queue);
     const registered = this.register(queue, jobId);
-    // The job may have finished before we registered: read its state once, after registering.
-    // Finished states are final, so the job read after them carries its result.
-    const state = await this.queues[queue].getJobState(jobId);
-    if (state === "unknown") {
+    try {
+      // The job may have finished before we registered: read its state once, after registering.
+      // Finished states are final, so the job read after them carries its result.
+      const state = await this.queues[queue].getJobState(jobId);
+      if (state === "unknown") throw notFound("Job not found");
+      if (state === "completed" || state === "failed") {
+        const job = await this.queues[queue].getJob(jobId);
+        if (state === "completed") registered.entry.resolve(job?.returnvalue);
+        else registered.entry.reject(jobFailed(jobId, job?.failedReason ?? ""));
+      }
+    } catch (error) {
+      // Not left registered for an event that a finished (or unknown) job will never send.
       registered.forget();
-      throw notFound("Job not found");
-    }
-    if (state === "completed" || state === "failed") {
-      const job = await this.queues[queue].getJob(jobId);
-      if (state === "completed") registered.entry.resolve(job?.returnvalue);
-      else registered.entry.reject(jobFailed(jobId, job?.failedReason ?? ""));
+      throw error;
     }
     return this.outcome(registered, jobId, timeoutMs);
   }
