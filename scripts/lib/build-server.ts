@@ -10,7 +10,7 @@
  * half a file.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { decode, encode } from "@jridgewell/sourcemap-codec";
 import { build, version as esbuildVersion, type BuildOptions, type OutputFile } from "esbuild";
@@ -31,6 +31,8 @@ const NOT_BUNDLED = [
   "@bull-board/*",
   "@ffmpeg-installer/*",
   "smpp",
+  // Finds its native decoder (msgpackr-extract) relative to itself; bundled, it silently used the slower one.
+  "msgpackr",
   // Optional peers of mongodb and ws, required only when installed.
   "kerberos",
   "snappy",
@@ -71,15 +73,33 @@ function ownSourcesOnly(map: OutputFile): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(json));
 }
 
-/** What a bundle was built from: the build's options and each input file's size and time. */
+type Stamp = [mtimeMs: number, size: number];
+
+/** What a bundle was built from (the build's options, each input file's time and size) and what it wrote. */
 interface BuildRecord {
   options: string;
-  inputs: Record<string, [mtimeMs: number, size: number]>;
+  inputs: Record<string, Stamp>;
+  /** The bundle and its map as this build left them: a later build's files do not match this record. */
+  outputs: [Stamp, Stamp];
 }
+
+/**
+ * Files that decide how imports resolve without being read as a module: a change to any of them
+ * (an upgraded or newly nested dependency, a path setting) builds again.
+ */
+const RESOLUTION_FILES = [
+  "package-lock.json",
+  "package.json",
+  "tsconfig.json",
+  "tsconfig.base.json",
+  "api/package.json",
+  "workers/package.json",
+  "shared/package.json",
+];
 
 const recordPath = (outfile: string) => `${outfile}.inputs.json`;
 
-async function fileStamp(file: string): Promise<[number, number] | null> {
+async function fileStamp(file: string): Promise<Stamp | null> {
   const info = await stat(file).catch(() => null);
   return info ? [info.mtimeMs, info.size] : null;
 }
@@ -87,7 +107,9 @@ async function fileStamp(file: string): Promise<[number, number] | null> {
 /** True when the bundle on disk was built with these options from files that have not changed since. */
 async function upToDate(root: string, outfile: string, options: string): Promise<boolean> {
   const record = (await readFile(recordPath(outfile), "utf8").then(JSON.parse, () => null)) as BuildRecord | null;
-  if (record?.options !== options || !(await fileStamp(outfile)) || !(await fileStamp(`${outfile}.map`))) return false;
+  if (record?.options !== options || !record.outputs) return false;
+  const outputs = await Promise.all([fileStamp(outfile), fileStamp(`${outfile}.map`)]);
+  if (outputs.some((stamp, i) => stamp?.[0] !== record.outputs[i]![0] || stamp[1] !== record.outputs[i]![1])) return false;
   const stamps = await Promise.all(
     Object.entries(record.inputs).map(async ([file, [mtimeMs, size]]) => {
       const now = await fileStamp(path.join(root, file));
@@ -126,6 +148,7 @@ async function buildOne(root: string, program: ServerProgram): Promise<string> {
     .digest("hex");
   if (await upToDate(root, outfile, fingerprint)) return outfile;
 
+  const startedAt = Date.now();
   const result = await build(options);
   await mkdir(path.dirname(outfile), { recursive: true });
   const suffix = `.${process.pid}.${Date.now()}.tmp`;
@@ -139,13 +162,23 @@ async function buildOne(root: string, program: ServerProgram): Promise<string> {
   for (const file of ordered) await rename(file.path + suffix, file.path);
   // Stamped after the files are in place, so a record never vouches for a bundle that is not there.
   const inputs: BuildRecord["inputs"] = {};
+  let changedDuringBuild = false;
   await Promise.all(
-    Object.keys(result.metafile.inputs).map(async (file) => {
+    [...Object.keys(result.metafile.inputs), ...RESOLUTION_FILES].map(async (file) => {
       const now = await fileStamp(path.join(root, file));
-      if (now) inputs[file] = now;
+      if (!now) return;
+      inputs[file] = now;
+      // Saved while esbuild was reading: the bundle may hold the older text, so vouch for nothing.
+      if (now[0] >= startedAt) changedDuringBuild = true;
     }),
   );
-  await writeFile(recordPath(outfile) + suffix, JSON.stringify({ options: fingerprint, inputs } satisfies BuildRecord));
+  const outputs = await Promise.all([fileStamp(outfile), fileStamp(`${outfile}.map`)]);
+  if (changedDuringBuild || !outputs[0] || !outputs[1]) {
+    await rm(recordPath(outfile), { force: true });
+    return outfile;
+  }
+  const record: BuildRecord = { options: fingerprint, inputs, outputs: [outputs[0], outputs[1]] };
+  await writeFile(recordPath(outfile) + suffix, JSON.stringify(record));
   await rename(recordPath(outfile) + suffix, recordPath(outfile));
   return outfile;
 }
