@@ -44,6 +44,29 @@ async function balance(id: Types.ObjectId): Promise<number> {
 }
 
 describe("ledger", () => {
+  it("refunds a hold whose first release died before its commit, once, under the next key", async () => {
+    const id = await newUser(50);
+    const holdKey = `hold:chat:${String(id)}:died-releasing`;
+    await hold({ userId: id, coins: 20, key: holdKey, feature: "text", queue: "chat", jobId: "j-died" });
+    // What a worker killed between the refund's insert and its commit leaves, once the reconciler
+    // has declared the entry abandoned: the hold releasing, its refund failed, no coin moved.
+    await LedgerEntry.updateOne({ key: holdKey }, { holdState: "releasing" });
+    await LedgerEntry.create({
+      userId: id,
+      key: `release:${holdKey}`,
+      kind: "release",
+      amount: 20,
+      state: "failed",
+      failure: "abandoned",
+    });
+    const refund = await releaseHold(holdKey, "released again", "reconciler");
+    expect(refund).toMatchObject({ key: `release:${holdKey}:retry:1`, amount: 20, balanceAfter: 50, replayed: false });
+    expect(await LedgerEntry.findOne({ key: holdKey }).lean()).toMatchObject({ holdState: "released" });
+    expect(await releaseHold(holdKey, "and again", "reconciler")).toBeNull();
+    expect(await balance(id)).toBe(50);
+    expect(await ledgerSum(id)).toBe(50);
+  });
+
   it("refuses a debit that would take the balance below zero, and records why", async () => {
     const id = await newUser(5);
     await expect(debit(id, 6, `k:${String(id)}`, "text")).rejects.toMatchObject({ needed: 6, available: 5 });

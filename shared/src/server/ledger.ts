@@ -424,21 +424,46 @@ export async function releaseHold(holdKey: string, reason: string, actor = "work
     { returnDocument: "after" },
   ).lean<LedgerEntryDoc>();
   if (!claimed) return null;
-  const refund = await applyEntry({
-    userId: claimed.userId,
-    key: `release:${holdKey}`,
-    kind: "release",
-    amount: -claimed.amount,
-    feature: claimed.feature ?? null,
-    reason,
-    actor,
-    jobId: claimed.jobId ?? null,
-    queue: claimed.queue ?? null,
-    conversationId: claimed.conversationId ?? null,
-    ...(claimed.spendDay ? { unspendDay: claimed.spendDay } : {}),
-  });
+  const refund = await refundOnce(claimed, holdKey, reason, actor);
   await LedgerEntry.updateOne({ _id: claimed._id }, { holdState: "released" });
   return refund;
+}
+
+/** Failures that leave an entry without any change of the balance: its executor stopped before the commit. */
+const NOTHING_MOVED = ["abandoned", "deadline", "contended"];
+const MAX_REFUND_KEYS = 10;
+
+/**
+ * The refund of a claimed hold under `release:<hold key>`. An executor that died after inserting that
+ * entry and before its commit leaves it failed (the reconciler's "abandoned"), with nothing moved
+ * and the key taken: the refund is then made under the next key (`release:<hold key>:retry:<n>`),
+ * still once, since each key makes exactly one executor and a failed entry moved no coins.
+ */
+async function refundOnce(claimed: LedgerEntryDoc, holdKey: string, reason: string, actor: string): Promise<AppliedEntry> {
+  for (let attempt = 0; ; attempt++) {
+    const key = attempt === 0 ? `release:${holdKey}` : `release:${holdKey}:retry:${attempt}`;
+    try {
+      return await applyEntry({
+        userId: claimed.userId,
+        key,
+        kind: "release",
+        amount: -claimed.amount,
+        feature: claimed.feature ?? null,
+        reason,
+        actor,
+        jobId: claimed.jobId ?? null,
+        queue: claimed.queue ?? null,
+        conversationId: claimed.conversationId ?? null,
+        ...(claimed.spendDay ? { unspendDay: claimed.spendDay } : {}),
+      });
+    } catch (error) {
+      const movedNothing =
+        error instanceof LedgerInProgressError &&
+        attempt + 1 < MAX_REFUND_KEYS &&
+        (await LedgerEntry.exists({ key, state: "failed", failure: { $in: NOTHING_MOVED } }));
+      if (!movedNothing) throw error;
+    }
+  }
 }
 
 /**
