@@ -44,6 +44,14 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
     }),
   );
 
+  // API answers carry account data (balances, history, messages): no browser or proxy keeps them,
+  // unless a route says otherwise (the user's own images). With nothing kept, an ETag would only
+  // cost a hash of every body; the web app's files get theirs from express.static.
+  app.set("etag", false);
+  app.use("/api", (_req, res, next) => {
+    res.setHeader("Cache-Control", "no-store");
+    next();
+  });
   app.use("/api", failFastWhenDown(ctx));
   // Before the API's JSON parser: the webhook signature covers the raw body.
   app.use("/api", ownBodyRoutes(ctx));

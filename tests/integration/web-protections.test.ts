@@ -162,6 +162,22 @@ describe("security headers", () => {
   });
 });
 
+describe("caching of API answers", () => {
+  it("marks API answers no-store and sends no ETag: they carry account data", async () => {
+    const user = await newUser();
+    const answers = {
+      health: await fetch(`${baseUrl}/api/health`),
+      "unknown route": await fetch(`${baseUrl}/api/no-such-route`),
+      wallet: await user.client.get("/wallet/get.php"),
+      profile: await user.client.get("/user/profile.php"),
+    };
+    for (const [name, res] of Object.entries(answers)) {
+      expect(res.headers.get("cache-control"), name).toBe("no-store");
+      expect(res.headers.get("etag"), name).toBeNull();
+    }
+  });
+});
+
 describe("limits on unauthenticated work", () => {
   it("limits signups per client address across API processes (429), other addresses unaffected", async () => {
     const address = clientAddress();
