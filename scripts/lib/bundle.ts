@@ -11,14 +11,9 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { PRECOMPRESSED } from "@storefront/shared";
+import { closure, initialFiles, readManifest } from "./manifest";
 
 export const BUDGET_BYTES = 100 * 1024;
-
-interface ManifestChunk {
-  file: string;
-  isEntry?: boolean;
-  imports?: string[];
-}
 
 export interface FileSize {
   file: string;
@@ -46,9 +41,7 @@ export interface BundleReport {
 }
 
 export function measureBundle(dist: string): BundleReport {
-  const manifestFile = path.join(dist, ".vite/manifest.json");
-  if (!existsSync(manifestFile)) throw new Error(`${manifestFile} is missing: run \`npm run build -w web\` first`);
-  const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, ManifestChunk>;
+  const manifest = readManifest(dist);
   const problems: string[] = [];
   const sizes = new Map<string, FileSize>();
 
@@ -73,39 +66,17 @@ export function measureBundle(dist: string): BundleReport {
     return size;
   };
 
-  /** A chunk's file plus every chunk it statically imports, transitively. */
-  const closure = (key: string, into = new Set<string>()): Set<string> => {
-    const chunk = manifest[key];
-    if (!chunk || into.has(chunk.file)) return into;
-    into.add(chunk.file);
-    for (const dep of chunk.imports ?? []) closure(dep, into);
-    return into;
-  };
-  const keyOf = (test: (key: string) => boolean, what: string): string => {
-    const key = Object.keys(manifest).find(test);
-    if (!key) throw new Error(`no chunk for ${what} in the manifest`);
-    return key;
-  };
-
-  const initialFiles = closure(keyOf((k) => manifest[k]!.isEntry === true, "the entry"));
-  closure(
-    keyOf((k) => k.endsWith("screens/Home/Home.tsx"), "the Home screen"),
-    initialFiles,
-  );
-  closure(
-    keyOf((k) => k.includes("i18n-public/en"), "the public English catalog"),
-    initialFiles,
-  );
-  const initial = [...initialFiles].map(sizeOf);
+  const initial = [...initialFiles(manifest)].map(sizeOf);
   const sum = (files: FileSize[], field: "raw" | "gzip" | "brotli") => files.reduce((total, f) => total + f[field], 0);
 
+  const initialSet = new Set(initial.map((f) => f.file));
   const routes = Object.keys(manifest)
     .filter((k) => /screens\/[^/]+\/[^/]+\.tsx$/u.test(k) && path.basename(k, ".tsx") === path.basename(path.dirname(k)))
     .sort()
     .map((k) => ({
       screen: path.basename(path.dirname(k)),
       own: sizeOf(manifest[k]!.file).gzip,
-      extra: sum([...closure(k)].filter((f) => !initialFiles.has(f)).map(sizeOf), "gzip"),
+      extra: sum([...closure(manifest, k)].filter((f) => !initialSet.has(f)).map(sizeOf), "gzip"),
     }));
 
   return {
