@@ -5,7 +5,6 @@ import mongoose from "mongoose";
 import {
   closeQueues,
   connectMongo,
-  createIndexes,
   createLogger,
   createQueues,
   createRedis,
@@ -39,7 +38,6 @@ const FAIL_FAST_MS = 1500;
 
 async function main(): Promise<void> {
   await connectMongo(config.MONGODB_URI, { failFastMs: FAIL_FAST_MS, outage: new OutageLog(log, "mongodb") });
-  await createIndexes();
   const redisOutage = new OutageLog(log, "redis");
   const redis = createRedis(config.REDIS_URL, { commandTimeout: FAIL_FAST_MS }, redisOutage);
   // Not awaited: the caches serve once subscribed; until then (or while Redis is down) reads go to the database.

@@ -5,7 +5,6 @@ import { QUEUE_NAMES, type QueueName } from "@storefront/shared";
 import {
   attachJobMetrics,
   connectMongo,
-  createIndexes,
   startCacheBus,
   exitOnFatalErrors,
   stopOnSignals,
@@ -64,7 +63,6 @@ async function main(): Promise<void> {
   const missing = QUEUE_NAMES.filter((q) => typeof processors[q] !== "function");
   if (missing.length) throw new Error(`no processor for queues: ${missing.join(", ")}`);
   await connectMongo(config.MONGODB_URI, { outage: new OutageLog(log, "mongodb") });
-  await createIndexes();
   // The wallet tables are read per SMS reply from this process's cache once subscribed.
   void startCacheBus(ctx.redis);
   const served = queuesToServe();

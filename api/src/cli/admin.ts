@@ -6,7 +6,7 @@
  */
 import { createInterface } from "node:readline/promises";
 import { ADMIN_ROLES, createAdminRequestSchema } from "@storefront/shared";
-import { connectMongo, createIndexes, disconnectMongo, loadConfigOrExit } from "@storefront/shared/server";
+import { connectMongo, disconnectMongo, loadConfigOrExit } from "@storefront/shared/server";
 import { AppError } from "../errors";
 import { describeZodError } from "../middleware/validate";
 import { recordAudit } from "../services/audit";
@@ -51,8 +51,6 @@ if (!parsed.success) fail(describeZodError(parsed.error).message);
 
 const config = loadConfigOrExit();
 await connectMongo(config.MONGODB_URI);
-// The unique indexes the writes below rely on, also on a database no API has started on yet.
-await createIndexes();
 try {
   const admin = await createAdmin(null, parsed.data);
   await recordAudit(

@@ -2,12 +2,10 @@
  * `npm run migrate`: the data migrations the API also runs at start (today: every phone to E.164),
  * printing what they did. Phones that turn out to be one number are listed for an operator.
  */
-import { connectMongo, createIndexes, disconnectMongo, loadConfigOrExit, migratePhones } from "@storefront/shared/server";
+import { connectMongo, disconnectMongo, loadConfigOrExit, migratePhones } from "@storefront/shared/server";
 
 const config = loadConfigOrExit();
 await connectMongo(config.MONGODB_URI);
-// The unique indexes the writes below rely on, also on a database no API has started on yet.
-await createIndexes();
 const phones = await migratePhones(config.DEFAULT_PHONE_COUNTRY);
 console.log(JSON.stringify({ phones }));
 await disconnectMongo();

@@ -3,9 +3,9 @@ import mongoose from "mongoose";
 import type { Logger } from "./logger";
 
 mongoose.set("strictQuery", true);
-// Each program builds the indexes once, awaited, as it starts (createIndexes below) instead of every
-// model starting its own build in the background on connect: the API ran every build twice, and a
-// worker could take a job before the unique indexes it relies on existed on a fresh database.
+// connectMongo builds the indexes once, awaited, instead of every model starting its own build in
+// the background on connect: the API ran every build twice, and a worker could take a job before
+// the unique indexes it relies on existed on a fresh database.
 mongoose.set("autoIndex", false);
 mongoose.set("autoCreate", false);
 
@@ -62,6 +62,10 @@ export interface MongoConnectOptions {
   outage?: OutageLog;
 }
 
+/**
+ * Connects, then builds every model's indexes (and so its collection): cheap when they exist, and
+ * done before any write relies on a unique key, also on a database nothing has started on yet.
+ */
 export async function connectMongo(uri: string, options: MongoConnectOptions = {}): Promise<typeof mongoose> {
   const { failFastMs, outage } = options;
   if (failFastMs) mongoose.set("bufferTimeoutMS", failFastMs);
@@ -75,17 +79,15 @@ export async function connectMongo(uri: string, options: MongoConnectOptions = {
   const deadline = Date.now() + 10_000;
   for (;;) {
     try {
-      return await mongoose.connect(uri, { serverSelectionTimeoutMS: failFastMs ?? 10_000, maxPoolSize: 50 });
+      await mongoose.connect(uri, { serverSelectionTimeoutMS: failFastMs ?? 10_000, maxPoolSize: 50 });
+      break;
     } catch (error) {
       if (Date.now() >= deadline) throw error;
       await mongoose.disconnect().catch(() => undefined);
     }
   }
-}
-
-/** Builds every model's indexes (and so its collection); cheap when they exist, and idempotent. */
-export async function createIndexes(): Promise<void> {
   await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).createIndexes()));
+  return mongoose;
 }
 
 export async function disconnectMongo(): Promise<void> {
