@@ -52,6 +52,9 @@ const FLOOR_QUEUE = "bench-floor";
 const WEBHOOK_SECRET = randomBytes(24).toString("hex");
 const CHAT_BODY = { message: "hello there", avatarType: "general", language: "en" };
 
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
+const CLOCK_TICKS = 100;
+
 /** CPU time (ms, user + system, every thread) a process has used so far; 0 once it is gone. */
 function cpuMsOf(pid: number | undefined): number {
   if (!pid) return 0;
@@ -63,8 +66,6 @@ function cpuMsOf(pid: number | undefined): number {
     return 0;
   }
 }
-/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
-const CLOCK_TICKS = 100;
 
 /** CPU ms per call of each group of processes over a load phase (the machine's cores are the limit). */
 async function cpuPerCall<T extends LoadResult>(

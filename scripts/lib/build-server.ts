@@ -104,17 +104,16 @@ async function fileStamp(file: string): Promise<Stamp | null> {
   return info ? [info.mtimeMs, info.size] : null;
 }
 
+const sameStamp = (now: Stamp | null, then: Stamp | undefined) => now?.[0] === then?.[0] && now?.[1] === then?.[1];
+
 /** True when the bundle on disk was built with these options from files that have not changed since. */
 async function upToDate(root: string, outfile: string, options: string): Promise<boolean> {
   const record = (await readFile(recordPath(outfile), "utf8").then(JSON.parse, () => null)) as BuildRecord | null;
   if (record?.options !== options || !record.outputs) return false;
   const outputs = await Promise.all([fileStamp(outfile), fileStamp(`${outfile}.map`)]);
-  if (outputs.some((stamp, i) => stamp?.[0] !== record.outputs[i]![0] || stamp[1] !== record.outputs[i]![1])) return false;
+  if (!outputs.every((stamp, i) => sameStamp(stamp, record.outputs[i]))) return false;
   const stamps = await Promise.all(
-    Object.entries(record.inputs).map(async ([file, [mtimeMs, size]]) => {
-      const now = await fileStamp(path.join(root, file));
-      return now?.[0] === mtimeMs && now[1] === size;
-    }),
+    Object.entries(record.inputs).map(async ([file, then]) => sameStamp(await fileStamp(path.join(root, file)), then)),
   );
   return stamps.every(Boolean);
 }
