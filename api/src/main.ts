@@ -1,10 +1,10 @@
 import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import mongoose from "mongoose";
 import {
   closeQueues,
   connectMongo,
+  disconnectMongo,
   createLogger,
   createQueues,
   createRedis,
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     await closeQueues(queues);
     await stopCacheBus();
     await redis.quit().catch(() => undefined);
-    await mongoose.disconnect();
+    await disconnectMongo();
     process.exit(0);
   };
   stopOnSignals(shutdown);

@@ -19,7 +19,15 @@ import { Redis } from "ioredis";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SMS_INTEGRATION_DEFAULTS } from "@storefront/shared";
-import { EXECUTOR_DEADLINE_MS, LedgerEntry, SmsMessage, User, ledgerSum, reconcileLedger } from "@storefront/shared/server";
+import {
+  EXECUTOR_DEADLINE_MS,
+  LedgerEntry,
+  SmsMessage,
+  User,
+  WITH_LEDGER_MARKERS,
+  ledgerSum,
+  reconcileLedger,
+} from "@storefront/shared/server";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 import type { Supervised } from "../../scripts/lib/supervisor";
 import { HttpGatewayPeer } from "../peers/sms-http-gateway";
@@ -345,7 +353,7 @@ describe("chaos under load", () => {
           // last deadline check (EXECUTOR_DEADLINE_MS) can be followed by a balance update that
           // waits out the database kill (server selection and buffering, 10 s each in a worker).
           await reconcileLedger(new Date(), EXECUTOR_DEADLINE_MS + 25_000);
-          const pendingUsers = await User.countDocuments({ _id: { $in: ids }, "pendingLedger.0": { $exists: true } });
+          const pendingUsers = await User.countDocuments({ _id: { $in: ids }, ...WITH_LEDGER_MARKERS });
           return (await open()).length === 0 && pendingUsers === 0 ? true : undefined;
         },
         75_000,

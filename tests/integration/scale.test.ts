@@ -11,7 +11,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXECUTOR_DEADLINE_MS, LedgerEntry, User, ledgerSum, reconcileLedger } from "@storefront/shared/server";
+import {
+  EXECUTOR_DEADLINE_MS,
+  LedgerEntry,
+  User,
+  WITH_LEDGER_MARKERS,
+  ledgerSum,
+  reconcileLedger,
+} from "@storefront/shared/server";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 import { startRoundRobinProxy, type RoundRobinProxy } from "../peers/round-robin-proxy";
 import { Client } from "../support/client";
@@ -177,7 +184,7 @@ describe("scale-out: two API processes, two chat workers", () => {
       await until(
         async () => {
           await reconcileLedger(new Date(), EXECUTOR_DEADLINE_MS + 1000);
-          const pendingUsers = await User.countDocuments({ _id: { $in: ids }, "pendingLedger.0": { $exists: true } });
+          const pendingUsers = await User.countDocuments({ _id: { $in: ids }, ...WITH_LEDGER_MARKERS });
           return (await open()).length === 0 && pendingUsers === 0 ? true : undefined;
         },
         50_000,

@@ -1,10 +1,10 @@
 import { hostname } from "node:os";
 import { Queue, Worker } from "bullmq";
-import mongoose from "mongoose";
 import { QUEUE_NAMES, type QueueName } from "@storefront/shared";
 import {
   attachJobMetrics,
   connectMongo,
+  disconnectMongo,
   startCacheBus,
   exitOnFatalErrors,
   stopOnSignals,
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     }
     await closeSmsGateways();
     await ctx.redis.quit().catch(() => undefined);
-    await mongoose.disconnect();
+    await disconnectMongo();
     process.exit(0);
   };
   stopOnSignals(shutdown);

@@ -1,5 +1,6 @@
 import { Redis, type RedisOptions } from "ioredis";
 import mongoose from "mongoose";
+import { flushTidying } from "./ledger";
 import type { Logger } from "./logger";
 
 mongoose.set("strictQuery", true);
@@ -8,6 +9,9 @@ mongoose.set("strictQuery", true);
 // the unique indexes it relies on existed on a fresh database.
 mongoose.set("autoIndex", false);
 mongoose.set("autoCreate", false);
+// Every query would otherwise capture the caller's stack (`new Error().stack`) to show it if the
+// query is run twice by mistake; with source maps on, that was 3.4% of the API's CPU under load.
+mongoose.set("skipOriginalStackTraces", true);
 
 /**
  * Logs an outage of one dependency once when it starts and once when it ends, however many
@@ -91,6 +95,8 @@ export async function connectMongo(uri: string, options: MongoConnectOptions = {
 }
 
 export async function disconnectMongo(): Promise<void> {
+  // The ledger markers this process still meant to remove: not left to the reconciler.
+  await flushTidying();
   await mongoose.disconnect();
 }
 

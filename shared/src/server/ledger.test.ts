@@ -9,10 +9,12 @@ import {
   DailyCapError,
   debit,
   fileUnderConversation,
+  flushTidying,
   hold,
   IdempotencyConflictError,
   InsufficientCoinsError,
   ledgerSum,
+  markedEntries,
   reconcileLedger,
   releaseHold,
   setBalance,
@@ -37,6 +39,11 @@ async function newUser(coins = 0): Promise<Types.ObjectId> {
   const user = await User.create({ phone: `+20${Date.now()}${seq}`, passwordHash: "x" });
   if (coins) await credit(user._id, coins, `seed:${String(user._id)}`, "credit", "seed");
   return user._id;
+}
+
+/** The entries whose marker is still on the user. */
+async function markers(id: Types.ObjectId): Promise<Types.ObjectId[]> {
+  return markedEntries((await User.findById(id).lean<Parameters<typeof markedEntries>[0]>())!);
 }
 
 async function balance(id: Types.ObjectId): Promise<number> {
@@ -160,6 +167,39 @@ describe("ledger", () => {
   });
 });
 
+describe("markers", () => {
+  it("takes an applied entry's marker off with the user's next commit, and the rest in one batch", async () => {
+    const id = await newUser(40);
+    const first = await debit(id, 1, `m1:${String(id)}`, "text");
+    expect((await markers(id)).map(String)).toEqual([first.id]);
+    // A refused commit removes nothing: its update did not happen, so the marker waits for the batch.
+    await expect(debit(id, 1000, `m-short:${String(id)}`, "text")).rejects.toBeInstanceOf(InsufficientCoinsError);
+    expect((await markers(id)).map(String)).toEqual([first.id]);
+    const second = await debit(id, 2, `m2:${String(id)}`, "text");
+    expect((await markers(id)).map(String)).toEqual([second.id]);
+    await flushTidying();
+    expect(await markers(id)).toHaveLength(0);
+    expect(await ledgerSum(id)).toBe(37);
+  });
+
+  it("reads the list of markers earlier versions kept: a committed entry is recovered, an applied one's marker goes", async () => {
+    const id = await newUser(40);
+    const applied = await debit(id, 5, `legacy-applied:${String(id)}`, "text");
+    await flushTidying();
+    const committed = await LedgerEntry.create({ userId: id, key: `legacy-pending:${String(id)}`, kind: "debit", amount: -15 });
+    await User.collection.updateOne(
+      { _id: id },
+      { $inc: { coins: -15 }, $set: { pendingLedger: [new Types.ObjectId(applied.id), committed._id] } },
+    );
+    const report = await reconcileLedger(new Date(Date.now() + 10 * 60_000));
+    expect(report.markedApplied).toBeGreaterThanOrEqual(1);
+    expect((await LedgerEntry.findById(committed._id).lean<{ state: string }>())!.state).toBe("applied");
+    expect(await markers(id)).toHaveLength(0);
+    expect(await ledgerSum(id)).toBe(20);
+    expect(await balance(id)).toBe(20);
+  });
+});
+
 describe("crash recovery", () => {
   it("marks an entry applied when the process died after the balance changed (step 2)", async () => {
     const id = await newUser(40);
@@ -170,12 +210,12 @@ describe("crash recovery", () => {
       amount: -15,
       state: "pending",
     });
-    await User.updateOne({ _id: id }, { $inc: { coins: -15 }, $push: { pendingLedger: entry._id } });
+    await User.collection.updateOne({ _id: id }, { $inc: { coins: -15 }, $set: { [`pendingEntries.${String(entry._id)}`]: 1 } });
     const old = new Date(Date.now() + 10 * 60_000);
     const report = await reconcileLedger(old);
     expect(report.markedApplied).toBeGreaterThanOrEqual(1);
     expect((await LedgerEntry.findById(entry._id).lean<{ state: string }>())!.state).toBe("applied");
-    expect((await User.findById(id).lean<{ pendingLedger: unknown[] }>())!.pendingLedger).toHaveLength(0);
+    expect(await markers(id)).toHaveLength(0);
     expect(await ledgerSum(id)).toBe(await balance(id));
   });
 
@@ -197,9 +237,10 @@ describe("crash recovery", () => {
   it("pulls the marker left when the process died after marking the entry applied (step 3)", async () => {
     const id = await newUser(40);
     const applied = await applyEntry({ userId: id, key: `crash3:${String(id)}`, kind: "debit", amount: -5 });
-    await User.updateOne({ _id: id }, { $push: { pendingLedger: new Types.ObjectId(applied.id) } });
+    await flushTidying();
+    await User.collection.updateOne({ _id: id }, { $set: { [`pendingEntries.${applied.id}`]: 1 } });
     await reconcileLedger();
-    expect((await User.findById(id).lean<{ pendingLedger: unknown[] }>())!.pendingLedger).toHaveLength(0);
+    expect(await markers(id)).toHaveLength(0);
     expect(await balance(id)).toBe(35);
   });
 

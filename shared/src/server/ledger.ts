@@ -5,12 +5,13 @@
  *
  * Applying an entry takes three writes:
  *   1. insert the entry as `pending` (the unique key makes exactly one caller its executor);
- *   2. on the user: `$inc` coins and `$push` the entry id to `pendingLedger`, on condition
- *      that the balance stays >= 0 and the id is not already there: the commit point;
- *   3. mark the entry `applied` with the balance after, then `$pull` the id.
+ *   2. on the user: `$inc` coins and set the entry's marker `pendingEntries.<id>`, on condition
+ *      that the balance stays >= 0 and the marker is not there yet: the commit point;
+ *   3. mark the entry `applied` with the balance after; its marker is removed later, by this
+ *      process's next commit for the user or a batch a second after.
  * A crash after 1 leaves a pending entry not on the user: the reconciler marks it failed once
- * it is older than the executor's deadline. A crash after 2 leaves the id on the user: the
- * reconciler marks the entry applied. A crash after 3a leaves only the id to pull.
+ * it is older than the executor's deadline. A crash after 2 leaves the marker on the user: the
+ * reconciler marks the entry applied. A crash after 3 leaves only the marker to remove.
  */
 import { randomUUID } from "node:crypto";
 import { Types } from "mongoose";
@@ -54,6 +55,72 @@ export class DailyCapError extends Error {
   ) {
     super(`Daily spending cap of ${cap} coins: ${spent} spent today, ${needed} more asked`);
   }
+}
+
+/** Where a committed entry's marker lives on its user: `pendingEntries.<entry id>`. */
+function markerPath(entryId: Types.ObjectId): string {
+  return `pendingEntries.${entryId.toHexString()}`;
+}
+
+/**
+ * Users that still carry a marker: an entry in flight, applied and not yet tidied, or left by a
+ * crash. `pendingLedger` is the list earlier versions kept, read until the reconciler empties it.
+ */
+export const WITH_LEDGER_MARKERS = {
+  $or: [{ "pendingLedger.0": { $exists: true } }, { pendingEntries: { $exists: true, $nin: [{}, null] } }],
+};
+
+/** The ids of the entries whose marker is still on the user (both forms). */
+export function markedEntries(user: {
+  pendingLedger?: unknown[] | null;
+  pendingEntries?: Record<string, unknown> | null;
+}): Types.ObjectId[] {
+  const legacy = (user.pendingLedger ?? []).map((id) => new Types.ObjectId(String(id)));
+  return [...legacy, ...Object.keys(user.pendingEntries ?? {}).map((id) => new Types.ObjectId(id))];
+}
+
+/**
+ * Step 3's tidying, deferred: the markers of entries this process marked applied, by user. A
+ * marker of an applied entry guards nothing (each commit's condition names its own entry), so
+ * the user's next commit from this process removes them in its own update, and what is left is
+ * removed in one batch TIDY_AFTER_MS later. A crash forgets them; the reconciler's sweep removes
+ * the markers of entries no longer pending.
+ */
+const TIDY_AFTER_MS = 1000;
+const untidied = new Map<string, { userId: Types.ObjectId; entries: Types.ObjectId[] }>();
+let tidyTimer: NodeJS.Timeout | undefined;
+
+function tidyLater(userId: Types.ObjectId, ...entries: Types.ObjectId[]): void {
+  if (entries.length === 0) return;
+  const key = userId.toHexString();
+  const queued = untidied.get(key);
+  if (queued) queued.entries.push(...entries);
+  else untidied.set(key, { userId, entries: [...entries] });
+  tidyTimer ??= setTimeout(() => void flushTidying(), TIDY_AFTER_MS).unref();
+}
+
+function takeTidying(userId: Types.ObjectId): Types.ObjectId[] {
+  const key = userId.toHexString();
+  const queued = untidied.get(key);
+  untidied.delete(key);
+  return queued?.entries ?? [];
+}
+
+/** Removes every marker still queued for tidying now (the timer's batch; a process stopping may call it). */
+export async function flushTidying(): Promise<void> {
+  clearTimeout(tidyTimer);
+  tidyTimer = undefined;
+  if (untidied.size === 0) return;
+  const batch = [...untidied.values()];
+  untidied.clear();
+  await User.collection
+    .bulkWrite(
+      batch.map(({ userId, entries }) => ({
+        updateOne: { filter: { _id: userId }, update: { $unset: Object.fromEntries(entries.map((id) => [markerPath(id), ""])) } },
+      })),
+      { ordered: false },
+    )
+    .catch(() => undefined);
 }
 
 /** The UTC day a spend counts toward ("2026-11-25"); the daily cap resets at 00:00 UTC. */
@@ -197,9 +264,7 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
     { _id: entry._id },
     { $set: { state: "applied", balanceAfter: updated.coins, updatedAt: new Date() } },
   );
-  // Tidying only, so not waited for: the entry is applied, and its id left on the user guards
-  // nothing (each entry's condition names its own id). The reconciler pulls whatever a crash leaves.
-  User.updateOne({ _id: userId }, { $pull: { pendingLedger: entry._id } }).catch(() => undefined);
+  tidyLater(userId, entry._id);
   return {
     id: String(entry._id),
     key: entry.key,
@@ -230,15 +295,36 @@ interface SpendState {
  * day the spend counted on.
  */
 async function commit(input: EntryInput, userId: Types.ObjectId, entryId: Types.ObjectId): Promise<Commit> {
-  const base: Record<string, unknown> = { _id: userId, pendingLedger: { $ne: entryId } };
+  // Markers of this process's earlier entries for the user, all applied: removed in the same update.
+  const tidied = takeTidying(userId);
+  let committed = false;
+  try {
+    const result = await tryCommit(input, userId, entryId, tidied);
+    committed = result.ok;
+    return result;
+  } finally {
+    if (!committed) tidyLater(userId, ...tidied);
+  }
+}
+
+async function tryCommit(
+  input: EntryInput,
+  userId: Types.ObjectId,
+  entryId: Types.ObjectId,
+  tidied: readonly Types.ObjectId[],
+): Promise<Commit> {
+  const marker = markerPath(entryId);
+  const base: Record<string, unknown> = { _id: userId, [marker]: { $exists: false } };
   if (input.amount < 0) base.coins = { $gte: -input.amount };
   if (input.expectCoins !== undefined) base.coins = input.expectCoins;
-  const change = { $inc: { coins: input.amount } as Record<string, number>, $push: { pendingLedger: entryId } };
-  const attempt = (condition: Record<string, unknown>, update: Record<string, unknown>) =>
-    User.findOneAndUpdate(condition, update, {
-      returnDocument: "after",
-      projection: { coins: 1, lowBalanceAlerted: 1 },
-    }).lean<Committed>();
+  const unset = tidied.length ? { $unset: Object.fromEntries(tidied.map((id) => [markerPath(id), ""])) } : {};
+  // Through the driver, as the entry's own writes: every field is given here, nothing to cast.
+  const attempt = (condition: Record<string, unknown>, inc: Record<string, number>, set: Record<string, unknown> = {}) =>
+    User.collection.findOneAndUpdate(
+      condition,
+      { $inc: { coins: input.amount, ...inc }, $set: { [marker]: 1, updatedAt: new Date(), ...set }, ...unset },
+      { returnDocument: "after", projection: { coins: 1, lowBalanceAlerted: 1 } },
+    ) as Promise<Committed | null>;
 
   const { spend, unspendDay } = input;
   for (let tries = 0; tries < 5; tries++) {
@@ -246,24 +332,16 @@ async function commit(input: EntryInput, userId: Types.ObjectId, entryId: Types.
     if (spend) {
       const cost = -input.amount;
       const underCap = spend.cap === null ? {} : { spentToday: { $lte: spend.cap - cost } };
-      updated = await attempt(
-        { ...base, spendDay: spend.day, ...underCap },
-        { ...change, $inc: { ...change.$inc, spentToday: cost } },
-      );
+      updated = await attempt({ ...base, spendDay: spend.day, ...underCap }, { spentToday: cost });
       if (!updated && (spend.cap === null || cost <= spend.cap)) {
-        updated = await attempt(
-          { ...base, spendDay: { $ne: spend.day } },
-          { ...change, $set: { spendDay: spend.day, spentToday: cost } },
-        );
+        updated = await attempt({ ...base, spendDay: { $ne: spend.day } }, {}, { spendDay: spend.day, spentToday: cost });
       }
     } else if (unspendDay) {
       updated =
-        (await attempt(
-          { ...base, spendDay: unspendDay, spentToday: { $gte: input.amount } },
-          { ...change, $inc: { ...change.$inc, spentToday: -input.amount } },
-        )) ?? (await attempt(base, change));
+        (await attempt({ ...base, spendDay: unspendDay, spentToday: { $gte: input.amount } }, { spentToday: -input.amount })) ??
+        (await attempt(base, {}));
     } else {
-      updated = await attempt(base, change);
+      updated = await attempt(base, {});
     }
     if (updated) return { ok: true, coins: updated.coins, lowBalanceAlerted: updated.lowBalanceAlerted ?? false };
 
@@ -525,7 +603,10 @@ export async function reconcileLedger(now = new Date(), olderThanMs = RECONCILE_
 
   const stale = await LedgerEntry.find({ state: "pending", createdAt: { $lt: cutoff } }).lean<LedgerEntryDoc[]>();
   for (const entry of stale) {
-    const onUser = await User.exists({ _id: entry.userId, pendingLedger: entry._id });
+    const onUser = await User.exists({
+      _id: entry.userId,
+      $or: [{ pendingLedger: entry._id }, { [markerPath(entry._id)]: { $exists: true } }],
+    });
     if (onUser) {
       const user = await User.findById(entry.userId, { coins: 1 }).lean<{ coins: number }>();
       const marked = await LedgerEntry.updateOne(
@@ -539,15 +620,22 @@ export async function reconcileLedger(now = new Date(), olderThanMs = RECONCILE_
     }
   }
 
-  const withPending = await User.find({ "pendingLedger.0": { $exists: true } }, { pendingLedger: 1 }).lean<
-    { _id: Types.ObjectId; pendingLedger: Types.ObjectId[] }[]
-  >();
-  for (const user of withPending) {
-    const done = await LedgerEntry.find({ _id: { $in: user.pendingLedger }, state: { $ne: "pending" } }, { _id: 1 }).lean<
+  const withMarkers = await User.collection
+    .find<{ _id: Types.ObjectId; pendingLedger?: Types.ObjectId[]; pendingEntries?: Record<string, unknown> }>(
+      WITH_LEDGER_MARKERS,
+      { projection: { pendingLedger: 1, pendingEntries: 1 } },
+    )
+    .toArray();
+  for (const user of withMarkers) {
+    const done = await LedgerEntry.find({ _id: { $in: markedEntries(user) }, state: { $ne: "pending" } }, { _id: 1 }).lean<
       { _id: Types.ObjectId }[]
     >();
     if (done.length) {
-      await User.updateOne({ _id: user._id }, { $pull: { pendingLedger: { $in: done.map((d) => d._id) } } });
+      const ids = done.map((d) => d._id);
+      await User.updateOne(
+        { _id: user._id },
+        { $pull: { pendingLedger: { $in: ids } }, $unset: Object.fromEntries(ids.map((id) => [markerPath(id), ""])) },
+      );
       report.pulled += done.length;
     }
   }

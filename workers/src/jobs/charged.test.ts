@@ -59,8 +59,9 @@ async function heldJob(): Promise<{ userId: string; holdKey: string }> {
   return { userId, holdKey };
 }
 
-function fakeJob(data: Record<string, unknown>, attemptsMade = 0, attempts = 3): Job {
-  return { id: `chat-${seq}`, name: "text", data, attemptsMade, opts: { attempts } } as unknown as Job;
+/** A job as BullMQ hands it over: `attemptsStarted` counts this start (2 and up: retried or redelivered). */
+function fakeJob(data: Record<string, unknown>, attemptsMade = 0, attempts = 3, attemptsStarted = attemptsMade + 1): Job {
+  return { id: `chat-${seq}`, name: "text", data, attemptsMade, attemptsStarted, opts: { attempts } } as unknown as Job;
 }
 
 function chatData(userId: string, holdKey: string) {
@@ -92,7 +93,7 @@ describe("chargedProcessor", () => {
     await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "made 1" });
     pushes.length = 0;
     // Redelivered after its process died between the settle and BullMQ's completion.
-    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "made 1" });
+    await expect(processor(fakeJob(chatData(userId, holdKey), 0, 3, 2))).resolves.toEqual({ reply: "made 1" });
     expect(made).toBe(1);
     expect(await coins(userId)).toBe(40);
     expect(pushes).toEqual([
@@ -107,9 +108,9 @@ describe("chargedProcessor", () => {
     const processor = chargedProcessor(ctx, "chat", async () => ({ reply: `made ${++made}` }), hooks);
     await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "made 1" });
     await ctx.redis.del(`job-result:chat:chat-${seq}`);
-    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "told by the queue" });
+    await expect(processor(fakeJob(chatData(userId, holdKey), 0, 3, 2))).resolves.toEqual({ reply: "told by the queue" });
     const plain = chargedProcessor(ctx, "chat", async () => ({ reply: `made ${++made}` }));
-    await expect(plain(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "made 2" });
+    await expect(plain(fakeJob(chatData(userId, holdKey), 0, 3, 3))).resolves.toEqual({ reply: "made 2" });
     expect(made).toBe(2);
     expect(await coins(userId)).toBe(40);
   });
@@ -223,16 +224,28 @@ describe("chargedProcessor", () => {
     expect(await holdState(holdKey)).toBe("released");
   });
 
-  it("does not run a job whose hold was already released", async () => {
+  it("does not run a job started before whose hold was released since", async () => {
     const { userId, holdKey } = await heldJob();
     await releaseHold(holdKey, "swept", "test");
     let ran = false;
     const processor = chargedProcessor(ctx, "chat", async () => {
       ran = true;
     });
-    await expect(processor(fakeJob(chatData(userId, holdKey)))).rejects.toThrow("refunded");
+    await expect(processor(fakeJob(chatData(userId, holdKey), 1, 3))).rejects.toThrow("refunded");
     expect(ran).toBe(false);
     expect(await coins(userId)).toBe(50);
+  });
+
+  it("does not deliver or charge work whose hold was released while it ran", async () => {
+    const { userId, holdKey } = await heldJob();
+    const processor = chargedProcessor(ctx, "chat", async () => {
+      await releaseHold(holdKey, "swept while running", "test");
+      return { reply: "too late" };
+    });
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).rejects.toThrow("refunded");
+    expect(await holdState(holdKey)).toBe("released");
+    expect(await coins(userId)).toBe(50);
+    expect(pushes.filter((p) => p.event === "job:completed")).toEqual([]);
   });
 });
 

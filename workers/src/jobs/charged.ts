@@ -130,7 +130,10 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       if (!parsed.success) throw new UnrecoverableError(`invalid job payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);
       // TypeScript cannot tie the schema picked by a generic key to JobData<Q>; the map makes it so.
       const data = parsed.data as JobData<Q>;
-      const state = await heldState(data.holdKey);
+      // A first start needs no look at the hold: its job is added only once the hold is applied,
+      // and the settle below names it still held. A job started before (a retry, a take-over after
+      // its worker died, a return from the delayed set) may have been settled or refunded since.
+      const state = job.attemptsStarted > 1 ? await heldState(data.holdKey) : "held";
       const earlier =
         state === "settled"
           ? ((await recordedResult<R>(ctx, queue, jobId)) ?? (await hooks.finishedResult?.(data, job)))
@@ -149,7 +152,10 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       await ctx.redis
         .set(resultKey(queue, jobId), JSON.stringify(result), "EX", RESULT_TTL_SECONDS)
         .catch((err: unknown) => log.warn({ err }, "job result not kept for a redelivery"));
-      await settleHold(data.holdKey);
+      // Not settled: refunded while the work ran (a cancellation, the sweeper, an add that was
+      // reported failed): heldState throws and the result is not delivered. Or settled by another
+      // run of the same job whose lock had lapsed: paid once, so delivered.
+      if (!(await settleHold(data.holdKey))) await heldState(data.holdKey);
       ctx.pusher.toUser(data.userId, "job:completed", { jobId, queue, result });
       log.info("job completed");
       await hooks.onCompleted?.(data, result, job);

@@ -24,8 +24,14 @@ const userSchema = new Schema(
     smsAlerts: { type: Boolean, default: false },
     /** The lowest tier shown, set by an administrator. */
     tier: { type: Number, default: 1, min: 1, max: 10 },
-    /** Ledger entries applied to `coins` whose entry is not yet marked applied (crash recovery). */
-    pendingLedger: { type: [Schema.Types.ObjectId], default: [] },
+    /**
+     * Markers of ledger entries applied to `coins` (`<entry id>: 1`), set by the entry's commit and
+     * removed once the entry is marked applied: a pending entry with its marker here was committed
+     * (crash recovery, ledger.ts). Written by the ledger through the driver only.
+     */
+    pendingEntries: { type: Schema.Types.Mixed, default: undefined },
+    /** The same markers as a list, as earlier versions kept them; emptied by the reconciler. */
+    pendingLedger: { type: [Schema.Types.ObjectId], default: undefined },
   },
   { timestamps: true },
 );
