@@ -5,7 +5,16 @@
  * wait on one shared QueueEvents listener per queue (job-waiter.ts, STYLE rule 7).
  */
 import { jobSchemas, type Feature, type HeldQueueName, type JobData, type JobPayload, type QueueName } from "@storefront/shared";
-import { chargedJobOptions, hold, jobIdForHold, LedgerEntry, releaseHold, User } from "@storefront/shared/server";
+import type { Queue } from "bullmq";
+import {
+  chargedJobOptions,
+  hold,
+  jobIdForHold,
+  LedgerEntry,
+  releaseHold,
+  User,
+  type AppliedEntry,
+} from "@storefront/shared/server";
 import type { AppContext } from "../context";
 import { unavailable } from "../errors";
 import { assertLiveWorker } from "./queue-health";
@@ -125,12 +134,28 @@ async function addJob<Q extends HeldQueueName>(
       { err: error, queue: input.queue, jobId, requestId: input.requestId },
       "adding the job failed; releasing its hold",
     );
-    const refund = await releaseHold(holdKey, "the job could not be queued", "api");
+    const refund = await releaseUnqueued(ctx.queues[input.queue], jobId, holdKey).catch((releaseError: unknown) => {
+      ctx.log.warn({ err: releaseError, jobId }, "the job may be queued or running; its hold is left to it and to the sweeper");
+      return null;
+    });
     if (refund?.balanceAfter != null) {
       ctx.pusher.toUser(input.userId, "wallet:updated", { coins: refund.balanceAfter, reason: "release" });
     }
     throw unavailable("The service is busy. Please try again.");
   }
+}
+
+/**
+ * After an add reported failed. Redis may have run the add and lost only its answer, so the job
+ * can be in the queue all the same: the hold is released only once the job is certainly not there
+ * (never added, or taken out now), since a worker's first start does not look at its hold. Rejects,
+ * leaving the hold, when the job cannot be taken out (a worker holds it, or Redis is unreachable):
+ * the job then settles or releases it, or the hold sweeper does.
+ */
+export async function releaseUnqueued(queue: Queue, jobId: string, holdKey: string): Promise<AppliedEntry | null> {
+  const job = await queue.getJob(jobId);
+  if (job) await job.remove();
+  return releaseHold(holdKey, "the job could not be queued", "api");
 }
 
 /** Waits for a job added by acceptJob (bounded by JOB_WAIT_TIMEOUT_MS unless given). */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import mongoose, { Types } from "mongoose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { inject } from "vitest";
 import {
   applyEntry,
@@ -18,6 +18,7 @@ import {
   reconcileLedger,
   releaseHold,
   setBalance,
+  setTidyDelay,
   settleHold,
   spendDayOf,
 } from "./ledger";
@@ -170,6 +171,10 @@ describe("ledger", () => {
 describe("markers", () => {
   it("takes an applied entry's marker off with the user's next commit, and the rest in one batch", async () => {
     const id = await newUser(40);
+    // No batch may run in between (another test's queued marker could start its timer): only the commits tidy here.
+    await flushTidying();
+    setTidyDelay(60_000);
+    onTestFinished(() => setTidyDelay(1000));
     const first = await debit(id, 1, `m1:${String(id)}`, "text");
     expect((await markers(id)).map(String)).toEqual([first.id]);
     // A refused commit removes nothing: its update did not happen, so the marker waits for the batch.

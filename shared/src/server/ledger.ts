@@ -83,10 +83,10 @@ export function markedEntries(user: {
  * Step 3's tidying, deferred: the markers of entries this process marked applied, by user. A
  * marker of an applied entry guards nothing (each commit's condition names its own entry), so
  * the user's next commit from this process removes them in its own update, and what is left is
- * removed in one batch TIDY_AFTER_MS later. A crash forgets them; the reconciler's sweep removes
+ * removed in one batch a second later. A crash forgets them; the reconciler's sweep removes
  * the markers of entries no longer pending.
  */
-const TIDY_AFTER_MS = 1000;
+let tidyAfterMs = 1000;
 const untidied = new Map<string, { userId: Types.ObjectId; entries: Types.ObjectId[] }>();
 let tidyTimer: NodeJS.Timeout | undefined;
 
@@ -96,7 +96,12 @@ function tidyLater(userId: Types.ObjectId, ...entries: Types.ObjectId[]): void {
   const queued = untidied.get(key);
   if (queued) queued.entries.push(...entries);
   else untidied.set(key, { userId, entries: [...entries] });
-  tidyTimer ??= setTimeout(() => void flushTidying(), TIDY_AFTER_MS).unref();
+  tidyTimer ??= setTimeout(() => void flushTidying(), tidyAfterMs).unref();
+}
+
+/** How long a queued marker waits for its user's next commit before the batch removes it (tests lengthen it). */
+export function setTidyDelay(ms: number): void {
+  tidyAfterMs = ms;
 }
 
 function takeTidying(userId: Types.ObjectId): Types.ObjectId[] {

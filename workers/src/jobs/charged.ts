@@ -130,9 +130,11 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       if (!parsed.success) throw new UnrecoverableError(`invalid job payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);
       // TypeScript cannot tie the schema picked by a generic key to JobData<Q>; the map makes it so.
       const data = parsed.data as JobData<Q>;
-      // A first start needs no look at the hold: its job is added only once the hold is applied,
-      // and the settle below names it still held. A job started before (a retry, a take-over after
-      // its worker died, a return from the delayed set) may have been settled or refunded since.
+      // A first start needs no look at the hold: its job is added only once the hold is applied, and
+      // a waiting job's hold is refunded only after the job is taken out of the queue (the sweeper,
+      // the API's releaseUnqueued); the settle below names it still held all the same. A job started
+      // before (a retry, a take-over after its worker died, a return from the delayed set) may have
+      // been settled or refunded since.
       const state = job.attemptsStarted > 1 ? await heldState(data.holdKey) : "held";
       const earlier =
         state === "settled"
