@@ -56,16 +56,43 @@ export function ensureBinary(binary: string, debianPackage: string): string {
   return installed;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether `port` can be bound on 127.0.0.1 now (0: any; answers the port bound). */
+function tryBind(port: number): Promise<number | null> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.on("error", () => resolve(null));
+    server.listen(port, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() => resolve(typeof address === "object" && address ? address.port : null));
     });
   });
+}
+
+/** The lowest port the kernel hands out to outgoing connections (Linux; 32768 elsewhere). */
+function ephemeralLow(): number {
+  try {
+    return Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/u)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+/**
+ * A port free now, for a server started a moment later. Taken below the kernel's ephemeral range:
+ * a port the kernel picked for a listener (port 0) can be handed to an outgoing connection before
+ * the server binds it, which failed a test run with EADDRINUSE when many connections were open.
+ */
+export async function freePort(): Promise<number> {
+  const high = Math.min(ephemeralLow(), 65536) - 1;
+  const low = Math.max(1024, high - 12_000);
+  for (let tries = 0; tries < 50 && high > low; tries++) {
+    const port = await tryBind(low + Math.floor(Math.random() * (high - low)));
+    if (port !== null) return port;
+  }
+  const any = await tryBind(0);
+  if (any === null) throw new Error("no free port");
+  return any;
 }
 
 export async function waitForPort(port: number, timeoutMs: number, child?: ChildProcess): Promise<void> {
