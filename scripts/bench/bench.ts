@@ -579,15 +579,20 @@ async function main(): Promise<void> {
       ),
     );
     backlogClient.close();
-    const rawJobsPerSecond = await drainRate(stack.redisUrl, RAW_QUEUE, BACKLOG, async () => {
+    const addBacklog = async (queueName: string, data: (i: number) => Record<string, unknown>) => {
       const connection = new Redis(stack!.redisUrl, { maxRetriesPerRequest: null });
-      const queue = new Queue(RAW_QUEUE, { connection });
+      const queue = new Queue(queueName, { connection });
       await queue.addBulk(
-        Array.from({ length: BACKLOG }, (_, i) => ({ name: "trivial", data: { i }, opts: { removeOnComplete: true } })),
+        Array.from({ length: BACKLOG }, (_, i) => ({ name: "backlog", data: data(i), opts: { removeOnComplete: true } })),
       );
       await queue.close();
       connection.disconnect();
-    });
+    };
+    const rawJobsPerSecond = await drainRate(stack.redisUrl, RAW_QUEUE, BACKLOG, () => addBacklog(RAW_QUEUE, (i) => ({ i })));
+    // The least a charged job's worker can do (one settle update): how close to the no-op worker any design could come.
+    const floorJobsPerSecond = await drainRate(stack.redisUrl, FLOOR_QUEUE, BACKLOG, () =>
+      addBacklog(FLOOR_QUEUE, (i) => ({ userId: users[i % users.length]!.id })),
+    );
 
     const bareLat = summarise(bareResult.latenciesMs);
     const chatLat = summarise(chatResult.latenciesMs);
@@ -610,6 +615,9 @@ async function main(): Promise<void> {
       `    chat / bare requests/s                     ${ratio(chatRps, bareRps)} (bare is ${ratio(bareRps, chatRps)} faster)`,
     );
     console.log(`    floor (session, debit, add, settle)        ${floorRps.toFixed(1).padStart(8)} req/s`);
+    console.log(
+      `    floor / bare requests/s                    ${ratio(floorRps, bareRps)} (what chat / bare can reach at most)`,
+    );
     console.log(`    GET /api/wallet/get.php                    ${walletRps.toFixed(1).padStart(8)} req/s`);
     console.log(`    POST /api/sms/integration/webhook.php      ${webhookRps.toFixed(1).padStart(8)} req/s`);
     console.log(`    ${line("bare latency", bareLat)}`);
@@ -648,10 +656,15 @@ async function main(): Promise<void> {
     for (const [label, s] of serialPhases) console.log(`      ${line(label, s)}`);
     console.log("");
     console.log(
-      `(c) worker throughput, a backlog of ${BACKLOG} jobs, concurrency ${concurrencyEnv} in each of ${CHAT_WORKERS} chat process(es), one raw process`,
+      `(c) worker throughput, a backlog of ${BACKLOG} jobs, concurrency ${concurrencyEnv} in each of ${CHAT_WORKERS} chat process(es), one raw and one floor process`,
     );
     console.log(`    chat jobs (offline provider)               ${chatJobsPerSecond.toFixed(1).padStart(8)} jobs/s`);
     console.log(`    no-op BullMQ worker                        ${rawJobsPerSecond.toFixed(1).padStart(8)} jobs/s`);
+    console.log(`    floor worker (one settle update)           ${floorJobsPerSecond.toFixed(1).padStart(8)} jobs/s`);
+    console.log(
+      `    floor worker / raw jobs/s                  ${ratio(floorJobsPerSecond, rawJobsPerSecond)} (what worker / raw can reach at most)`,
+    );
+    console.log(`    chat / floor worker jobs/s                 ${ratio(chatJobsPerSecond, floorJobsPerSecond)}`);
     console.log("");
     console.log(`scale: ${API_PROCESSES} API process(es), ${CHAT_WORKERS} chat worker process(es)`);
     console.log("ratios (issue 12 goals: chat/floor >= 0.5, chat/bare >= 0.2, wallet/bare >= 0.4,");
