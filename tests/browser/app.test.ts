@@ -92,6 +92,17 @@ describe("subscriber web app", () => {
     await screenshot(page, "dashboard-en");
   });
 
+  it("reads the balance again when the live connection comes back: a change pushed while it was down is not missed", async () => {
+    // The browser goes offline, so the socket closes and the push below reaches no one.
+    await page.context().setOffline(true);
+    await page.waitForFunction(() => !navigator.onLine);
+    await giveCoins(userId, 4000, 3);
+    await page.context().setOffline(false);
+    await expect.poll(() => page.getByTestId("wallet-coins").textContent(), { timeout: 15_000 }).toContain("4,000");
+    await giveCoins(userId, 5000, 3);
+    await expect.poll(() => page.getByTestId("wallet-coins").textContent(), { timeout: 10_000 }).toContain("5,000");
+  });
+
   it("lays the dashboard grid out in 3, 2 and 1 columns at 1200, 1000 and 600 px", async () => {
     const columns = async (width: number) => {
       await page.setViewportSize({ width, height: 900 });

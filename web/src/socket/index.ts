@@ -32,7 +32,11 @@ export async function connectSocket(events: readonly ServerEventName[] = SUBSCRI
   for (const event of events) s.on(event as string, (payload: ServerEvents[typeof event]) => emitLocal(event, payload));
   // Every wallet view reloads on the one browser event, whoever caused the change.
   s.on("wallet:updated", () => announceWalletUpdate());
-  s.on("connect", () => connectionListeners.forEach((l) => l(true)));
+  s.on("connect", () => {
+    // A change pushed while the socket was (re)connecting reached no one: wallet views read again.
+    announceWalletUpdate();
+    connectionListeners.forEach((l) => l(true));
+  });
   s.on("disconnect", () => connectionListeners.forEach((l) => l(false)));
 }
 
