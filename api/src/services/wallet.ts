@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { Types } from "mongoose";
 import { MESSAGES, tierInfo, type Feature, type TierInfo } from "@storefront/shared";
 import { User, debit, loadWalletTables, setBalance, type Pusher } from "@storefront/shared/server";
 import { badRequest, notFound } from "../errors";
@@ -12,8 +13,13 @@ export interface WalletView {
 }
 
 export async function walletOf(userId: string): Promise<WalletView> {
+  if (!Types.ObjectId.isValid(userId)) throw notFound("User not found");
+  // Through the driver: read on every screen of the app, and two plain fields to read.
   const [user, tables] = await Promise.all([
-    User.findById(userId, { coins: 1, tier: 1 }).lean<{ coins: number; tier: number }>(),
+    User.collection.findOne<{ coins: number; tier: number }>(
+      { _id: new Types.ObjectId(userId) },
+      { projection: { coins: 1, tier: 1 } },
+    ),
     loadWalletTables(),
   ]);
   if (!user) throw notFound("User not found");
