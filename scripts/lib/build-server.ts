@@ -12,7 +12,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { decode, encode } from "@jridgewell/sourcemap-codec";
+import { decode, encode, type SourceMapSegment } from "@jridgewell/sourcemap-codec";
 import { build, version as esbuildVersion, type BuildOptions, type OutputFile } from "esbuild";
 
 export const SERVER_PROGRAMS = {
@@ -61,12 +61,27 @@ const BANNER = [
   "const __dirname = __bundleDirname(__filename);",
 ].join(" ");
 
-/** Keeps only our own lines in the source map: stack traces point at them, and a start parses less. */
+/**
+ * Keeps only our own lines in the source map: stack traces point at them, and a start parses less.
+ * Where a dependency's code follows ours, one segment without a source ends our mapping: a frame
+ * there keeps its place in the bundle (Node takes the nearest segment before a position, which
+ * would otherwise name the last line of ours before it).
+ */
 function ownSourcesOnly(map: OutputFile): Uint8Array {
   const json = JSON.parse(map.text) as { sources: string[]; mappings: string; sourcesContent?: (string | null)[] };
   const dependency = json.sources.map((source) => source.includes("node_modules/"));
+  let mapped = false;
   const lines = decode(json.mappings).map((segments) =>
-    segments.filter((segment) => segment.length === 1 || !dependency[segment[1]!]),
+    segments.flatMap((segment): SourceMapSegment[] => {
+      const ours = segment.length > 1 && !dependency[segment[1]!];
+      if (ours || segment.length === 1) {
+        mapped = ours;
+        return [segment];
+      }
+      if (!mapped) return [];
+      mapped = false;
+      return [[segment[0]]];
+    }),
   );
   json.mappings = encode(lines);
   if (json.sourcesContent) json.sourcesContent = json.sourcesContent.map((content, i) => (dependency[i] ? null : content));
