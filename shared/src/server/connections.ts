@@ -70,11 +70,18 @@ export interface MongoConnectOptions {
  * Connects, then builds every model's indexes (and so its collection): cheap when they exist, and
  * done before any write relies on a unique key, also on a database nothing has started on yet.
  */
+/** Set by disconnectMongo: the "disconnected" that follows is this process stopping, not an outage. */
+let closing = false;
+
 export async function connectMongo(uri: string, options: MongoConnectOptions = {}): Promise<typeof mongoose> {
   const { failFastMs, outage } = options;
+  closing = false;
   if (failFastMs) mongoose.set("bufferTimeoutMS", failFastMs);
   if (outage) {
-    mongoose.connection.on("disconnected", () => outage.failed(new Error("disconnected")));
+    // Not an outage when this process closes the connection itself (disconnectMongo).
+    mongoose.connection.on("disconnected", () => {
+      if (!closing) outage.failed(new Error("disconnected"));
+    });
     mongoose.connection.on("reconnected", () => outage.recovered());
     mongoose.connection.on("connected", () => outage.recovered());
   }
@@ -97,6 +104,7 @@ export async function connectMongo(uri: string, options: MongoConnectOptions = {
 export async function disconnectMongo(): Promise<void> {
   // The ledger markers this process still meant to remove: not left to the reconciler.
   await flushTidying();
+  closing = true;
   await mongoose.disconnect();
 }
 
