@@ -1,20 +1,17 @@
-import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import express, { type Express } from "express";
-import { pinoHttp } from "pino-http";
 import type { AppContext } from "./context";
 import { crossSiteGuard } from "./middleware/cross-site";
 import { failFastWhenDown } from "./middleware/dependencies";
 import { errorHandler, notFoundHandler } from "./middleware/errors";
 import { httpMetrics } from "./middleware/metrics";
+import { requestLog } from "./middleware/request-log";
 import { securityHeaders } from "./middleware/security-headers";
 import { sessionMiddleware } from "./middleware/session";
 import { webApp } from "./middleware/web-app";
 import { apiRoutes, ownBodyRoutes } from "./routes/index";
 import { loggedUrl } from "./routes/sms/integration/webhook";
 import { idempotencyKeyOf } from "./services/wallet";
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/u;
 
 export interface AppOptions {
   /** Built web app (web/dist) served beside the API from one origin. */
@@ -28,21 +25,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): Express {
   app.use(httpMetrics());
   app.use(securityHeaders());
 
-  app.use(
-    pinoHttp({
-      logger: ctx.log,
-      genReqId: (req, res) => {
-        const incoming = req.headers["x-request-id"];
-        const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-        res.setHeader("X-Request-Id", id);
-        return id;
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "info" : "debug"),
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: loggedUrl(req.url) }),
-      },
-    }),
-  );
+  app.use(requestLog(ctx.log, loggedUrl));
 
   // API answers carry account data (balances, history, messages): no browser or proxy keeps them,
   // unless a route says otherwise (the user's own images). With nothing kept, an ETag would only

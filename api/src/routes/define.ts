@@ -4,8 +4,8 @@
  * derived from these definitions, so the docs cannot drift from what the server does.
  */
 import type { Request, RequestHandler, Response } from "express";
-// req.id and req.log (pino-http's request typing), also when the table is imported outside the app.
-import type {} from "pino-http";
+// req.id and req.log (the request log's typing), also when the table is imported outside the app.
+import type {} from "../middleware/request-log";
 import type { z } from "zod";
 import type { AdminPermission } from "@storefront/shared";
 import type { AppContext } from "../context";
