@@ -1,17 +1,82 @@
+import de.bwaldvogel.mongo.MongoCollection;
+import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.ServerVersion;
 import de.bwaldvogel.mongo.backend.AbstractMongoBackend;
+import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.backend.IndexKey;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
+import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.exception.KeyConstraintError;
 import de.bwaldvogel.mongo.wire.message.MongoMessage;
 import io.netty.channel.Channel;
 import java.net.InetSocketAddress;
+import java.util.List;
 
 /**
  * Serves the MongoDB wire protocol on this machine, where MongoDB itself cannot be installed.
  * Arguments: host port [h2-file]. Without a file the data lives in memory (tests).
  */
+/**
+ * A unique index that also serves a query naming its fields among others. mongo-java-server uses an
+ * index only for a query with exactly the index's fields, so `{key, state, holdState}` (a settle)
+ * or `{_id, coins: {$gte: n}}` (a debit) read the whole collection, the ledger growing with every
+ * charge. Here the index finds the one candidate by its own fields and the server's matcher checks
+ * the whole query on it, as MongoDB does.
+ */
+final class SupersetIndex<P> extends Index<P> {
+    private final Index<P> inner;
+
+    SupersetIndex(Index<P> inner, String name, List<IndexKey> keys, boolean sparse) {
+        super(name, keys, sparse);
+        this.inner = inner;
+    }
+
+    /** The query's conditions on this index's fields, or null when it does not name them all. */
+    private Document own(Document query) {
+        if (!query.keySet().containsAll(keySet())) return null;
+        Document own = new Document();
+        for (String key : keys()) own.put(key, query.get(key));
+        return own;
+    }
+
+    @Override public boolean canHandle(Document query) {
+        Document own = own(query);
+        return own != null && inner.canHandle(own);
+    }
+
+    @Override public Iterable<P> getPositions(Document query) { return inner.getPositions(own(query)); }
+    @Override public P getPosition(Document document) { return inner.getPosition(document); }
+    @Override public void checkAdd(Document document, MongoCollection<P> collection) { inner.checkAdd(document, collection); }
+    @Override public void add(Document document, P position, MongoCollection<P> collection) { inner.add(document, position, collection); }
+    @Override public P remove(Document document) { return inner.remove(document); }
+    @Override public long getCount() { return inner.getCount(); }
+    @Override public boolean isEmpty() { return inner.isEmpty(); }
+    @Override public long getDataSize() { return inner.getDataSize(); }
+    @Override public void checkUpdate(Document oldDocument, Document newDocument, MongoCollection<P> collection) {
+        inner.checkUpdate(oldDocument, newDocument, collection);
+    }
+    @Override public void updateInPlace(Document oldDocument, Document newDocument, P position, MongoCollection<P> collection)
+            throws KeyConstraintError {
+        inner.updateInPlace(oldDocument, newDocument, position, collection);
+    }
+    @Override public void drop() { inner.drop(); }
+    @Override public boolean isUnique() { return inner.isUnique(); }
+}
+
+final class IndexedMemoryBackend extends MemoryBackend {
+    @Override public MemoryDatabase openOrCreateDatabase(String databaseName) {
+        return new MemoryDatabase(databaseName, getCursorRegistry()) {
+            @Override protected Index<Integer> openOrCreateUniqueIndex(String collection, String name, List<IndexKey> keys, boolean sparse) {
+                return new SupersetIndex<>(super.openOrCreateUniqueIndex(collection, name, keys, sparse), name, keys, sparse);
+            }
+        };
+    }
+}
+
 public class MongoServerMain {
     /**
      * H2's store writes its changes to the file about once a second on its own, so a killed
@@ -21,6 +86,16 @@ public class MongoServerMain {
     static final class DurableH2Backend extends H2Backend {
         DurableH2Backend(String file) {
             super(file);
+        }
+
+        @Override
+        protected MongoDatabase openOrCreateDatabase(String databaseName) {
+            return new H2Database(databaseName, getMvStore(), getCursorRegistry()) {
+                @Override
+                protected Index<Object> openOrCreateUniqueIndex(String collection, String name, List<IndexKey> keys, boolean sparse) {
+                    return new SupersetIndex<>(super.openOrCreateUniqueIndex(collection, name, keys, sparse), name, keys, sparse);
+                }
+            };
         }
 
         @Override
@@ -46,7 +121,7 @@ public class MongoServerMain {
         String host = args[0];
         int port = Integer.parseInt(args[1]);
         String file = args.length > 2 ? args[2] : "";
-        AbstractMongoBackend backend = file.isEmpty() ? new MemoryBackend() : new DurableH2Backend(file);
+        AbstractMongoBackend backend = file.isEmpty() ? new IndexedMemoryBackend() : new DurableH2Backend(file);
         backend.version(ServerVersion.MONGO_5_0);
         MongoServer server = new MongoServer(backend);
         server.bind(new InetSocketAddress(host, port));
