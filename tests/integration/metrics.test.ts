@@ -96,6 +96,30 @@ describe("GET /api/metrics", () => {
     expect(sample(text, "storefront_job_duration_seconds_bucket", { queue, le: "+Inf" })).toBe(2);
   });
 
+  it("sums a worker's job outcomes in memory and writes them in one go", async () => {
+    const listeners: Record<string, (...args: any[]) => void> = {};
+    const queue = `metrics-batch-${process.pid}-${Date.now()}`;
+    const metrics = attachJobMetrics(
+      { name: queue, on: (event: string, fn: (...args: any[]) => void) => (listeners[event] = fn) } as any,
+      redis,
+      60_000,
+    );
+    for (let i = 0; i < 50; i++) listeners.completed!({ processedOn: 1_000, finishedOn: 1_200 });
+    listeners.failed!({ processedOn: 1_000, finishedOn: 1_100 }, new Error("job 42 timed out"));
+    expect(await redis.exists(`metrics:jobs:${queue}`)).toBe(0);
+    await metrics.flush();
+    const hash = await redis.hgetall(`metrics:jobs:${queue}`);
+    expect(hash).toMatchObject({
+      "outcome:completed": "50",
+      "outcome:failed": "1",
+      "reason:job <n> timed out": "1",
+      count: "51",
+    });
+    expect(Number(hash.sum)).toBeCloseTo(10.1, 5);
+    await metrics.flush();
+    expect((await redis.hgetall(`metrics:jobs:${queue}`)).count).toBe("51");
+  });
+
   it("records BullMQ worker events through attachJobMetrics", async () => {
     const listeners: Record<string, (...args: any[]) => void> = {};
     const queue = `metrics-worker-${process.pid}-${Date.now()}`;

@@ -92,8 +92,8 @@ async function main(): Promise<void> {
         settings: { backoffStrategy: providerBackoff },
       }),
   );
+  const jobMetrics = workers.map((worker) => attachJobMetrics(worker, ctx.redis));
   for (const worker of workers) {
-    attachJobMetrics(worker, ctx.redis);
     worker.on("failed", (job, error) =>
       log.warn({ queue: worker.name, jobId: job?.id, requestId: job?.data?.requestId, err: error }, "job attempt failed"),
     );
@@ -124,6 +124,7 @@ async function main(): Promise<void> {
       process.exit(0);
     }
     await closeSmsGateways();
+    await Promise.all(jobMetrics.map((m) => m.flush()));
     await ctx.redis.quit().catch(() => undefined);
     await disconnectMongo();
     process.exit(0);

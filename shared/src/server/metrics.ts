@@ -80,6 +80,34 @@ export function observeSocketServer(io: SocketCountSource): void {
   socketSource = io;
 }
 
+/** The counter increments of one finished job attempt (field of `metrics:jobs:<queue>` → amount). */
+function outcomeIncrements(
+  outcome: "completed" | "failed",
+  durationSeconds: number | null,
+  reason?: string,
+): [field: string, by: number][] {
+  const increments: [string, number][] = [[`outcome:${outcome}`, 1]];
+  if (durationSeconds !== null && Number.isFinite(durationSeconds) && durationSeconds >= 0) {
+    // One counter per bucket, not one per bound: the cumulative counts are summed when read.
+    const bound = JOB_DURATION_BUCKETS.find((b) => durationSeconds <= b);
+    if (bound !== undefined) increments.push([`b:${bound}`, 1]);
+    increments.push(["count", 1], ["sum", durationSeconds]);
+  }
+  if (outcome === "failed") increments.push([`reason:${failureReason(reason)}`, 1]);
+  return increments;
+}
+
+/** Adds counter increments of one queue to Redis in one transaction. */
+async function writeIncrements(redis: Redis, queue: string, increments: Iterable<[string, number]>): Promise<void> {
+  const key = JOB_METRICS_KEY(queue);
+  const multi = redis.multi().sadd(JOB_METRICS_QUEUES_KEY, queue);
+  for (const [field, by] of increments) {
+    if (field === "sum") multi.hincrbyfloat(key, field, by);
+    else multi.hincrby(key, field, by);
+  }
+  await multi.exec();
+}
+
 /** Records one finished job attempt in Redis, where every API replica can read it. */
 export async function recordJobOutcome(
   redis: Redis,
@@ -88,16 +116,7 @@ export async function recordJobOutcome(
   durationSeconds: number | null,
   reason?: string,
 ): Promise<void> {
-  const key = JOB_METRICS_KEY(queue);
-  const multi = redis.multi().sadd(JOB_METRICS_QUEUES_KEY, queue).hincrby(key, `outcome:${outcome}`, 1);
-  if (durationSeconds !== null && Number.isFinite(durationSeconds) && durationSeconds >= 0) {
-    // One counter per bucket, not one per bound: the cumulative counts are summed when read.
-    const bound = JOB_DURATION_BUCKETS.find((b) => durationSeconds <= b);
-    if (bound !== undefined) multi.hincrby(key, `b:${bound}`, 1);
-    multi.hincrby(key, "count", 1).hincrbyfloat(key, "sum", durationSeconds);
-  }
-  if (outcome === "failed") multi.hincrby(key, `reason:${failureReason(reason)}`, 1);
-  await multi.exec();
+  await writeIncrements(redis, queue, outcomeIncrements(outcome, durationSeconds, reason));
 }
 
 /** Failure reasons become label values: short, with ids and numbers folded so the set stays small. */
@@ -125,16 +144,34 @@ function seconds(job: Job | undefined): number | null {
   return ((job.finishedOn ?? Date.now()) - job.processedOn) / 1000;
 }
 
+/** How long a worker keeps its job counts before adding them to Redis (a scrape is 15 s apart). */
+export const JOB_METRICS_FLUSH_MS = 500;
+
 /**
- * Workers call this once per BullMQ Worker: every completed or failed attempt adds to the
- * Redis counters behind storefront_job_duration_seconds and storefront_job_failures_total.
+ * Workers call this once per BullMQ Worker: every completed or failed attempt adds to the Redis
+ * counters behind storefront_job_duration_seconds and storefront_job_failures_total. The counts are
+ * summed in memory and written at most every `flushMs` (one transaction, not one per job: under
+ * load that was five Redis commands a job); `flush` writes what is left, for a stopping process.
  */
-export function attachJobMetrics(worker: WorkerEvents, redis: Redis): void {
-  worker.on("completed", (job) => void recordJobOutcome(redis, worker.name, "completed", seconds(job)).catch(() => undefined));
-  worker.on(
-    "failed",
-    (job, error) => void recordJobOutcome(redis, worker.name, "failed", seconds(job), error?.message).catch(() => undefined),
-  );
+export function attachJobMetrics(worker: WorkerEvents, redis: Redis, flushMs = JOB_METRICS_FLUSH_MS): { flush(): Promise<void> } {
+  let pending = new Map<string, number>();
+  let timer: NodeJS.Timeout | undefined;
+  const flush = async () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (pending.size === 0) return;
+    const written = pending;
+    pending = new Map();
+    await writeIncrements(redis, worker.name, written).catch(() => undefined);
+  };
+  const count = (outcome: "completed" | "failed", job: Job | undefined, reason?: string) => {
+    for (const [field, by] of outcomeIncrements(outcome, seconds(job), reason))
+      pending.set(field, (pending.get(field) ?? 0) + by);
+    timer ??= setTimeout(() => void flush(), flushMs).unref();
+  };
+  worker.on("completed", (job) => count("completed", job));
+  worker.on("failed", (job, error) => count("failed", job, error?.message));
+  return { flush };
 }
 
 /** A histogram assembled from Redis bucket counters (prom-client cannot set histogram buckets). */
