@@ -1,5 +1,6 @@
 import { healthResponseSchema, readyResponseSchema } from "@storefront/shared";
 import { mongoReady, within } from "@storefront/shared/server";
+import { noteRedisUnresponsive } from "../../middleware/dependencies";
 import { defineRoute, TAGS } from "../define";
 
 /** Each readiness check gives up after this long: the probe answers within a second. */
@@ -38,6 +39,8 @@ export const healthRoutes = [
       ]);
       const missing: string[] = [];
       if (!mongoOk) missing.push("mongodb");
+      // Connected but silent: the calls that follow are refused at once instead of each waiting.
+      if (!redisOk && ctx.redis.status === "ready") noteRedisUnresponsive(ctx.redis);
       if (!redisOk) missing.push("redis");
       else missing.push(...(workers === null ? ["workers"] : workers.map((q) => `worker:${q}`)));
       res.status(missing.length ? 503 : 200);
