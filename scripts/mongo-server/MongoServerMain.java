@@ -9,12 +9,15 @@ import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import de.bwaldvogel.mongo.backend.h2.H2Database;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
+import de.bwaldvogel.mongo.bson.BsonRegularExpression;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.exception.KeyConstraintError;
 import de.bwaldvogel.mongo.wire.message.MongoMessage;
 import io.netty.channel.Channel;
 import java.net.InetSocketAddress;
+import java.util.Collection;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Serves the MongoDB wire protocol on this machine, where MongoDB itself cannot be installed.
@@ -35,12 +38,39 @@ final class SupersetIndex<P> extends Index<P> {
         this.inner = inner;
     }
 
-    /** The query's conditions on this index's fields, or null when it does not name them all. */
+    /**
+     * The query's conditions on this index's fields, or null (read every document, as before) unless
+     * each is a shape the index looks up exactly: a plain value, or on a one-field index `{$in: [plain
+     * values]}`. Arrays, regular expressions, nulls and other operators are not: the index stores no
+     * entry for an empty array, looks a regular expression up as a value, and leaves out the
+     * documents of a sparse index that lack the field.
+     */
     private Document own(Document query) {
         if (!query.keySet().containsAll(keySet())) return null;
         Document own = new Document();
-        for (String key : keys()) own.put(key, query.get(key));
+        for (String key : keys()) {
+            Object value = query.get(key);
+            if (!isPlain(value) && !(keys().size() == 1 && isPlainIn(value))) return null;
+            own.put(key, value);
+        }
         return own;
+    }
+
+    private static boolean isPlain(Object value) {
+        return value != null
+            && !(value instanceof Document)
+            && !(value instanceof Collection)
+            && !(value instanceof Object[])
+            && !(value instanceof BsonRegularExpression)
+            && !(value instanceof Pattern);
+    }
+
+    private static boolean isPlainIn(Object value) {
+        if (!(value instanceof Document) || ((Document) value).size() != 1) return false;
+        Object values = ((Document) value).get("$in");
+        if (!(values instanceof Collection)) return false;
+        for (Object item : (Collection<?>) values) if (!isPlain(item)) return false;
+        return true;
     }
 
     @Override public boolean canHandle(Document query) {
