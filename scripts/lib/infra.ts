@@ -78,6 +78,9 @@ function ephemeralLow(): number {
   }
 }
 
+/** The ports freePort has answered in this process. */
+const handedOut = new Set<number>();
+
 /**
  * A port free now, for a server started a moment later. Taken below the kernel's ephemeral range:
  * a port the kernel picked for a listener (port 0) can be handed to an outgoing connection before
@@ -85,10 +88,16 @@ function ephemeralLow(): number {
  */
 export async function freePort(): Promise<number> {
   const high = Math.min(ephemeralLow(), 65536) - 1;
-  const low = Math.max(1024, high - 12_000);
+  // Above 10080, the highest port browsers refuse to fetch from.
+  const low = Math.max(10_081, high - 12_000);
   for (let tries = 0; tries < 50 && high > low; tries++) {
-    const port = await tryBind(low + Math.floor(Math.random() * (high - low)));
-    if (port !== null) return port;
+    const candidate = low + Math.floor(Math.random() * (high - low));
+    // Two picks of this process before either server binds would otherwise both find it free.
+    if (handedOut.has(candidate)) continue;
+    const port = await tryBind(candidate);
+    if (port === null) continue;
+    handedOut.add(port);
+    return port;
   }
   const any = await tryBind(0);
   if (any === null) throw new Error("no free port");

@@ -8,6 +8,7 @@ import {
   startCacheBus,
   exitOnFatalErrors,
   stopOnSignals,
+  within,
   isConnectionError,
   loadConfigOrExit,
   OutageLog,
@@ -119,12 +120,15 @@ async function main(): Promise<void> {
     });
     const outcome = await Promise.race([Promise.all(workers.map((w) => w.close())), graceOver]);
     clearTimeout(timer);
+    // The job counts not yet written, bounded: with Redis unreachable the write would wait forever.
+    const flushMetrics = () => within(Promise.all(jobMetrics.map((m) => m.flush())), 2000, []);
     if (outcome === "timeout") {
       log.warn("active jobs outlived the grace period; handing them back");
+      await flushMetrics();
       process.exit(0);
     }
     await closeSmsGateways();
-    await Promise.all(jobMetrics.map((m) => m.flush()));
+    await flushMetrics();
     await ctx.redis.quit().catch(() => undefined);
     await disconnectMongo();
     process.exit(0);

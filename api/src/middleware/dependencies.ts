@@ -24,11 +24,14 @@ let watched: Redis | undefined;
 export function noteRedisUnresponsive(redis: Redis): void {
   if (unresponsive.has(redis)) return;
   unresponsive.add(redis);
-  const probe = () =>
+  const probe = () => {
+    // A connection this process closed answers nothing again: stop probing it.
+    if (redis.status === "end") return void unresponsive.delete(redis);
     void redis.ping().then(
       () => unresponsive.delete(redis),
       () => setTimeout(probe, 250).unref(),
     );
+  };
   probe();
 }
 

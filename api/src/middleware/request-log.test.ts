@@ -15,6 +15,7 @@ beforeAll(async () => {
   app.use(requestLog(log, (url) => url.replace(/secret=[^&]*/u, "secret=[hidden]")));
   app.get("/ok", (_req, res) => void res.json({ ok: true }));
   app.get("/refused", (_req, res) => void res.status(409).json({ ok: false }));
+  app.get("/slow", (_req, res) => void setTimeout(() => res.json({ late: true }), 2000).unref());
   app.get("/logs", (req, res) => {
     req.log.warn({ detail: 1 }, "something to say");
     res.json({ same: req.log === req.log, id: req.id });
@@ -52,6 +53,14 @@ describe("requestLog", () => {
       res: { statusCode: 409 },
     });
     expect(lines).toHaveLength(1);
+  });
+
+  it("logs a client that left before its answer at info", async () => {
+    await fetch(`${base}/slow`, { signal: AbortSignal.timeout(100) }).catch(() => undefined);
+    for (let i = 0; i < 200 && lines.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 30, msg: "request aborted", req: expect.objectContaining({ url: "/slow" }) }),
+    ]);
   });
 
   it("gives the handlers one logger bound to the request", async () => {

@@ -3,8 +3,9 @@
  * UUID, answered in the `X-Request-Id` header and put on every line the request logs. `req.log` is
  * made on first use: most requests log nothing but their answer line, and a child logger per
  * request (what pino-http made, with a full serialised copy of the request) was 4% of the API's CPU
- * on a wallet read. The answer is logged once it is sent: error for a 5xx, info for a 4xx, debug
- * otherwise, so LOG_LEVEL=info keeps the refusals and failures only.
+ * on a wallet read. The answer is logged once it is sent: error for a 5xx, info for a 4xx or a
+ * client that left before its answer, debug otherwise, so LOG_LEVEL=info keeps the refusals,
+ * failures and abandoned calls only.
  */
 import { randomUUID } from "node:crypto";
 import type { RequestHandler } from "express";
@@ -36,14 +37,20 @@ export function requestLog(log: Logger, urlForLog: (url: string) => string = (ur
     const url = req.originalUrl;
     let child: Logger | undefined;
     const requestLogger = () => (child ??= log.child({ req: { id, method: req.method, url: urlForLog(url) } }));
-    Object.defineProperty(req, "log", { get: requestLogger, configurable: true });
+    Object.defineProperty(req, "log", {
+      get: requestLogger,
+      set: (logger: Logger) => void (child = logger),
+      configurable: true,
+    });
     const startedAt = Date.now();
     const answered = () => {
       res.removeListener("finish", answered);
       res.removeListener("close", answered);
-      const level = levelOf(res.statusCode);
+      const aborted = !res.writableFinished;
+      // A client that gave up before the answer is worth seeing at info, whatever the status said.
+      const level = aborted ? "info" : levelOf(res.statusCode);
       if (!log.isLevelEnabled(level)) return;
-      const message = !res.writableFinished ? "request aborted" : res.statusCode >= 500 ? "request errored" : "request completed";
+      const message = aborted ? "request aborted" : res.statusCode >= 500 ? "request errored" : "request completed";
       requestLogger()[level]({ res: { statusCode: res.statusCode }, responseTime: Date.now() - startedAt }, message);
     };
     res.on("finish", answered);
