@@ -6,7 +6,7 @@
  *       through the worker) against the bare Express handler, same client, same concurrency;
  *   (b) latency from sending the chat call to the pushed "job:completed" (socket.io-client)
  *       against raw BullMQ queue.add → completed (QueueEvents), one request at a time.
- * Sizes: BENCH_REQUESTS (1000), BENCH_WARMUP (300, each load, all before any is measured), BENCH_CONCURRENCY (16), BENCH_SERIAL (300).
+ * Sizes: BENCH_REQUESTS (1000, in BENCH_ROUNDS (4) turns of the loads), BENCH_WARMUP (300, each load, all before any is measured), BENCH_CONCURRENCY (16), BENCH_SERIAL (300).
  * Scale: BENCH_API_PROCESSES (1) API processes, the load's lanes spread over them (each simulated
  * user stays on one), and BENCH_CHAT_WORKERS (1) chat worker processes; docs/performance.md has
  * the figures for 1, 2 and 4 of each.
@@ -41,6 +41,7 @@ const WARMUP = sizeFromEnv("BENCH_WARMUP", 300, 1000);
 const CONCURRENCY = sizeFromEnv("BENCH_CONCURRENCY", 16, 64);
 const SERIAL = sizeFromEnv("BENCH_SERIAL", 300, 5000);
 const BACKLOG = sizeFromEnv("BENCH_BACKLOG", 200, 2000);
+const ROUNDS = Math.min(sizeFromEnv("BENCH_ROUNDS", 4, 20), REQUESTS);
 const API_PROCESSES = sizeFromEnv("BENCH_API_PROCESSES", 1, 8);
 const CHAT_WORKERS = sizeFromEnv("BENCH_CHAT_WORKERS", 1, 8);
 const SERIAL_WARMUP = 20;
@@ -78,6 +79,26 @@ async function cpuPerCall<T extends LoadResult>(
   const result = await run();
   const after = sample();
   const perCall = Object.fromEntries(Object.keys(groups).map((k) => [k, (after[k]! - before[k]!) / result.requests]));
+  return { result, perCall };
+}
+
+type Measured = { result: LoadResult; perCall: Record<string, number> };
+
+/** One load's rounds as one figure: calls, failures, time and latencies added, CPU per call weighted by calls. */
+function combine(runs: Measured[]): Measured {
+  const requests = runs.reduce((n, r) => n + r.result.requests, 0);
+  const result: LoadResult = {
+    requests,
+    failures: runs.reduce((n, r) => n + r.result.failures, 0),
+    wallMs: runs.reduce((n, r) => n + r.result.wallMs, 0),
+    latenciesMs: runs.flatMap((r) => r.result.latenciesMs),
+  };
+  const firstFailure = runs.find((r) => r.result.firstFailure)?.result.firstFailure;
+  if (firstFailure) result.firstFailure = firstFailure;
+  const perCall: Record<string, number> = {};
+  for (const run of runs)
+    for (const [group, ms] of Object.entries(run.perCall))
+      perCall[group] = (perCall[group] ?? 0) + (ms * run.result.requests) / requests;
   return { result, perCall };
 }
 
@@ -482,34 +503,44 @@ async function main(): Promise<void> {
       Redis: () => [stack!.redis?.child.pid],
     };
     const apiPids = () => stack!.apis.map((p) => p.child.pid);
-    const bareRun = await cpuPerCall({ API: () => [bare.child.pid] }, () => runLoad(REQUESTS, CONCURRENCY, bareCall));
-    const bareResult = bareRun.result;
-    checkLoad("bare", bareResult);
-    const walletRun = await cpuPerCall({ API: apiPids, ...servers }, () => runLoad(REQUESTS, CONCURRENCY, walletLane));
-    const walletResult = walletRun.result;
-    checkLoad("wallet", walletResult);
-    const floorRun = await cpuPerCall({ API: () => [floor.child.pid], worker: () => [floorWorker.child.pid], ...servers }, () =>
-      runLoad(REQUESTS, CONCURRENCY, floorLane),
-    );
-    const floorResult = floorRun.result;
-    checkLoad("floor", floorResult);
-    const webhookRun = await cpuPerCall({ API: apiPids, ...servers }, () => runLoad(REQUESTS, CONCURRENCY, webhookLane));
-    const webhookResult = webhookRun.result;
-    checkLoad("webhook", webhookResult);
+    const chatWorkerPids = () => stack!.workers.filter((w) => w.name.includes("chat")).map((p) => p.child.pid);
+    const loads = {
+      bare: { groups: { API: () => [bare.child.pid] }, lane: bareCall },
+      wallet: { groups: { API: apiPids, ...servers }, lane: walletLane },
+      floor: { groups: { API: () => [floor.child.pid], worker: () => [floorWorker.child.pid], ...servers }, lane: floorLane },
+      webhook: { groups: { API: apiPids, ...servers }, lane: webhookLane },
+      chat: { groups: { API: apiPids, worker: chatWorkerPids, ...servers }, lane: chatLane },
+    };
+    // The loads take turns, a share of their calls each round: the machine's speed drifts over a run
+    // (other work on it, its own caches), and a ratio of two loads measured minutes apart would carry
+    // that drift. Each figure is the sum of its rounds.
+    const rounds = Object.fromEntries(Object.keys(loads).map((name) => [name, [] as Measured[]])) as Record<
+      keyof typeof loads,
+      Measured[]
+    >;
+    for (let round = 0; round < ROUNDS; round++) {
+      const calls = Math.floor(REQUESTS / ROUNDS) + (round < REQUESTS % ROUNDS ? 1 : 0);
+      for (const [name, load] of Object.entries(loads) as [keyof typeof loads, (typeof loads)[keyof typeof loads]][]) {
+        recording = name === "chat";
+        const run = await cpuPerCall(load.groups, () => runLoad(calls, CONCURRENCY, load.lane));
+        recording = false;
+        checkLoad(name, run.result);
+        rounds[name].push(run);
+      }
+    }
+    const [bareRun, walletRun, floorRun, webhookRun, chatRun] = (["bare", "wallet", "floor", "webhook", "chat"] as const).map(
+      (name) => combine(rounds[name]),
+    ) as [Measured, Measured, Measured, Measured, Measured];
+    const [bareResult, walletResult, floorResult, webhookResult, chatResult] = [
+      bareRun,
+      walletRun,
+      floorRun,
+      webhookRun,
+      chatRun,
+    ].map((run) => run.result) as [LoadResult, LoadResult, LoadResult, LoadResult, LoadResult];
     await smsQueue.obliterate({ force: true });
     await smsQueue.close();
     smsConnection.disconnect();
-    recording = true;
-    const chatRun = await cpuPerCall(
-      {
-        API: apiPids,
-        worker: () => stack!.workers.filter((w) => w.name.includes("chat")).map((p) => p.child.pid),
-        ...servers,
-      },
-      () => runLoad(REQUESTS, CONCURRENCY, chatLane),
-    );
-    const chatResult = chatRun.result;
-    recording = false;
     checkLoad("chat", chatResult);
     console.log(`[bench] load average after (a): ${load()}`);
 
