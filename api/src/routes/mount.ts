@@ -1,4 +1,4 @@
-import type { RequestHandler, Router } from "express";
+import { Router, type RequestHandler } from "express";
 import type { AppContext } from "../context";
 import { MESSAGES } from "@storefront/shared";
 import { AppError, badRequest } from "../errors";
@@ -52,22 +52,52 @@ function jsonHandler(route: JsonRoute, ctx: AppContext): RequestHandler {
   };
 }
 
+/** A path Express matches only as itself (no parameters or patterns). */
+const isLiteral = (path: string) => !/[:*?+()[\]{}]/u.test(path);
+
 /**
  * Mounts `routes` on `router`: auth check, the route's own middleware, the upload parser, then
  * validation and the handler. `table` is every route of the API (raw routes may describe it).
+ *
+ * A request for a literal path as written in the table goes straight to a router holding that
+ * path's routes alone, looked up by the path: Express would otherwise try each of the hundred-odd
+ * routes in turn, on every call. The same routes stay in `router` too, for everything the lookup
+ * does not take (other letter case, a trailing slash, paths with parameters) and for a method the
+ * path has no route for, so what matches is what matched before.
  */
 export function mountRoutes(router: Router, routes: readonly Route[], ctx: AppContext, table: readonly Route[] = routes): Router {
+  const byPath = new Map<string, Router>();
+  router.use((req, res, next) => {
+    const exact = byPath.get(req.path);
+    if (exact) exact(req, res, next);
+    else next();
+  });
   for (const route of routes) {
     const chain: RequestHandler[] = [...authFor(route, ctx), ...(route.middleware ?? [])];
     if (route.kind === "raw") {
       chain.push(route.raw(ctx, table));
       if (route.prefix) for (const path of route.paths) router.use(path, ...chain);
-      else router[route.method]([...route.paths], ...chain);
+      else mount(router, byPath, route.method, route.paths, chain);
       continue;
     }
     if (route.upload) chain.push(singleFile(route.upload.field, route.upload.maxBytes, route.upload.tooLargeMessage));
     chain.push(jsonHandler(route, ctx));
-    router[route.method]([...route.paths], ...chain);
+    mount(router, byPath, route.method, route.paths, chain);
   }
   return router;
+}
+
+function mount(
+  router: Router,
+  byPath: Map<string, Router>,
+  method: Route["method"],
+  paths: readonly string[],
+  chain: RequestHandler[],
+) {
+  router[method]([...paths], ...chain);
+  for (const path of paths.filter(isLiteral)) {
+    let exact = byPath.get(path);
+    if (!exact) byPath.set(path, (exact = Router({ caseSensitive: true, strict: true })));
+    exact[method](path, ...chain);
+  }
 }
