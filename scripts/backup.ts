@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { createGunzip, createGzip } from "node:zlib";
 import { Redis } from "ioredis";
 import mongoose from "mongoose";
+import { markedEntries } from "@storefront/shared/server";
 import { isRunning, startMongo, startRedis, type RunningService } from "./lib/infra";
 
 const { EJSON } = mongoose.mongo.BSON;
@@ -93,17 +94,10 @@ function ledgerDisagreements(docs: Map<string, unknown[]>): string[] {
   for (const e of (docs.get("ledgerentries") ?? []) as { userId: unknown; state: string; amount: number }[]) {
     if (e.state === "applied") sums.set(String(e.userId), (sums.get(String(e.userId)) ?? 0) + e.amount);
   }
-  const users = (docs.get("users") ?? []) as {
-    _id: unknown;
-    coins?: number;
-    pendingLedger?: unknown[];
-    pendingEntries?: Record<string, unknown>;
-  }[];
+  const users = (docs.get("users") ?? []) as ({ _id: unknown; coins?: number } & Parameters<typeof markedEntries>[0])[];
   // A user with a ledger marker has an entry in flight (ledger.ts): its balance may lead its entries.
-  const settled = (u: (typeof users)[number]) =>
-    !(u.pendingLedger?.length ?? 0) && Object.keys(u.pendingEntries ?? {}).length === 0;
   return users
-    .filter((u) => settled(u) && (u.coins ?? 0) !== (sums.get(String(u._id)) ?? 0))
+    .filter((u) => markedEntries(u).length === 0 && (u.coins ?? 0) !== (sums.get(String(u._id)) ?? 0))
     .map((u) => `${String(u._id)}:${(u.coins ?? 0) - (sums.get(String(u._id)) ?? 0)}`)
     .sort();
 }

@@ -62,6 +62,11 @@ function markerPath(entryId: Types.ObjectId): string {
   return `pendingEntries.${entryId.toHexString()}`;
 }
 
+/** The `$unset` that takes these entries' markers off their user. */
+function unsetMarkers(entries: readonly Types.ObjectId[]): Record<string, ""> {
+  return Object.fromEntries(entries.map((id) => [markerPath(id), ""]));
+}
+
 /**
  * Users that still carry a marker: an entry in flight, applied and not yet tidied, or left by a
  * crash. `pendingLedger` is the list earlier versions kept, read until the reconciler empties it.
@@ -121,7 +126,7 @@ export async function flushTidying(): Promise<void> {
   await User.collection
     .bulkWrite(
       batch.map(({ userId, entries }) => ({
-        updateOne: { filter: { _id: userId }, update: { $unset: Object.fromEntries(entries.map((id) => [markerPath(id), ""])) } },
+        updateOne: { filter: { _id: userId }, update: { $unset: unsetMarkers(entries) } },
       })),
       { ordered: false },
     )
@@ -322,7 +327,7 @@ async function tryCommit(
   const base: Record<string, unknown> = { _id: userId, [marker]: { $exists: false } };
   if (input.amount < 0) base.coins = { $gte: -input.amount };
   if (input.expectCoins !== undefined) base.coins = input.expectCoins;
-  const unset = tidied.length ? { $unset: Object.fromEntries(tidied.map((id) => [markerPath(id), ""])) } : {};
+  const unset = tidied.length ? { $unset: unsetMarkers(tidied) } : {};
   // Through the driver, as the entry's own writes: every field is given here, nothing to cast.
   const attempt = (condition: Record<string, unknown>, inc: Record<string, number>, set: Record<string, unknown> = {}) =>
     User.collection.findOneAndUpdate(
@@ -637,10 +642,7 @@ export async function reconcileLedger(now = new Date(), olderThanMs = RECONCILE_
     >();
     if (done.length) {
       const ids = done.map((d) => d._id);
-      await User.updateOne(
-        { _id: user._id },
-        { $pull: { pendingLedger: { $in: ids } }, $unset: Object.fromEntries(ids.map((id) => [markerPath(id), ""])) },
-      );
+      await User.updateOne({ _id: user._id }, { $pull: { pendingLedger: { $in: ids } }, $unset: unsetMarkers(ids) });
       report.pulled += done.length;
     }
   }
