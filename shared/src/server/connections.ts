@@ -66,13 +66,13 @@ export interface MongoConnectOptions {
   outage?: OutageLog;
 }
 
+/** Set by disconnectMongo: the "disconnected" that follows is this process stopping, not an outage. */
+let closing = false;
+
 /**
  * Connects, then builds every model's indexes (and so its collection): cheap when they exist, and
  * done before any write relies on a unique key, also on a database nothing has started on yet.
  */
-/** Set by disconnectMongo: the "disconnected" that follows is this process stopping, not an outage. */
-let closing = false;
-
 export async function connectMongo(uri: string, options: MongoConnectOptions = {}): Promise<typeof mongoose> {
   const { failFastMs, outage } = options;
   closing = false;

@@ -154,9 +154,9 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       await ctx.redis
         .set(resultKey(queue, jobId), JSON.stringify(result), "EX", RESULT_TTL_SECONDS)
         .catch((err: unknown) => log.warn({ err }, "job result not kept for a redelivery"));
-      // Not settled: refunded while the work ran (a cancellation, the sweeper, an add that was
-      // reported failed): heldState throws and the result is not delivered. Or settled by another
-      // run of the same job whose lock had lapsed: paid once, so delivered.
+      // Not settled: refunded while the work ran (no path refunds a running job today; if one ever
+      // does, heldState throws and the result is not delivered), or settled by another run of the
+      // same job whose lock had lapsed: paid once, so delivered.
       if (!(await settleHold(data.holdKey))) await heldState(data.holdKey);
       ctx.pusher.toUser(data.userId, "job:completed", { jobId, queue, result });
       log.info("job completed");
@@ -187,10 +187,9 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
 }
 
 /**
- * A hold already released (a refund went out, e.g. by the sweeper) means the job must not run:
- * the user would get work they were refunded for.
+ * The job's hold, still held or already settled. A job never charged does not run, nor one whose hold
+ * was released (a refund went out, e.g. by the sweeper): the user would get work they were refunded for.
  */
-/** The job's hold, still held or already settled; a job never charged or already refunded does not run. */
 async function heldState(holdKey: string): Promise<"held" | "settled"> {
   const entry = await LedgerEntry.collection.findOne<{ holdState: string | null; state: string }>(
     { key: holdKey, kind: "hold" },
