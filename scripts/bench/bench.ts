@@ -491,13 +491,6 @@ async function main(): Promise<void> {
     const smsConnection = new Redis(stack.redisUrl, { maxRetriesPerRequest: null });
     const smsQueue = new Queue("sms-reply", { connection: smsConnection });
     await smsQueue.pause();
-    // Every process, the Java server included, compiles its hot code in the first few hundred calls
-    // of each kind: measured only once all of them are warm, each load counts its own work alone.
-    checkLoad("bare warm-up", await runLoad(WARMUP, CONCURRENCY, bareCall));
-    checkLoad("wallet warm-up", await runLoad(WARMUP, CONCURRENCY, walletLane));
-    checkLoad("floor warm-up", await runLoad(WARMUP, CONCURRENCY, floorLane));
-    checkLoad("webhook warm-up", await runLoad(WARMUP, CONCURRENCY, webhookLane));
-    checkLoad("chat warm-up", await runLoad(WARMUP, CONCURRENCY, chatLane));
     const servers = {
       database: () => [stack!.mongo?.child.pid],
       Redis: () => [stack!.redis?.child.pid],
@@ -511,6 +504,10 @@ async function main(): Promise<void> {
       webhook: { groups: { API: apiPids, ...servers }, lane: webhookLane },
       chat: { groups: { API: apiPids, worker: chatWorkerPids, ...servers }, lane: chatLane },
     };
+    // Every process, the Java server included, compiles its hot code in the first few hundred calls
+    // of each kind: measured only once all of them are warm, each load counts its own work alone.
+    const loadEntries = Object.entries(loads) as [keyof typeof loads, (typeof loads)[keyof typeof loads]][];
+    for (const [name, load] of loadEntries) checkLoad(`${name} warm-up`, await runLoad(WARMUP, CONCURRENCY, load.lane));
     // The loads take turns, a share of their calls each round: the machine's speed drifts over a run
     // (other work on it, its own caches), and a ratio of two loads measured minutes apart would carry
     // that drift. Each figure is the sum of its rounds.
@@ -520,7 +517,7 @@ async function main(): Promise<void> {
     >;
     for (let round = 0; round < ROUNDS; round++) {
       const calls = Math.floor(REQUESTS / ROUNDS) + (round < REQUESTS % ROUNDS ? 1 : 0);
-      for (const [name, load] of Object.entries(loads) as [keyof typeof loads, (typeof loads)[keyof typeof loads]][]) {
+      for (const [name, load] of loadEntries) {
         recording = name === "chat";
         const run = await cpuPerCall(load.groups, () => runLoad(calls, CONCURRENCY, load.lane));
         recording = false;
