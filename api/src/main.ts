@@ -19,13 +19,13 @@ import {
   observeSocketServer,
   OutageLog,
   Pusher,
-  queuesWithoutWorkers,
 } from "@storefront/shared/server";
 import { createApp } from "./app";
 import { indexStoredSessions } from "./middleware/session";
 import type { AppContext } from "./context";
 import { attachSocketServer } from "./realtime/socket";
 import { ensureFirstAdmin, migrateData } from "./services/auth";
+import { queuesWithoutLiveWorker } from "./services/queue-health";
 import { JobWaiter } from "./job-waiter";
 import { answerClientErrors } from "./client-errors";
 
@@ -54,7 +54,7 @@ async function main(): Promise<void> {
     log,
     queues,
     jobs,
-    missingWorkers: () => queuesWithoutWorkers(queues),
+    missingWorkers: () => queuesWithoutLiveWorker(queues),
   };
   await ensureFirstAdmin(config, log);
   await migrateData(config, log);

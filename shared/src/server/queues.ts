@@ -15,16 +15,6 @@ export function createQueues(connection: Redis): Queues {
   ) as Queues;
 }
 
-/** Queues with no live worker process (BullMQ lists workers by their Redis client names). */
-export async function queuesWithoutWorkers(queues: Queues): Promise<QueueName[]> {
-  const missing: QueueName[] = [];
-  for (const name of QUEUE_NAMES) {
-    const workers = await queues[name].getWorkers().catch(() => []);
-    if (workers.length === 0) missing.push(name);
-  }
-  return missing;
-}
-
 export async function closeQueues(queues: Queues): Promise<void> {
   await Promise.all(Object.values(queues).map((q) => q.close()));
 }
