@@ -2,10 +2,10 @@ import type { Queue } from "bullmq";
 import { describe, expect, it } from "vitest";
 import { QUEUE_NAMES } from "@storefront/shared";
 import type { Queues } from "@storefront/shared/server";
-import { queuesWithoutLiveWorker } from "./queue-health";
+import { hasLiveWorker, queuesWithoutLiveWorker } from "./queue-health";
 
 describe("queuesWithoutLiveWorker", () => {
-  it("names the queues no worker serves, and asks Redis once per queue however often the probe is called", async () => {
+  it("names the queues no worker serves, and asks Redis once per queue however often the probe is called, apart from the charged calls", async () => {
     let lookups = 0;
     const queues = Object.fromEntries(
       QUEUE_NAMES.map((name) => [
@@ -22,5 +22,8 @@ describe("queuesWithoutLiveWorker", () => {
     for (const missing of answers) expect(missing).toEqual(["video"]);
     expect(await queuesWithoutLiveWorker(queues)).toEqual(["video"]);
     expect(lookups).toBe(QUEUE_NAMES.length);
+    // The probe keeps its own answers: a charged call still looks up for itself.
+    expect(await hasLiveWorker(queues.video)).toBe(false);
+    expect(lookups).toBe(QUEUE_NAMES.length + 1);
   });
 });

@@ -11,9 +11,16 @@ import { AppError } from "../errors";
 
 export const LIVE_WORKER_CACHE_MS = 1500;
 
-const cache = new WeakMap<Queue, { at: number; live: Promise<boolean> }>();
+type LiveCache = WeakMap<Queue, { at: number; live: Promise<boolean> }>;
+/** The charged calls' answers. */
+const chargeCache: LiveCache = new WeakMap();
+/**
+ * The readiness probe's own: its calls must not renew the answer a charged call relies on, or a
+ * worker that just stopped would be taken for live for longer than a charged call alone keeps it.
+ */
+const probeCache: LiveCache = new WeakMap();
 
-export function hasLiveWorker(queue: Queue, now = Date.now()): Promise<boolean> {
+export function hasLiveWorker(queue: Queue, now = Date.now(), cache: LiveCache = chargeCache): Promise<boolean> {
   const cached = cache.get(queue);
   if (cached && now - cached.at < LIVE_WORKER_CACHE_MS) return cached.live;
   const live = queue.getWorkersCount().then(
@@ -26,11 +33,13 @@ export function hasLiveWorker(queue: Queue, now = Date.now()): Promise<boolean> 
 }
 
 /**
- * The queues no live worker serves, for the readiness probe: through the same cache, so a probe
- * that anyone may call as often as they like costs Redis one CLIENT LIST per queue every 1.5 s at most.
+ * The queues no live worker serves, for the readiness probe: cached as the charged calls' answer is,
+ * so a probe that anyone may call as often as they like costs Redis one CLIENT LIST per queue every
+ * 1.5 s at most.
  */
 export async function queuesWithoutLiveWorker(queues: Queues): Promise<QueueName[]> {
-  const live = await Promise.all(QUEUE_NAMES.map((name) => hasLiveWorker(queues[name])));
+  const now = Date.now();
+  const live = await Promise.all(QUEUE_NAMES.map((name) => hasLiveWorker(queues[name], now, probeCache)));
   return QUEUE_NAMES.filter((_, i) => !live[i]);
 }
 
