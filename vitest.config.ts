@@ -4,19 +4,23 @@ import { LongFilesFirst } from "./tests/setup/sequencer";
 /**
  * One run starts Redis, the MongoDB-compatible server, the API and the workers once: the stack's
  * globalSetup sits on the root project alone, which vitest always sets up, and the projects do not
- * extend the root (an inherited globalSetup would boot one more stack per project). The browser
- * projects' own globalSetup builds the web app first (vitest sets up the projects that have tests
- * before the root), so the stack serves the fresh build.
+ * extend the root (an inherited globalSetup would boot one more stack per project).
  *
- * The unit, integration and browser files run side by side, three at a time. Four files change shared
- * settings in a way the others would notice, so none of them runs beside the others: two rotate the
- * SMS integration's webhook secret and save its settings (the SMS suites sign with the secret and
- * count on the per-phone rate limit), two change the wallet tables for a while (cache-bus behind the
- * API's back, admin-config through it) and assert on them, which an administrator's save elsewhere
- * (admin-dashboard saves the tables it loaded) would break. The three that need no browser run
- * first, one after the other, while the static checks and the web build keep the cores busy; the
- * browser one, which needs the build, runs last. Each leaves the settings as a suite starting after
- * it expects them (the SMS suites set their own secret and limits).
+ * The unit, integration and browser files are one project and run side by side, three at a time, in
+ * the same three test workers from start to end: vitest starts a test worker per project, so three
+ * projects cost a dozen worker starts (each importing mongoose, BullMQ, playwright and the shared code
+ * again) and left a slot empty while one started. The project's globalSetup builds the web app for
+ * the browser files (vitest sets up the projects before the root), so the stack serves the fresh
+ * build; a run of a few integration files builds it too, beside the tests, which do not wait for it.
+ *
+ * Four files change shared settings in a way the others would notice, so none of them runs beside
+ * the others: two rotate the SMS integration's webhook secret and save its settings (the SMS suites
+ * sign with the secret and count on the per-phone rate limit), two change the wallet tables for a
+ * while (cache-bus behind the API's back, admin-config through it) and assert on them, which an
+ * administrator's save elsewhere (admin-dashboard saves the tables it loaded) would break. The three
+ * that need no browser run first, one after the other, while the static checks and the web build keep
+ * the cores busy; the browser one, which needs the build, runs last. Each leaves the settings as a
+ * suite starting after it expects them (the SMS suites set their own secret and limits).
  *
  * Files are not isolated: each test worker imports mongoose, BullMQ and the shared code once for
  * all the files it runs (importing them per file cost more than a minute of CPU per run). A file
@@ -38,6 +42,7 @@ const FIRST_FILES = [
   "tests/integration/admin-config.test.ts",
 ];
 const LAST_FILES = ["tests/browser/admin-sms-integration.test.ts"];
+const UNIT_FILES = ["shared/src/**/*.test.ts", "api/src/**/*.test.ts", "workers/src/**/*.test.ts", "scripts/lib/**/*.test.ts"];
 
 export default defineConfig({
   test: {
@@ -45,14 +50,6 @@ export default defineConfig({
     maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
     sequence: { sequencer: LongFilesFirst },
     projects: [
-      {
-        test: {
-          ...common,
-          name: "unit",
-          include: ["shared/src/**/*.test.ts", "api/src/**/*.test.ts", "workers/src/**/*.test.ts", "scripts/lib/**/*.test.ts"],
-          sequence: MAIN,
-        },
-      },
       {
         test: {
           ...common,
@@ -65,18 +62,9 @@ export default defineConfig({
       {
         test: {
           ...common,
-          name: "integration",
-          include: ["tests/integration/**/*.test.ts"],
-          exclude: FIRST_FILES,
-          sequence: MAIN,
-        },
-      },
-      {
-        test: {
-          ...common,
-          name: "browser",
-          include: ["tests/browser/**/*.test.ts"],
-          exclude: LAST_FILES,
+          name: "main",
+          include: [...UNIT_FILES, "tests/integration/**/*.test.ts", "tests/browser/**/*.test.ts"],
+          exclude: [...FIRST_FILES, ...LAST_FILES],
           sequence: MAIN,
           globalSetup: buildWeb,
         },

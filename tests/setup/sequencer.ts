@@ -21,7 +21,7 @@ const LONG_FIRST = [
 /**
  * vitest's order (group, then project, then the durations it cached, else the larger file first),
  * with LONG_FIRST moved to the front of their group. On a clean clone there are no cached
- * durations, and a project's files would all start before the next project's.
+ * durations, and the larger files are not the longer ones.
  */
 export class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

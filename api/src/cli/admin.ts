@@ -6,11 +6,8 @@
  */
 import { createInterface } from "node:readline/promises";
 import { ADMIN_ROLES, createAdminRequestSchema } from "@storefront/shared";
-import { connectMongo, disconnectMongo, loadConfigOrExit } from "@storefront/shared/server";
 import { AppError } from "../errors";
 import { describeZodError } from "../middleware/validate";
-import { recordAudit } from "../services/audit";
-import { createAdmin } from "../services/admins";
 
 const USAGE = `usage: npm run admin -- create <username> <${ADMIN_ROLES.join("|")}>
   password: typed at the prompt (not echoed), or NEW_ADMIN_PASSWORD=... for scripts`;
@@ -49,6 +46,12 @@ if (command !== "create" || !username || !role) fail(USAGE);
 const parsed = createAdminRequestSchema.safeParse({ username, role, password: await readPassword() });
 if (!parsed.success) fail(describeZodError(parsed.error).message);
 
+// The database code loads only for a request that passed the checks: a refusal answers at once.
+const [{ connectMongo, disconnectMongo, loadConfigOrExit }, { recordAudit }, { createAdmin }] = await Promise.all([
+  import("@storefront/shared/server"),
+  import("../services/audit"),
+  import("../services/admins"),
+]);
 const config = loadConfigOrExit();
 await connectMongo(config.MONGODB_URI);
 try {
