@@ -189,7 +189,8 @@ describe("scale-out: two API processes, two chat workers", () => {
         },
         50_000,
         "every hold settled or released",
-        100,
+        // Each try reads every open hold and marked user, beside the rest of the run.
+        500,
       );
     } catch (error) {
       throw new Error(`${(error as Error).message}: ${JSON.stringify(await open())}`);
