@@ -1,21 +1,7 @@
 import type { Redis } from "ioredis";
-import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterRes } from "rate-limiter-flexible";
+import { rateLimiterFor } from "@storefront/shared/server";
 import { rateLimited } from "../errors";
-
-/** One limiter per (connection, limit, window): rate-limiter-flexible keeps its counters in Redis. */
-const limiters = new WeakMap<Redis, Map<string, RateLimiterRedis>>();
-
-function limiterFor(redis: Redis, limit: number, windowSeconds: number): RateLimiterRedis {
-  let byShape = limiters.get(redis);
-  if (!byShape) limiters.set(redis, (byShape = new Map()));
-  const shape = `${limit}/${windowSeconds}`;
-  let limiter = byShape.get(shape);
-  if (!limiter) {
-    limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: "rl", points: limit, duration: windowSeconds });
-    byShape.set(shape, limiter);
-  }
-  return limiter;
-}
 
 export interface Counted {
   allowed: boolean;
@@ -36,7 +22,7 @@ export async function count(redis: Redis, key: string, limit: number, windowSeco
     retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
   });
   try {
-    return toCounted(await limiterFor(redis, limit, windowSeconds).consume(key), true);
+    return toCounted(await rateLimiterFor(redis, { keyPrefix: "rl", points: limit, duration: windowSeconds }).consume(key), true);
   } catch (error) {
     if (error instanceof RateLimiterRes) return toCounted(error, false);
     throw error;
@@ -45,7 +31,7 @@ export async function count(redis: Redis, key: string, limit: number, windowSeco
 
 /** Whether `key` is already past `limit` in its window, without counting a hit. */
 export async function exhausted(redis: Redis, key: string, limit: number, windowSeconds: number): Promise<Counted | null> {
-  const res = await limiterFor(redis, limit, windowSeconds).get(key);
+  const res = await rateLimiterFor(redis, { keyPrefix: "rl", points: limit, duration: windowSeconds }).get(key);
   if (!res || res.consumedPoints < limit) return null;
   return { allowed: false, count: res.consumedPoints, retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
 }

@@ -16,3 +16,4 @@ export * from "./videos";
 export * from "./billing/index";
 export * from "./purchases";
 export * from "./low-balance";
+export * from "./rate-limiters";

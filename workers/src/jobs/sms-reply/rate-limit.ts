@@ -1,6 +1,7 @@
 /** Limits of the SMS worker on rate-limiter-flexible (Redis, shared by every worker process). */
 import type { Redis } from "ioredis";
-import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterRes } from "rate-limiter-flexible";
+import { rateLimiterFor } from "@storefront/shared/server";
 
 const RATE_WINDOW_SECONDS = 60;
 
@@ -19,12 +20,7 @@ interface Window {
 async function takeSlot(redis: Redis, window: Window): Promise<boolean> {
   const passKey = `${window.prefix}:pass:${window.passId}`;
   if (await redis.exists(passKey)) return true;
-  const limiter = new RateLimiterRedis({
-    storeClient: redis,
-    keyPrefix: window.prefix,
-    points: window.points,
-    duration: window.seconds,
-  });
+  const limiter = rateLimiterFor(redis, { keyPrefix: window.prefix, points: window.points, duration: window.seconds });
   try {
     await limiter.consume(window.key);
   } catch (error) {
