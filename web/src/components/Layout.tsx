@@ -5,7 +5,7 @@ import { useNavigate } from "react-router-dom";
 import { AppLink } from "./AppLink";
 import { useAuth } from "../hooks/useAuth";
 import { useSignOut } from "../hooks/useSignOut";
-import { CloseIcon, MenuIcon } from "./icons";
+import { CloseIcon, MenuIcon, SignOutIcon } from "./icons";
 import { LanguageToggle } from "./LanguageToggle";
 import { WalletBadge } from "./WalletBadge";
 
@@ -31,12 +31,13 @@ export function Avatar({ phone, to = "/profile" }: { phone: string; to?: string 
   );
 }
 
+/** On a phone the icon alone (its words kept for screen readers), so the header's controls share one row. */
 export function SignOutButton({ className = "btn btn--secondary" }: { className?: string }) {
   const { t } = useTranslation();
   const signOut = useSignOut();
   return (
-    <button type="button" className={className} onClick={() => void signOut()}>
-      {t("nav.signOut")}
+    <button type="button" className={`${className} sign-out`} onClick={() => void signOut()} title={t("nav.signOut")}>
+      <SignOutIcon size={18} className="flip-rtl" /> <span className="sign-out__text">{t("nav.signOut")}</span>
     </button>
   );
 }

@@ -48,6 +48,13 @@ export const GlobeIcon = (p: IconProps) => (
   </Svg>
 );
 
+/** A door with an arrow leaving it: signing out (mirrored right to left with `flip-rtl`). */
+export const SignOutIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M10 4H6a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h4M15 16l4-4-4-4M19 12H9" />
+  </Svg>
+);
+
 /** The four tools (home page cards, dashboard) and the lock of Access Denied: drawn on public pages too. */
 export const ChatIcon = (p: IconProps) => (
   <Svg {...p}>
