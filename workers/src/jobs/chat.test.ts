@@ -10,12 +10,16 @@ import { runChat, setChatProvider } from "./chat";
 const deltas: Record<string, unknown>[] = [];
 const asked: ChatRequest[] = [];
 
-function scripted(pieces: string[]): ChatProvider {
+/** Yields `pieces`, `gapMs` apart (0: all in one turn of the event loop, as the offline provider does). */
+function scripted(pieces: string[], gapMs = 0): ChatProvider {
   return {
     name: "scripted",
     async *stream(req) {
       asked.push(req);
-      for (const piece of pieces) yield piece;
+      for (const [i, piece] of pieces.entries()) {
+        if (i > 0 && gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
+        yield piece;
+      }
     },
   };
 }
@@ -46,10 +50,11 @@ const job = { id: "chat-1" } as Job;
 
 describe("runChat", () => {
   it("streams the deltas to the user's room (the first at once, the rest coalesced) and returns the reply cleaned of markdown", async () => {
-    setChatProvider(scripted(["**Fever** is ", "a raised ", "body temperature."]));
+    deltas.length = 0;
+    // Streamed a few milliseconds apart: the first words go out alone, the rest in one push at the end.
+    setChatProvider(scripted(["**Fever** is ", "a raised ", "body temperature."], 5));
     const result = await runChat(ctx, data, job);
     expect(result).toEqual({ reply: "Fever is a raised body temperature." });
-    // Written at once by the provider: the first words go out alone, the rest in one push at the end.
     expect(deltas).toEqual([
       { jobId: "chat-1", conversationId: "conv_1", delta: "**Fever** is " },
       { jobId: "chat-1", conversationId: "conv_1", delta: "a raised body temperature." },
@@ -57,6 +62,13 @@ describe("runChat", () => {
     const doctor = PERSONAS.find((p) => p.id === "doctor")!;
     expect(asked.at(-1)).toMatchObject({ system: doctor.systemPrompt, persona: "doctor", history: data.history, language: "en" });
     expect(asked.at(-1)!.system).toContain("not a diagnosis");
+  });
+
+  it("pushes a reply written all at once as one delta", async () => {
+    deltas.length = 0;
+    setChatProvider(scripted(["Rest, ", "fluids ", "and a thermometer."]));
+    expect(await runChat(ctx, data, job)).toEqual({ reply: "Rest, fluids and a thermometer." });
+    expect(deltas).toEqual([{ jobId: "chat-1", conversationId: "conv_1", delta: "Rest, fluids and a thermometer." }]);
   });
 
   it("fails a reply that is empty once cleaned", async () => {

@@ -5,7 +5,7 @@ describe("coalesce", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it("sends the first fragment at once and the next ones together after the interval", () => {
+  it("sends the first fragment at the end of the turn and the next ones together after the interval", () => {
     const sent: string[] = [];
     const c = coalesce(
       (t) => sent.push(t),
@@ -13,6 +13,8 @@ describe("coalesce", () => {
       () => Date.now(),
     );
     c.push("Hello");
+    expect(sent).toEqual([]);
+    vi.advanceTimersByTime(0);
     expect(sent).toEqual(["Hello"]);
     c.push(" there");
     c.push(",");
@@ -20,6 +22,20 @@ describe("coalesce", () => {
     expect(sent).toEqual(["Hello"]);
     vi.advanceTimersByTime(40);
     expect(sent).toEqual(["Hello", " there, friend"]);
+  });
+
+  it("sends a reply that arrives within one turn as one push", () => {
+    const sent: string[] = [];
+    const c = coalesce(
+      (t) => sent.push(t),
+      40,
+      () => Date.now(),
+    );
+    for (const word of ["A", " whole", " reply"]) c.push(word);
+    c.end();
+    expect(sent).toEqual(["A whole reply"]);
+    vi.advanceTimersByTime(100);
+    expect(sent).toEqual(["A whole reply"]);
   });
 
   it("sends at once again after a quiet spell, and end() flushes the rest so the parts make the whole", () => {
@@ -33,6 +49,7 @@ describe("coalesce", () => {
     c.push(words[0]!);
     vi.advanceTimersByTime(100);
     c.push(words[1]!);
+    vi.advanceTimersByTime(0);
     expect(sent).toEqual(["One", " two"]);
     c.push(words[2]!);
     c.push(words[3]!);
@@ -68,6 +85,7 @@ describe("coalesce", () => {
       () => Date.now(),
     );
     c.push("a");
+    vi.advanceTimersByTime(0);
     c.push("b");
     c.cancel();
     vi.advanceTimersByTime(100);

@@ -1,8 +1,10 @@
 /**
- * Streamed reply words, pushed at most once per `everyMs` instead of one Redis publish per word:
- * a fragment that comes after a quiet spell goes out at once (the first words are never held),
- * the ones that follow within the interval go out together at its end. `end()` sends what is
- * left, so the pushed fragments always add up to the whole reply; `cancel()` drops it.
+ * Streamed reply words, pushed at most once per `everyMs` instead of one Redis publish per word.
+ * A fragment that comes after a quiet spell goes out at the end of the current turn of the event
+ * loop (the first words are never held for the interval, and a reply that arrives whole, as the
+ * offline provider's does, goes out as one push); the ones that follow within the interval go out
+ * together at its end. `end()` sends what is left, so the pushed fragments always add up to the
+ * whole reply; `cancel()` drops it.
  */
 export interface Coalescer {
   push(fragment: string): void;
@@ -14,10 +16,17 @@ export function coalesce(send: (text: string) => void, everyMs = 40, now: () => 
   let pending = "";
   let lastSent = -Infinity;
   let timer: NodeJS.Timeout | null = null;
+  let soon: NodeJS.Immediate | null = null;
+
+  const stop = () => {
+    if (timer) clearTimeout(timer);
+    if (soon) clearImmediate(soon);
+    timer = null;
+    soon = null;
+  };
 
   const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
+    stop();
     if (!pending) return;
     const text = pending;
     pending = "";
@@ -29,14 +38,14 @@ export function coalesce(send: (text: string) => void, everyMs = 40, now: () => 
     push(fragment) {
       if (!fragment) return;
       pending += fragment;
+      if (timer || soon) return;
       const wait = lastSent + everyMs - now();
-      if (wait <= 0) flush();
-      else timer ??= setTimeout(flush, wait);
+      if (wait <= 0) soon = setImmediate(flush);
+      else timer = setTimeout(flush, wait);
     },
     end: flush,
     cancel() {
-      if (timer) clearTimeout(timer);
-      timer = null;
+      stop();
       pending = "";
     },
   };
