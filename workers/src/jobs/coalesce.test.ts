@@ -1,17 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { coalesce } from "./coalesce";
 
+/** A coalescer at 40 ms on the fake clock, and what it has sent. */
+function collected() {
+  const sent: string[] = [];
+  const c = coalesce(
+    (t) => sent.push(t),
+    40,
+    () => Date.now(),
+  );
+  return { sent, c };
+}
+
 describe("coalesce", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
   it("sends the first fragment at the end of the turn and the next ones together after the interval", () => {
-    const sent: string[] = [];
-    const c = coalesce(
-      (t) => sent.push(t),
-      40,
-      () => Date.now(),
-    );
+    const { sent, c } = collected();
     c.push("Hello");
     expect(sent).toEqual([]);
     vi.advanceTimersByTime(0);
@@ -25,12 +31,7 @@ describe("coalesce", () => {
   });
 
   it("sends a reply that arrives within one turn as one push", () => {
-    const sent: string[] = [];
-    const c = coalesce(
-      (t) => sent.push(t),
-      40,
-      () => Date.now(),
-    );
+    const { sent, c } = collected();
     for (const word of ["A", " whole", " reply"]) c.push(word);
     c.end();
     expect(sent).toEqual(["A whole reply"]);
@@ -39,12 +40,7 @@ describe("coalesce", () => {
   });
 
   it("sends at once again after a quiet spell, and end() flushes the rest so the parts make the whole", () => {
-    const sent: string[] = [];
-    const c = coalesce(
-      (t) => sent.push(t),
-      40,
-      () => Date.now(),
-    );
+    const { sent, c } = collected();
     const words = ["One", " two", " three", " four", " five"];
     c.push(words[0]!);
     vi.advanceTimersByTime(100);
@@ -62,12 +58,7 @@ describe("coalesce", () => {
   });
 
   it("publishes far fewer times than there are words", () => {
-    const sent: string[] = [];
-    const c = coalesce(
-      (t) => sent.push(t),
-      40,
-      () => Date.now(),
-    );
+    const { sent, c } = collected();
     for (let i = 0; i < 200; i++) {
       c.push(`w${i} `);
       vi.advanceTimersByTime(2);
@@ -78,12 +69,7 @@ describe("coalesce", () => {
   });
 
   it("cancel() drops what is held and sends nothing later", () => {
-    const sent: string[] = [];
-    const c = coalesce(
-      (t) => sent.push(t),
-      40,
-      () => Date.now(),
-    );
+    const { sent, c } = collected();
     c.push("a");
     vi.advanceTimersByTime(0);
     c.push("b");
