@@ -15,8 +15,11 @@ import de.bwaldvogel.mongo.exception.KeyConstraintError;
 import de.bwaldvogel.mongo.wire.message.MongoMessage;
 import io.netty.channel.Channel;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -97,11 +100,114 @@ final class SupersetIndex<P> extends Index<P> {
     @Override public boolean isUnique() { return inner.isUnique(); }
 }
 
+/**
+ * A non-unique index of the memory backend, on its first field: mongo-java-server ignores non-unique
+ * indexes, so "the last ten messages of this phone" or "this user's ledger entries" read the whole
+ * collection. Here a query with a string or ObjectId (or `$in` of them) on the index's first field gets
+ * the documents holding that value, in storage order as a scan would give them, and the server's
+ * matcher checks the whole query (the other fields, sorts and limits work as before). A document
+ * whose field is an array turns the index off for good: a query value may then match an element,
+ * which this index does not look up.
+ */
+final class FirstFieldIndex extends Index<Integer> {
+    private final String field;
+    /** Field value → (document _id → position); documents without a string or ObjectId value under OTHER. */
+    private final Map<Object, Map<Object, Integer>> byValue = new HashMap<>();
+    private static final Object OTHER = new Object();
+    private boolean multikey;
+    private long count;
+
+    FirstFieldIndex(String name, List<IndexKey> keys, boolean sparse) {
+        super(name, keys, sparse);
+        this.field = keys.get(0).getKey();
+    }
+
+    static boolean serves(List<IndexKey> keys) {
+        return !keys.isEmpty() && !keys.get(0).getKey().contains(".") && !keys.get(0).getKey().startsWith("$");
+    }
+
+    private static boolean looksUp(Object value) {
+        return value instanceof String || value instanceof de.bwaldvogel.mongo.bson.ObjectId;
+    }
+
+    private Object bucketOf(Document document) {
+        Object value = document.get(field);
+        if (value instanceof Collection || value instanceof Object[]) multikey = true;
+        return looksUp(value) ? value : OTHER;
+    }
+
+    /** The values the query asks for on the field, or null when this index cannot answer it. */
+    private List<Object> wanted(Document query) {
+        if (multikey || !query.containsKey(field)) return null;
+        Object condition = query.get(field);
+        if (looksUp(condition)) return List.of(condition);
+        if (!(condition instanceof Document) || ((Document) condition).size() != 1) return null;
+        Object in = ((Document) condition).get("$in");
+        if (!(in instanceof Collection)) return null;
+        List<Object> values = new ArrayList<>();
+        for (Object value : (Collection<?>) in) {
+            if (!looksUp(value)) return null;
+            values.add(value);
+        }
+        return values;
+    }
+
+    @Override public boolean canHandle(Document query) { return wanted(query) != null; }
+
+    @Override public Iterable<Integer> getPositions(Document query) {
+        List<Integer> positions = new ArrayList<>();
+        for (Object value : new java.util.LinkedHashSet<>(wanted(query))) {
+            Map<Object, Integer> bucket = byValue.get(value);
+            if (bucket != null) positions.addAll(bucket.values());
+        }
+        positions.sort(null);
+        return positions;
+    }
+
+    @Override public Integer getPosition(Document document) {
+        Map<Object, Integer> bucket = byValue.get(bucketOf(document));
+        return bucket == null ? null : bucket.get(document.get("_id"));
+    }
+
+    @Override public void checkAdd(Document document, MongoCollection<Integer> collection) {}
+
+    @Override public void add(Document document, Integer position, MongoCollection<Integer> collection) {
+        if (byValue.computeIfAbsent(bucketOf(document), v -> new HashMap<>()).put(document.get("_id"), position) == null) count++;
+    }
+
+    @Override public Integer remove(Document document) {
+        Object bucketKey = bucketOf(document);
+        Map<Object, Integer> bucket = byValue.get(bucketKey);
+        Integer position = bucket == null ? null : bucket.remove(document.get("_id"));
+        if (position != null) {
+            count--;
+            if (bucket.isEmpty()) byValue.remove(bucketKey);
+        }
+        return position;
+    }
+
+    @Override public void checkUpdate(Document oldDocument, Document newDocument, MongoCollection<Integer> collection) {}
+
+    @Override public void updateInPlace(Document oldDocument, Document newDocument, Integer position, MongoCollection<Integer> collection) {
+        remove(oldDocument);
+        add(newDocument, position, collection);
+    }
+
+    @Override public long getCount() { return count; }
+    @Override public long getDataSize() { return 0; }
+    @Override public void drop() { byValue.clear(); count = 0; multikey = false; }
+    @Override public boolean isUnique() { return false; }
+}
+
 final class IndexedMemoryBackend extends MemoryBackend {
     @Override public MemoryDatabase openOrCreateDatabase(String databaseName) {
         return new MemoryDatabase(databaseName, getCursorRegistry()) {
             @Override protected Index<Integer> openOrCreateUniqueIndex(String collection, String name, List<IndexKey> keys, boolean sparse) {
                 return new SupersetIndex<>(super.openOrCreateUniqueIndex(collection, name, keys, sparse), name, keys, sparse);
+            }
+
+            @Override protected Index<Integer> openOrCreateSecondaryIndex(String collection, String name, List<IndexKey> keys, boolean sparse) {
+                return FirstFieldIndex.serves(keys) ? new FirstFieldIndex(name, keys, sparse) : super.openOrCreateSecondaryIndex(collection, name, keys, sparse);
             }
         };
     }

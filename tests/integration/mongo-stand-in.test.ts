@@ -1,8 +1,9 @@
 /**
  * The MongoDB-compatible stand-in's launcher (scripts/mongo-server/MongoServerMain.java) lets a unique
- * index serve queries that name its fields among others. These queries must find what a scan of the
- * whole collection finds: the shapes the index can look up exactly, and the ones it cannot (which
- * fall back to the scan).
+ * index serve queries that name its fields among others, and a non-unique index (memory backend) serve
+ * queries on its first field. These queries must find what a scan of the whole collection finds, in
+ * the same order: the shapes the indexes can look up exactly, and the ones they cannot (which fall
+ * back to the scan).
  */
 import { MongoClient, ObjectId, type Collection, type Document } from "mongodb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -42,6 +43,18 @@ async function found(collection: Collection<Document>, query: Document): Promise
   return (await collection.find(query).toArray()).length;
 }
 
+/** The same query on the indexed collection and on its unindexed twin, which the server scans. */
+async function sameAsScan(query: Document, options: { sort?: Document; limit?: number } = {}): Promise<Document[]> {
+  const run = (collection: Collection<Document>) =>
+    collection.find(query, { sort: options.sort, limit: options.limit ?? 0 }).toArray();
+  const [viaIndex, viaScan] = await Promise.all([run(indexed), run(scanned)]);
+  expect(viaIndex).toEqual(viaScan);
+  return viaIndex;
+}
+
+let indexed: Collection<Document>;
+let scanned: Collection<Document>;
+
 afterAll(async () => {
   await client.db().dropDatabase();
   await client.close();
@@ -76,5 +89,65 @@ describe("a unique index serving a query with more fields", () => {
     expect(await found(compound, { a: [1, 2], b: 3, x: 1 })).toBe(1);
     expect(await found(compound, { a: /fo/u, b: 1, x: 1 })).toBe(1);
     expect(await found(compound, { a: "bar", b: 1, x: 2 })).toBe(1);
+  });
+});
+
+describe("a non-unique index serving a query on its first field", () => {
+  const owner = { a: new ObjectId(), b: new ObjectId() };
+
+  beforeAll(async () => {
+    const db = client.db();
+    indexed = db.collection("non_unique_indexed");
+    scanned = db.collection("non_unique_scanned");
+    await indexed.createIndex({ phone: 1, at: -1 });
+    await indexed.createIndex({ owner: 1 });
+    const docs = Array.from({ length: 40 }, (_, i) => ({
+      _id: new ObjectId(),
+      phone: ["+100", "+200", "+300"][i % 3],
+      owner: i % 2 ? owner.a : owner.b,
+      at: 1000 - i,
+      kind: i % 4 ? "in" : "out",
+    }));
+    docs.push({ _id: new ObjectId(), phone: 5 as never, owner: owner.a, at: 1, kind: "in" });
+    docs.push({ _id: new ObjectId(), at: 2, kind: "in" } as never);
+    await indexed.insertMany(docs.map((d) => ({ ...d })));
+    await scanned.insertMany(docs.map((d) => ({ ...d })));
+  });
+
+  it("finds what a scan finds, in the same order, with the other conditions, sorts and limits", async () => {
+    expect(await sameAsScan({ phone: "+100" })).toHaveLength(14);
+    expect(await sameAsScan({ phone: "+200", kind: "in", $or: [{ at: { $gt: 990 } }, { at: { $lt: 970 } }] })).not.toHaveLength(
+      0,
+    );
+    const last = await sameAsScan({ phone: "+300", kind: { $ne: "out" } }, { sort: { at: -1, _id: -1 }, limit: 5 });
+    expect(last.map((d) => d.at)).toEqual([...last.map((d) => d.at)].sort((x, y) => y - x));
+    expect(await sameAsScan({ phone: { $in: ["+100", "+300", "+999"] } })).toHaveLength(27);
+    expect(await sameAsScan({ owner: owner.a })).toHaveLength(21);
+    expect(await sameAsScan({ owner: { $in: [owner.a, owner.b] }, kind: "out" })).toHaveLength(10);
+    expect(await sameAsScan({ phone: "+999" })).toHaveLength(0);
+    // Not looked up by the index: a number, null (the document without the field), a regular expression.
+    expect(await sameAsScan({ phone: 5 })).toHaveLength(1);
+    expect(await sameAsScan({ phone: null })).toHaveLength(1);
+    expect(await sameAsScan({ phone: /^\+1/u })).toHaveLength(14);
+  });
+
+  it("follows updates that move a document to another value, upserts and deletes", async () => {
+    const upserted = new ObjectId();
+    for (const collection of [indexed, scanned]) {
+      await collection.updateMany({ phone: "+100", kind: "out" }, { $set: { phone: "+400" } });
+      await collection.updateOne({ _id: upserted, phone: "+500" }, { $set: { at: 7, kind: "in" } }, { upsert: true });
+      await collection.deleteMany({ phone: "+200", at: { $lt: 980 } });
+    }
+    expect(await sameAsScan({ phone: "+400" })).toHaveLength(4);
+    expect(await sameAsScan({ phone: "+100" })).toHaveLength(10);
+    expect(await sameAsScan({ phone: "+500" })).toHaveLength(1);
+    expect(await sameAsScan({ phone: "+200" })).toHaveLength(7);
+  });
+
+  it("turns itself off once a document holds an array there, where a value may match an element", async () => {
+    const _id = new ObjectId();
+    for (const collection of [indexed, scanned]) await collection.insertOne({ _id, phone: ["+600", "+100"], at: 3, kind: "in" });
+    expect(await sameAsScan({ phone: "+600" })).toHaveLength(1);
+    expect(await sameAsScan({ phone: "+100" })).toHaveLength(11);
   });
 });
