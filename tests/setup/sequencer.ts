@@ -2,11 +2,12 @@ import { relative } from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
- * The files that take a minute or more of a full run on two cores, in the order they should start.
- * Started first, they end while the short files fill the other test workers, instead of starting
- * last and leaving the run waiting on one of them. The two long integration files come before the
- * browser files: those wait for the run's web build, and two test workers busy with other work
- * keep both cores busy while it builds.
+ * The files that take ten seconds or more of a full run on two cores, longest first, in the order
+ * they should start. Started first, they end while the short files fill the other test workers,
+ * instead of starting last and leaving the run waiting on one of them (on a clean clone vitest has
+ * no durations of its own to order by: backup and security, small files, came last and made a
+ * tail). The two long integration files come before the browser files: those wait for the run's
+ * web build, and two test workers busy with other work keep both cores busy while it builds.
  */
 const LONG_FIRST = [
   "tests/integration/chaos.test.ts",
@@ -15,7 +16,14 @@ const LONG_FIRST = [
   "tests/browser/admin-dashboard.test.ts",
   "tests/browser/app.test.ts",
   "tests/integration/jobs-failures.test.ts",
+  "tests/integration/providers-chat-stack.test.ts",
   "tests/integration/scale.test.ts",
+  "tests/integration/fuzz.test.ts",
+  "tests/browser/phones.test.ts",
+  "tests/integration/providers-stack.test.ts",
+  "tests/browser/security.test.ts",
+  "tests/integration/backup.test.ts",
+  "tests/integration/admin-admins.test.ts",
 ];
 
 /**
