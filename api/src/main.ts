@@ -33,6 +33,8 @@ const config = loadConfigOrExit();
 const log = createLogger("api", config.LOG_LEVEL);
 exitOnFatalErrors(log);
 
+/** A stop that takes longer (Redis or the database gone for good) ends the process regardless. */
+const SHUTDOWN_DEADLINE_MS = 10_000;
 /** While Redis or the database is down, calls answer 503 within this bound instead of hanging. */
 const FAIL_FAST_MS = 1500;
 
@@ -91,7 +93,7 @@ async function main(): Promise<void> {
     await disconnectMongo();
     process.exit(0);
   };
-  stopOnSignals(shutdown);
+  stopOnSignals(shutdown, SHUTDOWN_DEADLINE_MS, log);
 }
 
 main().catch((error: unknown) => {

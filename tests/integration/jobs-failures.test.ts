@@ -14,7 +14,7 @@ import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "@storefront/shared";
 import { LedgerEntry, hold, jobIdForHold, ledgerSum } from "@storefront/shared/server";
-import { isRunning } from "../../scripts/lib/infra";
+import { freePort, isRunning, startRedis } from "../../scripts/lib/infra";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 import type { Client } from "../support/client";
 import { connectSocket, until, userWithCoins } from "../support/realtime";
@@ -261,22 +261,53 @@ describe("worker shutdown", () => {
   const exited = (child: { once(e: "exit", f: (code: number | null) => void): unknown }) =>
     new Promise<number | null>((resolve) => child.once("exit", resolve));
 
-  it("stops when its supervisor is killed, instead of living on as an orphan", async () => {
-    // A parent of its own that forks a worker program as the stack does, then is SIGKILLed.
+  /** A parent of its own that forks `program` as the stack does; resolves with the child's pid once it is ready. */
+  async function forkedByParent(program: string, env: Record<string, string | undefined>) {
     const parent = spawn(
       process.execPath,
       [
         "-e",
         `const c = require("node:child_process").fork(process.argv[1], [], { stdio: "ignore" });
-         c.on("message", (m) => m.type === "ready" && console.log(c.pid));`,
-        path.resolve("workers/dist/main.mjs"),
+         c.on("message", (m) => (m.type === "ready" || m.type === "listening") && console.log(c.pid));`,
+        path.resolve(program),
       ],
-      { env: { ...stack.env, WORKER_QUEUES: "maintenance" }, stdio: ["ignore", "pipe", "inherit"] },
+      { env: { ...stack.env, ...env }, stdio: ["ignore", "pipe", "inherit"] },
     );
     const pid = Number(await new Promise<string>((resolve) => parent.stdout.once("data", (d: Buffer) => resolve(String(d)))));
     expect(isRunning(pid)).toBe(true);
+    return { parent, pid };
+  }
+
+  it("stops when its supervisor is killed, instead of living on as an orphan", async () => {
+    const { parent, pid } = await forkedByParent("workers/dist/main.mjs", { WORKER_QUEUES: "maintenance" });
     parent.kill("SIGKILL");
     await until(() => !isRunning(pid) || undefined, 20_000, "the orphaned worker exits");
+  });
+
+  it("stops as an orphan even when its Redis is gone for good, the API and a worker alike", async () => {
+    // A supervisor killed with its whole stack: closing the connections would wait forever, so the
+    // stop is cut short (the worker after its grace period plus 10 s, the API after 10 s).
+    const redis = await startRedis();
+    const pids: number[] = [];
+    try {
+      const [api, worker] = await Promise.all([
+        forkedByParent("api/dist/main.mjs", { REDIS_URL: redis.url, PORT: String(await freePort()) }),
+        forkedByParent("workers/dist/main.mjs", {
+          REDIS_URL: redis.url,
+          WORKER_QUEUES: "chat",
+          WORKER_SHUTDOWN_GRACE_MS: "1000",
+        }),
+      ]);
+      pids.push(api.pid, worker.pid);
+      await redis.stop();
+      api.parent.kill("SIGKILL");
+      worker.parent.kill("SIGKILL");
+      await until(() => pids.every((pid) => !isRunning(pid)) || undefined, 30_000, "both orphans exit");
+    } finally {
+      await redis.stop();
+      // A failed run leaves none behind for the rest of the suite.
+      for (const pid of pids.filter(isRunning)) process.kill(pid, "SIGKILL");
+    }
   });
 
   it("lets an active job finish on SIGTERM, then exits cleanly", async () => {

@@ -133,7 +133,8 @@ async function main(): Promise<void> {
     await disconnectMongo();
     process.exit(0);
   };
-  stopOnSignals(shutdown);
+  // The grace period for active jobs, then at most 10 s to close the connections.
+  stopOnSignals(shutdown, config.WORKER_SHUTDOWN_GRACE_MS + 10_000, log);
 }
 
 main().catch((error: unknown) => {

@@ -165,10 +165,23 @@ export function exitOnFatalErrors(log: Pick<Logger, "fatal">): void {
 /**
  * Runs `shutdown` on SIGTERM and Ctrl+C, and when the supervisor that started this process (npm
  * start, the tests) dies without stopping it: its IPC channel closes, and the process stops instead
- * of living on as an orphan that holds its port and queues.
+ * of living on as an orphan that holds its port and queues. A shutdown that has not ended the
+ * process within `deadlineMs` is cut short: closing a connection to a Redis or database that is
+ * gone for good waits forever (a supervisor killed with its whole stack left such orphans behind).
  */
-export function stopOnSignals(shutdown: (reason: string) => Promise<void>): void {
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("disconnect", () => void shutdown("supervisor gone"));
+export function stopOnSignals(
+  shutdown: (reason: string) => Promise<void>,
+  deadlineMs: number,
+  log: Pick<Logger, "error">,
+): void {
+  const stop = (reason: string) => {
+    setTimeout(() => {
+      log.error({ reason, deadlineMs }, "shutdown did not finish in time; exiting");
+      process.exit(1);
+    }, deadlineMs).unref();
+    void shutdown(reason);
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("disconnect", () => stop("supervisor gone"));
 }
