@@ -169,11 +169,7 @@ export function exitOnFatalErrors(log: Pick<Logger, "fatal">): void {
  * process within `deadlineMs` is cut short: closing a connection to a Redis or database that is
  * gone for good waits forever (a supervisor killed with its whole stack left such orphans behind).
  */
-export function stopOnSignals(
-  shutdown: (reason: string) => Promise<void>,
-  deadlineMs: number,
-  log: Pick<Logger, "error">,
-): void {
+export function stopOnSignals(shutdown: (reason: string) => Promise<void>, deadlineMs: number, log: Pick<Logger, "error">): void {
   const stop = (reason: string) => {
     setTimeout(() => {
       log.error({ reason, deadlineMs }, "shutdown did not finish in time; exiting");
