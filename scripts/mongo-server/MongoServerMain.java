@@ -154,14 +154,14 @@ final class FirstFieldIndex extends Index<Integer> {
 
     @Override public boolean canHandle(Document query) { return wanted(query) != null; }
 
+    /** Each position once, ascending (the order of a scan): an `$in` may name one value twice. */
     @Override public Iterable<Integer> getPositions(Document query) {
-        List<Integer> positions = new ArrayList<>();
-        for (Object value : new java.util.LinkedHashSet<>(wanted(query))) {
+        java.util.TreeSet<Integer> positions = new java.util.TreeSet<>();
+        for (Object value : wanted(query)) {
             Map<Object, Integer> bucket = byValue.get(value);
             if (bucket != null) positions.addAll(bucket.values());
         }
-        positions.sort(null);
-        return positions;
+        return new ArrayList<>(positions);
     }
 
     @Override public Integer getPosition(Document document) {

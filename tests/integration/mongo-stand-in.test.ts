@@ -142,6 +142,8 @@ describe("a non-unique index serving a query on its first field", () => {
     expect(await sameAsScan({ phone: "+100" })).toHaveLength(10);
     expect(await sameAsScan({ phone: "+500" })).toHaveLength(1);
     expect(await sameAsScan({ phone: "+200" })).toHaveLength(7);
+    // Old and new values together, and one value twice: each document once.
+    expect(await sameAsScan({ phone: { $in: ["+100", "+400", "+400"] } })).toHaveLength(14);
   });
 
   it("turns itself off once a document holds an array there, where a value may match an element", async () => {
