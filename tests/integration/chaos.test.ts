@@ -169,8 +169,9 @@ describe("fail fast", () => {
       expect(chat.ms).toBeLessThan(FAIL_FAST_MS / 2);
     } finally {
       stack.redis!.child.kill("SIGCONT");
+      // Also after a failed check: the suites that follow need the stack ready.
+      await until(async () => (await api.get("/ready")).status === 200, 10_000, "ready again after Redis resumed", 100);
     }
-    await until(async () => (await api.get("/ready")).status === 200, 10_000, "ready again after Redis resumed", 100);
     expect(await LedgerEntry.countDocuments({ userId: id, kind: "hold" })).toBe(0);
     expect((await client.get("/wallet/get.php")).body.wallet.coins).toBe(100);
   });
