@@ -34,7 +34,7 @@ const log = createLogger("api", config.LOG_LEVEL);
 exitOnFatalErrors(log);
 
 /** A stop that takes longer (Redis or the database gone for good) ends the process regardless. */
-const SHUTDOWN_DEADLINE_MS = 10_000;
+const SHUTDOWN_DEADLINE_MS = 5_000;
 /** While Redis or the database is down, calls answer 503 within this bound instead of hanging. */
 const FAIL_FAST_MS = 1500;
 

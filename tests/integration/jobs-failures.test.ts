@@ -286,7 +286,7 @@ describe("worker shutdown", () => {
 
   it("stops as an orphan even when its Redis is gone for good, the API and a worker alike", async () => {
     // A supervisor killed with its whole stack: closing the connections would wait forever, so the
-    // stop is cut short (the worker after its grace period plus 10 s, the API after 10 s).
+    // stop is cut short (the worker after its grace period plus 5 s, the API after 5 s).
     const redis = await startRedis();
     const pids: number[] = [];
     try {

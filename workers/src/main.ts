@@ -133,8 +133,8 @@ async function main(): Promise<void> {
     await disconnectMongo();
     process.exit(0);
   };
-  // The grace period for active jobs, then at most 10 s to close the connections.
-  stopOnSignals(shutdown, config.WORKER_SHUTDOWN_GRACE_MS + 10_000, log);
+  // The grace period for active jobs, then at most 5 s to close the connections.
+  stopOnSignals(shutdown, config.WORKER_SHUTDOWN_GRACE_MS + 5_000, log);
 }
 
 main().catch((error: unknown) => {
