@@ -1,6 +1,7 @@
 /** Video providers: the Runway-style client against a local peer, and the offline ffmpeg maker. */
-import { mkdtempSync, rmSync, utimesSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -160,6 +161,25 @@ describe("offline video provider", () => {
     expect(states[0]).toBe("processing");
     expect(final.state).toBe("completed");
     expect(isMp4(final.file!)).toBe(true);
+  });
+
+  it("a task whose maker's process is gone (a worker killed mid-make) is made again at once, not after a minute", async () => {
+    const dead = offlineVideoProvider({ workDir: dir, ffmpegPath: "/nonexistent/ffmpeg-that-hangs" });
+    const { taskId } = await dead.submit({ prompt: "killed maker", seconds: 5, model: "gen2", ratio: "1:1" });
+    await new Promise((r) => setTimeout(r, 200));
+    rmSync(path.join(dir, `${taskId}.error`), { force: true });
+    // A fresh start by a process of this host that has exited since.
+    const gone = spawnSync(process.execPath, ["-e", "0"]).pid!;
+    writeFileSync(path.join(dir, `${taskId}.started`), `${hostname()} ${gone}`);
+    const survivor = offlineVideoProvider({ workDir: dir });
+    const { final } = await pollUntilDone(survivor, taskId);
+    expect(final.state).toBe("completed");
+    // A live maker (this process) is left to finish: the task stays processing.
+    const { taskId: busy } = await dead.submit({ prompt: "live maker", seconds: 5, model: "gen2", ratio: "1:1" });
+    await new Promise((r) => setTimeout(r, 200));
+    rmSync(path.join(dir, `${busy}.error`), { force: true });
+    writeFileSync(path.join(dir, `${busy}.started`), `${hostname()} ${process.pid}`);
+    expect((await offlineVideoProvider({ workDir: dir }).status(busy)).state).toBe("processing");
   });
 
   it("a broken ffmpeg gives a failed status; an unknown task id is a permanent error", async () => {

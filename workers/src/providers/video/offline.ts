@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import path from "node:path";
 import ffmpegInstaller from "@ffmpeg-installer/ffmpeg";
 import { z } from "zod";
@@ -34,7 +35,10 @@ const FRAME: Record<VideoRatio, { width: number; height: number }> = {
   "1:1": { width: 240, height: 240 },
 };
 const FPS = 10;
-/** A task with no finished file this long after a maker started is presumed orphaned. */
+/**
+ * A task with no finished file this long after a maker started is presumed orphaned. A maker on this
+ * host whose process is gone is known dead at once (its `.started` file names host and pid).
+ */
 const STALE_MS = 60_000;
 const KEEP_MS = 24 * 3600_000;
 
@@ -94,6 +98,21 @@ export function ffmpegArgs(task: z.infer<typeof taskSchema>, out: string, textFi
   ];
 }
 
+/** What a `.started` file holds: who makes the task, so another process can tell when it died. */
+const MAKER = `${hostname()} ${process.pid}`;
+
+/** True when `started` names a process on this host that no longer runs (a worker killed mid-make). */
+function makerGone(started: string): boolean {
+  const [host, pid] = started.trim().split(" ");
+  if (host !== hostname() || !pid || !/^\d+$/u.test(pid)) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
 function run(ffmpeg: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(ffmpeg, args, { stdio: ["ignore", "ignore", "pipe"] });
@@ -114,7 +133,7 @@ export function offlineVideoProvider(options: OfflineVideoOptions): VideoProvide
 
   async function make(taskId: string): Promise<void> {
     const task = taskSchema.parse(JSON.parse(await readFile(file(taskId, ".json"), "utf8")));
-    await writeFile(file(taskId, ".started"), String(Date.now()));
+    await writeFile(file(taskId, ".started"), MAKER);
     // Unique per maker: two makers of one task (a takeover race) never write the same file.
     const maker = `${process.pid}-${randomUUID().slice(0, 8)}`;
     const part = file(taskId, `.part-${maker}.mp4`);
@@ -160,7 +179,7 @@ export function offlineVideoProvider(options: OfflineVideoOptions): VideoProvide
       const taskId = `offline-${randomUUID()}`;
       const task: z.infer<typeof taskSchema> = { prompt: req.prompt, seconds: req.seconds, model: req.model, ratio: req.ratio };
       await writeFile(file(taskId, ".json"), JSON.stringify(task));
-      await writeFile(file(taskId, ".started"), String(Date.now()));
+      await writeFile(file(taskId, ".started"), MAKER);
       start(taskId);
       return { taskId };
     },
@@ -175,8 +194,9 @@ export function offlineVideoProvider(options: OfflineVideoOptions): VideoProvide
       if (running.has(taskId)) return { state: "processing" };
       if (!existsSync(file(taskId, ".json"))) return { state: "failed", error: "Video generation failed: task not found" };
       const started = await stat(file(taskId, ".started")).catch(() => null);
-      // Another process may be making it; take over only when that maker looks dead.
-      if (!started || Date.now() - started.mtimeMs > STALE_MS) start(taskId);
+      // Another process may be making it; take over only when that maker is gone or looks dead.
+      const maker = started ? await readFile(file(taskId, ".started"), "utf8").catch(() => "") : "";
+      if (!started || Date.now() - started.mtimeMs > STALE_MS || makerGone(maker)) start(taskId);
       return { state: "processing" };
     },
   };
