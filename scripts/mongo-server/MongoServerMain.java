@@ -11,6 +11,7 @@ import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.BsonRegularExpression;
 import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.bson.ObjectId;
 import de.bwaldvogel.mongo.exception.KeyConstraintError;
 import de.bwaldvogel.mongo.wire.message.MongoMessage;
 import io.netty.channel.Channel;
@@ -20,6 +21,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -127,7 +129,7 @@ final class FirstFieldIndex extends Index<Integer> {
     }
 
     private static boolean looksUp(Object value) {
-        return value instanceof String || value instanceof de.bwaldvogel.mongo.bson.ObjectId;
+        return value instanceof String || value instanceof ObjectId;
     }
 
     private Object bucketOf(Document document) {
@@ -156,7 +158,7 @@ final class FirstFieldIndex extends Index<Integer> {
 
     /** Each position once, ascending (the order of a scan): an `$in` may name one value twice. */
     @Override public Iterable<Integer> getPositions(Document query) {
-        java.util.TreeSet<Integer> positions = new java.util.TreeSet<>();
+        TreeSet<Integer> positions = new TreeSet<>();
         for (Object value : wanted(query)) {
             Map<Object, Integer> bucket = byValue.get(value);
             if (bucket != null) positions.addAll(bucket.values());

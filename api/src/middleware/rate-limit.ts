@@ -3,6 +3,10 @@ import { RateLimiterRes } from "rate-limiter-flexible";
 import { rateLimiterFor } from "@storefront/shared/server";
 import { rateLimited } from "../errors";
 
+/** The API's limiter of `limit` hits per `windowSeconds` (counters under "rl:"). */
+const limiterOf = (redis: Redis, limit: number, windowSeconds: number) =>
+  rateLimiterFor(redis, { keyPrefix: "rl", points: limit, duration: windowSeconds });
+
 export interface Counted {
   allowed: boolean;
   /** Hits in the current window, this one included. */
@@ -22,7 +26,7 @@ export async function count(redis: Redis, key: string, limit: number, windowSeco
     retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
   });
   try {
-    return toCounted(await rateLimiterFor(redis, { keyPrefix: "rl", points: limit, duration: windowSeconds }).consume(key), true);
+    return toCounted(await limiterOf(redis, limit, windowSeconds).consume(key), true);
   } catch (error) {
     if (error instanceof RateLimiterRes) return toCounted(error, false);
     throw error;
@@ -31,7 +35,7 @@ export async function count(redis: Redis, key: string, limit: number, windowSeco
 
 /** Whether `key` is already past `limit` in its window, without counting a hit. */
 export async function exhausted(redis: Redis, key: string, limit: number, windowSeconds: number): Promise<Counted | null> {
-  const res = await rateLimiterFor(redis, { keyPrefix: "rl", points: limit, duration: windowSeconds }).get(key);
+  const res = await limiterOf(redis, limit, windowSeconds).get(key);
   if (!res || res.consumedPoints < limit) return null;
   return { allowed: false, count: res.consumedPoints, retryAfter: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
 }

@@ -195,8 +195,8 @@ export function offlineVideoProvider(options: OfflineVideoOptions): VideoProvide
       if (!existsSync(file(taskId, ".json"))) return { state: "failed", error: "Video generation failed: task not found" };
       const started = await stat(file(taskId, ".started")).catch(() => null);
       // Another process may be making it; take over only when that maker is gone or looks dead.
-      const maker = started ? await readFile(file(taskId, ".started"), "utf8").catch(() => "") : "";
-      if (!started || Date.now() - started.mtimeMs > STALE_MS || makerGone(maker)) start(taskId);
+      const stale = !started || Date.now() - started.mtimeMs > STALE_MS;
+      if (stale || makerGone(await readFile(file(taskId, ".started"), "utf8").catch(() => ""))) start(taskId);
       return { state: "processing" };
     },
   };
