@@ -311,6 +311,13 @@ describe("chaos under load", () => {
     await until(() => calls.length >= 20 || undefined, 30_000, "load running", 50);
     // The processes die one after the other, 1.5 s apart, each recovering on its own; then Redis,
     // then the database, each once the whole service is ready again.
+    // How long each phase took, printed with the figures (a slow heal shows where it waited).
+    const phases: Record<string, number> = {};
+    let phaseStart = Date.now();
+    const phase = (name: string) => {
+      phases[name] = Date.now() - phaseStart;
+      phaseStart = Date.now();
+    };
     const processKills: Promise<void>[] = [];
     const apiServing = async () =>
       (
@@ -326,8 +333,11 @@ describe("chaos under load", () => {
     }
     await Promise.all(processKills);
     await until(allReady, 60_000, "ready after the process kills", 100);
+    phase("processKills");
     await kill("redis", stack.redis!, allReady);
+    phase("redis");
     await kill("mongodb", stack.mongo!, allReady);
+    phase("mongodb");
     const lastKill = Date.now();
     // A little load after the last recovery shows the service answering again; then stop.
     await until(
@@ -338,6 +348,7 @@ describe("chaos under load", () => {
     );
     running = false;
     await load;
+    phase("loadEnd");
 
     const ids = users.map((u) => new mongoose.Types.ObjectId(u.id));
     const open = () =>
@@ -348,6 +359,7 @@ describe("chaos under load", () => {
         },
         { kind: 1, state: 1, holdState: 1, jobId: 1 },
       ).lean();
+    const openAtEnd = await open();
     try {
       await until(
         async () => {
@@ -368,6 +380,7 @@ describe("chaos under load", () => {
       throw new Error(`${(error as Error).message}: ${JSON.stringify(await open())}`);
     }
 
+    phase("settle");
     const violations: string[] = [];
     const holds = await LedgerEntry.find({ userId: { $in: ids }, kind: "hold", state: "applied" }).lean();
     const settled = holds.filter((h) => h.holdState === "settled").length;
@@ -467,6 +480,8 @@ describe("chaos under load", () => {
       refusalMsP95: p95Refusal,
       slowestRefusalMs: Math.max(0, ...refusalMs),
       violations: violations.length,
+      phasesMs: phases,
+      unfinishedAfterLoad: openAtEnd.map((e) => `${e.kind}/${e.state}/${e.holdState ?? "-"}`),
     };
     console.log(`[chaos] ${JSON.stringify(figures, null, 2)}`);
 

@@ -1,9 +1,11 @@
 /** Video providers: the Runway-style client against a local peer, and the offline ffmpeg maker. */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROCESS_ID, processIdOf } from "@storefront/shared/server";
 import {
   offlineVideoProvider,
   runwayVideoProvider,
@@ -168,9 +170,12 @@ describe("offline video provider", () => {
     const { taskId } = await dead.submit({ prompt: "killed maker", seconds: 5, model: "gen2", ratio: "1:1" });
     await new Promise((r) => setTimeout(r, 200));
     rmSync(path.join(dir, `${taskId}.error`), { force: true });
-    // A fresh start by a process of this host that has exited since.
-    const gone = spawnSync(process.execPath, ["-e", "0"]).pid!;
-    writeFileSync(path.join(dir, `${taskId}.started`), `${hostname()} ${gone}`);
+    // A fresh start by a process of this machine that has been killed since.
+    const maker = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    await once(maker, "spawn");
+    writeFileSync(path.join(dir, `${taskId}.started`), processIdOf(maker.pid!)!);
+    maker.kill("SIGKILL");
+    await once(maker, "exit");
     const survivor = offlineVideoProvider({ workDir: dir });
     const { final } = await pollUntilDone(survivor, taskId);
     expect(final.state).toBe("completed");
@@ -178,7 +183,7 @@ describe("offline video provider", () => {
     const { taskId: busy } = await dead.submit({ prompt: "live maker", seconds: 5, model: "gen2", ratio: "1:1" });
     await new Promise((r) => setTimeout(r, 200));
     rmSync(path.join(dir, `${busy}.error`), { force: true });
-    writeFileSync(path.join(dir, `${busy}.started`), `${hostname()} ${process.pid}`);
+    writeFileSync(path.join(dir, `${busy}.started`), PROCESS_ID);
     expect((await offlineVideoProvider({ workDir: dir }).status(busy)).state).toBe("processing");
   });
 

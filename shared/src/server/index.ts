@@ -17,3 +17,4 @@ export * from "./billing/index";
 export * from "./purchases";
 export * from "./low-balance";
 export * from "./rate-limiters";
+export * from "./process-identity";

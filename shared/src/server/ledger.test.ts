@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import fc from "fast-check";
 import mongoose, { Types } from "mongoose";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
@@ -8,6 +10,7 @@ import {
   credit,
   DailyCapError,
   debit,
+  EXECUTOR_GONE_GRACE_MS,
   fileUnderConversation,
   flushTidying,
   hold,
@@ -24,6 +27,7 @@ import {
 } from "./ledger";
 import { LedgerEntry } from "./models/ledger-entry";
 import { User } from "./models/user";
+import { PROCESS_ID, processIdOf } from "./process-identity";
 
 beforeAll(async () => {
   await mongoose.connect(inject("mongoUri").replace(/\/[^/]*$/u, "/ledger_unit"));
@@ -237,6 +241,50 @@ describe("crash recovery", () => {
     expect((await LedgerEntry.findById(entry._id).lean<{ state: string }>())!.state).toBe("failed");
     expect(await balance(id)).toBe(40);
     expect(await ledgerSum(id)).toBe(40);
+  });
+
+  it("finishes a pending entry soon after its executor has ended, and never one whose executor runs", async () => {
+    const ended = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    await once(ended, "spawn");
+    const endedId = processIdOf(ended.pid!);
+    ended.kill("SIGKILL");
+    await once(ended, "exit");
+    const id = await newUser(40);
+    const pending = (key: string, executor: string | null) =>
+      LedgerEntry.create({ userId: id, key: `${key}:${String(id)}`, kind: "debit", amount: -5, state: "pending", executor });
+    // Died before its commit, after it, and one still running (this process).
+    const beforeCommit = await pending("gone-1", endedId);
+    const afterCommit = await pending("gone-2", endedId);
+    await User.collection.updateOne(
+      { _id: id },
+      { $inc: { coins: -5 }, $set: { [`pendingEntries.${String(afterCommit._id)}`]: 1 } },
+    );
+    const running = await pending("live", PROCESS_ID);
+    const state = async (entry: { _id: Types.ObjectId }) =>
+      (await LedgerEntry.findById(entry._id).lean<{ state: string }>())!.state;
+
+    // The first sight of the ended executor is recorded, and nothing is finished yet: the database
+    // may still apply a write the executor sent before it ended.
+    const seen = new Date();
+    await reconcileLedger(seen);
+    expect([await state(beforeCommit), await state(afterCommit), await state(running)]).toEqual([
+      "pending",
+      "pending",
+      "pending",
+    ]);
+    await reconcileLedger(new Date(seen.getTime() + EXECUTOR_GONE_GRACE_MS - 1));
+    expect(await state(beforeCommit)).toBe("pending");
+
+    const report = await reconcileLedger(new Date(seen.getTime() + EXECUTOR_GONE_GRACE_MS));
+    expect(report).toMatchObject({ markedApplied: 1, markedFailed: 1 });
+    expect([await state(beforeCommit), await state(afterCommit), await state(running)]).toEqual(["failed", "applied", "pending"]);
+    expect(await LedgerEntry.findById(beforeCommit._id, { executor: 1, executorGoneAt: 1 }).lean()).not.toHaveProperty(
+      "executor",
+    );
+    expect(await balance(id)).toBe(35);
+    // The running executor's entry waits for the age, as before.
+    await LedgerEntry.deleteOne({ _id: running._id });
+    expect(await ledgerSum(id)).toBe(35);
   });
 
   it("pulls the marker left when the process died after marking the entry applied (step 3)", async () => {

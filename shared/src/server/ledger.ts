@@ -10,18 +10,26 @@
  *   3. mark the entry `applied` with the balance after; its marker is removed later, by this
  *      process's next commit for the user or a batch a second after.
  * A crash after 1 leaves a pending entry not on the user: the reconciler marks it failed once
- * it is older than the executor's deadline. A crash after 2 leaves the marker on the user: the
- * reconciler marks the entry applied. A crash after 3 leaves only the marker to remove.
+ * it is older than the executor's deadline, or soon after its executor is seen to have ended. A crash
+ * after 2 leaves the marker on the user: the reconciler marks the entry applied. A crash after 3
+ * leaves only the marker to remove.
  */
 import { randomUUID } from "node:crypto";
 import { Types } from "mongoose";
 import { LedgerEntry, type LedgerEntryDoc, type LedgerKind } from "./models/ledger-entry";
 import { User } from "./models/user";
+import { PROCESS_ID, processGone } from "./process-identity";
 
 /** An executor gives up on step 2 this long after inserting its entry. */
 export const EXECUTOR_DEADLINE_MS = 20_000;
-/** The reconciler only touches pending entries older than this (well past the deadline). */
+/** The reconciler only touches pending entries older than this (well past the deadline)... */
 export const RECONCILE_AFTER_MS = 120_000;
+/**
+ * ...or whose executor has ended (`processGone`) for at least this long since a reconciler first saw
+ * it gone: a process that has ended sends nothing more, and a write it sent before has had this long
+ * to be applied by the database.
+ */
+export const EXECUTOR_GONE_GRACE_MS = 5_000;
 
 export class InsufficientCoinsError extends Error {
   constructor(
@@ -251,6 +259,8 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
       conversationId: input.conversationId ?? null,
       // The day a spend counted toward, so that its release gives that day's allowance back.
       spendDay: input.spend?.day ?? null,
+      executor: PROCESS_ID,
+      executorGoneAt: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -272,7 +282,7 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
 
   await LedgerEntry.collection.updateOne(
     { _id: entry._id },
-    { $set: { state: "applied", balanceAfter: updated.coins, updatedAt: new Date() } },
+    { $set: { state: "applied", balanceAfter: updated.coins, updatedAt: new Date() }, $unset: NOT_PENDING },
   );
   tidyLater(userId, entry._id);
   return {
@@ -390,10 +400,13 @@ async function tryCommit(
   return { ok: false, failure: "contended", detail: "", error: new LedgerInProgressError(input.key) };
 }
 
+/** The fields only a pending entry needs, removed when it is applied or failed. */
+const NOT_PENDING = { executor: "", executorGoneAt: "" } as const;
+
 async function markFailed(id: Types.ObjectId, failure: string, detail: string): Promise<void> {
   await LedgerEntry.updateOne(
     { _id: id, state: "pending" },
-    { state: "failed", failure, ...(detail ? { details: detail } : {}) },
+    { state: "failed", failure, ...(detail ? { details: detail } : {}), $unset: NOT_PENDING },
   );
 }
 
@@ -604,6 +617,28 @@ export interface ReconcileReport {
 }
 
 /**
+ * The pending entries no executor can still commit: older than `cutoff`, or whose executor was
+ * first seen ended at least EXECUTOR_GONE_GRACE_MS ago (the first sight is recorded on the entry, so
+ * that any reconciler, in any process, takes it from there). Pending entries are the charges in
+ * flight, a handful, so all of them are read.
+ */
+async function abandonedEntries(now: Date, cutoff: Date): Promise<LedgerEntryDoc[]> {
+  const pending = await LedgerEntry.find({ state: "pending" }).lean<LedgerEntryDoc[]>();
+  const abandoned: LedgerEntryDoc[] = [];
+  for (const entry of pending) {
+    if (entry.createdAt < cutoff) abandoned.push(entry);
+    else if (!processGone(entry.executor)) continue;
+    else if (!entry.executorGoneAt) {
+      await LedgerEntry.collection.updateOne(
+        { _id: entry._id, state: "pending", executorGoneAt: null },
+        { $set: { executorGoneAt: now } },
+      );
+    } else if (now.getTime() - entry.executorGoneAt.getTime() >= EXECUTOR_GONE_GRACE_MS) abandoned.push(entry);
+  }
+  return abandoned;
+}
+
+/**
  * Finishes whatever a crash left half-done. Safe to run at any time and from any number of
  * processes: every step is conditional and idempotent.
  */
@@ -611,7 +646,7 @@ export async function reconcileLedger(now = new Date(), olderThanMs = RECONCILE_
   const report: ReconcileReport = { markedApplied: 0, markedFailed: 0, pulled: 0, releasesFinished: 0 };
   const cutoff = new Date(now.getTime() - olderThanMs);
 
-  const stale = await LedgerEntry.find({ state: "pending", createdAt: { $lt: cutoff } }).lean<LedgerEntryDoc[]>();
+  const stale = await abandonedEntries(now, cutoff);
   for (const entry of stale) {
     const onUser = await User.exists({
       _id: entry.userId,
@@ -621,11 +656,19 @@ export async function reconcileLedger(now = new Date(), olderThanMs = RECONCILE_
       const user = await User.findById(entry.userId, { coins: 1 }).lean<{ coins: number }>();
       const marked = await LedgerEntry.updateOne(
         { _id: entry._id, state: "pending" },
-        { state: "applied", balanceAfter: user?.coins ?? null, details: `${entry.details} [recovered]`.trim() },
+        {
+          state: "applied",
+          balanceAfter: user?.coins ?? null,
+          details: `${entry.details} [recovered]`.trim(),
+          $unset: NOT_PENDING,
+        },
       );
       report.markedApplied += marked.modifiedCount;
     } else {
-      const marked = await LedgerEntry.updateOne({ _id: entry._id, state: "pending" }, { state: "failed", failure: "abandoned" });
+      const marked = await LedgerEntry.updateOne(
+        { _id: entry._id, state: "pending" },
+        { state: "failed", failure: "abandoned", $unset: NOT_PENDING },
+      );
       report.markedFailed += marked.modifiedCount;
     }
   }

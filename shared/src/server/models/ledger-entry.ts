@@ -28,6 +28,10 @@ const ledgerEntrySchema = new Schema(
     conversationId: { type: String, default: null },
     /** Debits and holds: the UTC day whose spending total (the daily cap's) the entry counted toward. */
     spendDay: { type: String, default: null },
+    /** While pending: the process executing it (`PROCESS_ID`), so a reconciler can tell when it has ended. */
+    executor: { type: String, default: null },
+    /** When a reconciler first found the executor of this pending entry ended. */
+    executorGoneAt: { type: Date, default: null },
   },
   { timestamps: true },
 );

@@ -8,11 +8,11 @@ import { spawn } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { hostname } from "node:os";
 import path from "node:path";
 import ffmpegInstaller from "@ffmpeg-installer/ffmpeg";
 import { z } from "zod";
 import { VIDEO_MODEL_IDS, VIDEO_RATIOS, type VideoRatio } from "@storefront/shared";
+import { PROCESS_ID, processGone } from "@storefront/shared/server";
 import { ProviderError } from "../errors";
 import { wrapText } from "../image/offline";
 import type { VideoProvider, VideoStatus, VideoSubmitRequest } from "./types";
@@ -98,21 +98,6 @@ export function ffmpegArgs(task: z.infer<typeof taskSchema>, out: string, textFi
   ];
 }
 
-/** What a `.started` file holds: who makes the task, so another process can tell when it died. */
-const MAKER = `${hostname()} ${process.pid}`;
-
-/** True when `started` names a process on this host that no longer runs (a worker killed mid-make). */
-function makerGone(started: string): boolean {
-  const [host, pid] = started.trim().split(" ");
-  if (host !== hostname() || !pid || !/^\d+$/u.test(pid)) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
-}
-
 function run(ffmpeg: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(ffmpeg, args, { stdio: ["ignore", "ignore", "pipe"] });
@@ -133,7 +118,8 @@ export function offlineVideoProvider(options: OfflineVideoOptions): VideoProvide
 
   async function make(taskId: string): Promise<void> {
     const task = taskSchema.parse(JSON.parse(await readFile(file(taskId, ".json"), "utf8")));
-    await writeFile(file(taskId, ".started"), MAKER);
+    // Who makes it, so that a poll can tell when its maker has ended.
+    await writeFile(file(taskId, ".started"), PROCESS_ID);
     // Unique per maker: two makers of one task (a takeover race) never write the same file.
     const maker = `${process.pid}-${randomUUID().slice(0, 8)}`;
     const part = file(taskId, `.part-${maker}.mp4`);
@@ -179,7 +165,7 @@ export function offlineVideoProvider(options: OfflineVideoOptions): VideoProvide
       const taskId = `offline-${randomUUID()}`;
       const task: z.infer<typeof taskSchema> = { prompt: req.prompt, seconds: req.seconds, model: req.model, ratio: req.ratio };
       await writeFile(file(taskId, ".json"), JSON.stringify(task));
-      await writeFile(file(taskId, ".started"), MAKER);
+      await writeFile(file(taskId, ".started"), PROCESS_ID);
       start(taskId);
       return { taskId };
     },
@@ -196,7 +182,7 @@ export function offlineVideoProvider(options: OfflineVideoOptions): VideoProvide
       const started = await stat(file(taskId, ".started")).catch(() => null);
       // Another process may be making it; take over only when that maker is gone or looks dead.
       const stale = !started || Date.now() - started.mtimeMs > STALE_MS;
-      if (stale || makerGone(await readFile(file(taskId, ".started"), "utf8").catch(() => ""))) start(taskId);
+      if (stale || processGone((await readFile(file(taskId, ".started"), "utf8").catch(() => "")).trim())) start(taskId);
       return { state: "processing" };
     },
   };
