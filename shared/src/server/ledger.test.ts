@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import fc from "fast-check";
 import mongoose, { Types } from "mongoose";
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import { inject } from "vitest";
 import {
   applyEntry,
@@ -285,6 +285,36 @@ describe("crash recovery", () => {
     // The running executor's entry waits for the age, as before.
     await LedgerEntry.deleteOne({ _id: running._id });
     expect(await ledgerSum(id)).toBe(35);
+  });
+
+  it("hands an entry over when its commit fails on a lost connection, landed or not, and the reconciler finishes it soon", async () => {
+    const id = await newUser(40);
+    const findOneAndUpdate = User.collection.findOneAndUpdate.bind(User.collection);
+    const lost = () => Object.assign(new Error("connection 3 to 127.0.0.1:27017 closed"), { name: "MongoNetworkError" });
+    // The database never gets the first debit's commit; it applies the second's, whose answer is lost.
+    let fault: "refuse" | "lose answer" | null = "refuse";
+    const spy = vi.spyOn(User.collection, "findOneAndUpdate").mockImplementation((async (
+      ...args: Parameters<typeof findOneAndUpdate>
+    ) => {
+      if (fault === "refuse") throw lost();
+      const result = await findOneAndUpdate(...args);
+      if (result && fault === "lose answer") throw lost();
+      return result;
+    }) as typeof findOneAndUpdate);
+    onTestFinished(() => spy.mockRestore());
+    await expect(debit(id, 5, `lost-1:${String(id)}`, "text")).rejects.toThrow(/closed/u);
+    fault = "lose answer";
+    await expect(debit(id, 7, `lost-2:${String(id)}`, "text")).rejects.toThrow(/closed/u);
+    const entries = () =>
+      LedgerEntry.find({ userId: id, kind: "debit" }, { key: 1, state: 1, executorGoneAt: 1 }).sort({ key: 1 }).lean();
+    spy.mockRestore();
+    await vi.waitFor(async () => expect((await entries()).every((e) => e.executorGoneAt instanceof Date)).toBe(true));
+    expect((await entries()).map((e) => e.state)).toEqual(["pending", "pending"]);
+
+    await reconcileLedger(new Date(Date.now() + EXECUTOR_GONE_GRACE_MS + 1000));
+    expect((await entries()).map((e) => e.state)).toEqual(["failed", "applied"]);
+    expect(await balance(id)).toBe(33);
+    expect(await ledgerSum(id)).toBe(33);
   });
 
   it("pulls the marker left when the process died after marking the entry applied (step 3)", async () => {

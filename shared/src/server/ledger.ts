@@ -25,9 +25,9 @@ export const EXECUTOR_DEADLINE_MS = 20_000;
 /** The reconciler only touches pending entries older than this (well past the deadline)... */
 export const RECONCILE_AFTER_MS = 120_000;
 /**
- * ...or whose executor has ended (`processGone`) for at least this long since a reconciler first saw
- * it gone: a process that has ended sends nothing more, and a write it sent before has had this long
- * to be applied by the database.
+ * ...or whose executor stopped at least this long ago: its process ended (`processGone`) and a
+ * reconciler saw that, or it gave the entry up after a database error. It sends nothing more for the
+ * entry, and a write it sent before has had this long to be applied by the database.
  */
 export const EXECUTOR_GONE_GRACE_MS = 5_000;
 
@@ -235,64 +235,109 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
   if (!Number.isSafeInteger(input.amount)) throw new RangeError("ledger amounts are integers");
   const userId = toObjectId(input.userId);
   const startedAt = performance.now();
-  let entry: LedgerEntryDoc;
+  const now = new Date();
+  // Every field of the schema, written by the driver: the entry is built here from typed input,
+  // so a mongoose document (casting, validation, hooks) would only cost CPU on every charge.
+  const entry: LedgerEntryDoc = {
+    _id: new Types.ObjectId(),
+    userId,
+    key: input.key,
+    kind: input.kind,
+    amount: input.amount,
+    feature: input.feature ?? null,
+    balanceAfter: null,
+    state: "pending",
+    reason: input.reason ?? input.kind,
+    details: input.details ?? "",
+    holdState: input.holdState ?? null,
+    jobId: input.jobId ?? null,
+    queue: input.queue ?? null,
+    actor: input.actor ?? "user",
+    failure: null,
+    conversationId: input.conversationId ?? null,
+    // The day a spend counted toward, so that its release gives that day's allowance back.
+    spendDay: input.spend?.day ?? null,
+    executor: PROCESS_ID,
+    executorGoneAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
   try {
-    const now = new Date();
-    // Every field of the schema, written by the driver: the entry is built here from typed input,
-    // so a mongoose document (casting, validation, hooks) would only cost CPU on every charge.
-    entry = {
-      _id: new Types.ObjectId(),
-      userId,
-      key: input.key,
-      kind: input.kind,
-      amount: input.amount,
-      feature: input.feature ?? null,
-      balanceAfter: null,
-      state: "pending",
-      reason: input.reason ?? input.kind,
-      details: input.details ?? "",
-      holdState: input.holdState ?? null,
-      jobId: input.jobId ?? null,
-      queue: input.queue ?? null,
-      actor: input.actor ?? "user",
-      failure: null,
-      conversationId: input.conversationId ?? null,
-      // The day a spend counted toward, so that its release gives that day's allowance back.
-      spendDay: input.spend?.day ?? null,
-      executor: PROCESS_ID,
-      executorGoneAt: null,
-      createdAt: now,
-      updatedAt: now,
-    };
     await LedgerEntry.collection.insertOne({ ...entry, __v: 0 });
   } catch (error) {
     if (isDuplicateKey(error)) return replay(input, userId);
+    // A write cut off by a lost connection may still have reached the database.
+    handOver(entry._id);
     throw error;
   }
 
-  if (performance.now() - startedAt > EXECUTOR_DEADLINE_MS) {
-    await markFailed(entry._id, "deadline", "");
-    throw new LedgerInProgressError(input.key);
-  }
-  const updated = await commit(input, userId, entry._id);
-  if (!updated.ok) {
-    await markFailed(entry._id, updated.failure, updated.detail);
-    throw updated.error;
-  }
+  // Whether this executor's own write has taken the entry out of `pending`.
+  let finished = false;
+  try {
+    if (performance.now() - startedAt > EXECUTOR_DEADLINE_MS) {
+      await markFailed(entry._id, "deadline", "");
+      finished = true;
+      throw new LedgerInProgressError(input.key);
+    }
+    const updated = await commit(input, userId, entry._id);
+    if (!updated.ok) {
+      await markFailed(entry._id, updated.failure, updated.detail);
+      finished = true;
+      throw updated.error;
+    }
 
-  await LedgerEntry.collection.updateOne(
-    { _id: entry._id },
-    { $set: { state: "applied", balanceAfter: updated.coins, updatedAt: new Date() }, $unset: NOT_PENDING },
-  );
-  tidyLater(userId, entry._id);
-  return {
-    id: String(entry._id),
-    key: entry.key,
-    amount: entry.amount,
-    balanceAfter: updated.coins,
-    replayed: false,
-    lowBalanceAlerted: updated.lowBalanceAlerted,
-  };
+    await LedgerEntry.collection.updateOne(
+      { _id: entry._id },
+      { $set: { state: "applied", balanceAfter: updated.coins, updatedAt: new Date() }, $unset: NOT_PENDING },
+    );
+    finished = true;
+    tidyLater(userId, entry._id);
+    return {
+      id: String(entry._id),
+      key: entry.key,
+      amount: entry.amount,
+      balanceAfter: updated.coins,
+      replayed: false,
+      lowBalanceAlerted: updated.lowBalanceAlerted,
+    };
+  } catch (error) {
+    if (!finished) handOver(entry._id);
+    throw error;
+  }
+}
+
+/**
+ * Entries this process stopped executing on a database error, whatever the error left them as
+ * (pending, with or without the commit), until it has recorded on each that it sends nothing more
+ * for it (`executorGoneAt`, as a reconciler does when it sees an executor ended). A reconciler then
+ * finishes it EXECUTOR_GONE_GRACE_MS later, instead of after the age meant for live executors. The
+ * record is tried again every second while the database is away; after the age it is not needed.
+ */
+const handedOver = new Map<string, { id: Types.ObjectId; since: number }>();
+let handingOver: NodeJS.Timeout | null = null;
+
+function handOver(id: Types.ObjectId): void {
+  handedOver.set(id.toHexString(), { id, since: Date.now() });
+  handingOver ??= setTimeout(() => void recordHandOvers(), 0).unref();
+}
+
+async function recordHandOvers(): Promise<void> {
+  for (const [key, { id, since }] of handedOver) {
+    if (Date.now() - since > RECONCILE_AFTER_MS) {
+      handedOver.delete(key);
+      continue;
+    }
+    try {
+      await LedgerEntry.collection.updateOne(
+        { _id: id, state: "pending", executorGoneAt: null },
+        { $set: { executorGoneAt: new Date() } },
+      );
+      handedOver.delete(key);
+    } catch {
+      // The database is still away: the next round tries again.
+    }
+  }
+  handingOver = handedOver.size ? setTimeout(() => void recordHandOvers(), 1000).unref() : null;
 }
 
 type Commit =
@@ -617,23 +662,25 @@ export interface ReconcileReport {
 }
 
 /**
- * The pending entries no executor can still commit: older than `cutoff`, or whose executor was
- * first seen ended at least EXECUTOR_GONE_GRACE_MS ago (the first sight is recorded on the entry, so
- * that any reconciler, in any process, takes it from there). Pending entries are the charges in
- * flight, a handful, so all of them are read.
+ * The pending entries no executor can still commit: older than `cutoff`, or whose executor stopped
+ * at least EXECUTOR_GONE_GRACE_MS ago: it said so itself after a database error (`handOver`), or a
+ * reconciler saw its process ended (that first sight is recorded on the entry, so that any
+ * reconciler, in any process, takes it from there). Pending entries are the charges in flight, a
+ * handful, so all of them are read.
  */
 async function abandonedEntries(now: Date, cutoff: Date): Promise<LedgerEntryDoc[]> {
   const pending = await LedgerEntry.find({ state: "pending" }).lean<LedgerEntryDoc[]>();
   const abandoned: LedgerEntryDoc[] = [];
   for (const entry of pending) {
     if (entry.createdAt < cutoff) abandoned.push(entry);
-    else if (!processGone(entry.executor)) continue;
-    else if (!entry.executorGoneAt) {
+    else if (entry.executorGoneAt) {
+      if (now.getTime() - entry.executorGoneAt.getTime() >= EXECUTOR_GONE_GRACE_MS) abandoned.push(entry);
+    } else if (processGone(entry.executor)) {
       await LedgerEntry.collection.updateOne(
         { _id: entry._id, state: "pending", executorGoneAt: null },
         { $set: { executorGoneAt: now } },
       );
-    } else if (now.getTime() - entry.executorGoneAt.getTime() >= EXECUTOR_GONE_GRACE_MS) abandoned.push(entry);
+    }
   }
   return abandoned;
 }
