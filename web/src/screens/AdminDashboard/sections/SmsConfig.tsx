@@ -120,6 +120,9 @@ function GatewayForm({
   const keepsPassword = Boolean(initial.id) && form.apiUrl.trim() === initial.apiUrl;
   const [errors, setErrors] = useState<Partial<Record<(typeof FIELDS)[number], string>>>({});
   const [saving, setSaving] = useState(false);
+  // From the latest state, not this render's: two changes before a render both count.
+  const update = <K extends keyof SmsGatewayForm>(field: K, value: SmsGatewayForm[K]) =>
+    setForm((current) => ({ ...current, [field]: value }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -153,7 +156,7 @@ function GatewayForm({
                 id={`${id}-${f}`}
                 className="select"
                 value={form.smsType}
-                onChange={(e) => setForm({ ...form, smsType: e.target.value as "MT" | "MO" })}
+                onChange={(e) => update("smsType", e.target.value as "MT" | "MO")}
               >
                 <option value="MT">MT</option>
                 <option value="MO">MO</option>
@@ -171,7 +174,7 @@ function GatewayForm({
                     }
                   : {})}
                 value={form[f]}
-                onChange={(e) => setForm({ ...form, [f]: e.target.value })}
+                onChange={(e) => update(f, e.target.value)}
                 aria-invalid={errors[f] ? true : undefined}
                 required={f !== "password" || !keepsPassword}
               />

@@ -75,7 +75,8 @@ function ConfigTab() {
   }, [data]);
   if (!form || !stored) return null;
   const set = <K extends keyof SmsIntegrationForm>(key: K, value: SmsIntegrationForm[K]) => {
-    setForm({ ...form, [key]: value });
+    // From the latest state, not this render's: two changes before a render both count.
+    setForm((current) => current && { ...current, [key]: value });
     setError("");
   };
   const readOnly = !can("sms:manage");
