@@ -13,14 +13,14 @@ import { LongFilesFirst } from "./tests/setup/sequencer";
  * the browser files (vitest sets up the projects before the root), so the stack serves the fresh
  * build; a run of a few integration files builds it too, beside the tests, which do not wait for it.
  *
- * Four files change shared settings in a way the others would notice, so none of them runs beside
- * the others: two rotate the SMS integration's webhook secret and save its settings (the SMS suites
- * sign with the secret and count on the per-phone rate limit), two change the wallet tables for a
- * while (cache-bus behind the API's back, admin-config through it) and assert on them, which an
- * administrator's save elsewhere (admin-dashboard saves the tables it loaded) would break. The three
- * that need no browser run first, one after the other, while the static checks and the web build keep
- * the cores busy; the browser one, which needs the build, runs last. Each leaves the settings as a
- * suite starting after it expects them (the SMS suites set their own secret and limits).
+ * Three files change shared settings in a way the others would notice, so none of them runs beside
+ * the others: one rotates the SMS integration's webhook secret (the SMS suites sign with it), two
+ * change the wallet tables for a while (cache-bus behind the API's back, admin-config through it) and
+ * assert on them, which an administrator's save elsewhere (admin-dashboard saves the tables it loaded)
+ * would break. They run first, one after the other, while the static checks and the web build keep
+ * the cores busy, and leave the settings as a suite starting after them expects (the SMS suites set
+ * their own secret and limits). The browser suite of the SMS Integration form, which rotates the
+ * secret too, has an API process and a database of its own instead, and runs beside the others.
  *
  * Files are not isolated: each test worker imports mongoose, BullMQ and the shared code once for
  * all the files it runs (importing them per file cost more than a minute of CPU per run). A file
@@ -34,14 +34,11 @@ const common = { testTimeout: 60_000, hookTimeout: 120_000, pool: "forks", isola
 // Groups run one after another, in this order (vitest skips a negative groupOrder).
 const FIRST = { groupOrder: 0 };
 const MAIN = { groupOrder: 1 };
-const LAST = { groupOrder: 2 };
-const buildWeb = ["tests/setup/build-web.ts"];
 const FIRST_FILES = [
   "tests/integration/admin-sms-audit.test.ts",
   "tests/integration/cache-bus.test.ts",
   "tests/integration/admin-config.test.ts",
 ];
-const LAST_FILES = ["tests/browser/admin-sms-integration.test.ts"];
 const UNIT_FILES = ["shared/src/**/*.test.ts", "api/src/**/*.test.ts", "workers/src/**/*.test.ts", "scripts/lib/**/*.test.ts"];
 
 export default defineConfig({
@@ -64,18 +61,9 @@ export default defineConfig({
           ...common,
           name: "main",
           include: [...UNIT_FILES, "tests/integration/**/*.test.ts", "tests/browser/**/*.test.ts"],
-          exclude: [...FIRST_FILES, ...LAST_FILES],
+          exclude: FIRST_FILES,
           sequence: MAIN,
-          globalSetup: buildWeb,
-        },
-      },
-      {
-        test: {
-          ...common,
-          name: "shared-settings-last",
-          include: LAST_FILES,
-          sequence: LAST,
-          globalSetup: buildWeb,
+          globalSetup: ["tests/setup/build-web.ts"],
         },
       },
     ],

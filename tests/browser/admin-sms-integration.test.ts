@@ -4,17 +4,23 @@
  * secret shown once; the gateway password asked again when the URL changes; the webhook's
  * authentication choice. Screenshots at phone and desktop sizes in English and Arabic.
  */
+import mongoose from "mongoose";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SmsIntegrationConfig } from "@storefront/shared/server";
-import { useDatabase } from "../integration/admin-helpers";
-import { adminClient } from "../support/client";
+import { startApiProcess, type ApiProcess } from "../support/api-process";
+import { Client } from "../support/client";
 import { launch, screenshot, seriousViolations } from "./browser";
 
-useDatabase();
-
-const baseUrl = inject("baseUrl");
+/**
+ * The settings this suite saves and the secret it rotates are its own: an API process of its own on
+ * a database of its own (on the run's server), so it runs beside the SMS suites, which sign their
+ * calls with the run's webhook secret.
+ */
+const DATABASE = inject("mongoUri").replace(/\/[^/?]*(\?|$)/u, "/storefront_sms_form$1");
+const ADMIN = { username: "sms-form-admin", password: "sms-form-admin-password-1" };
 const PASSWORD = `gw-password-${Date.now()}`;
+let api: ApiProcess;
 let storedSecret = "";
 let browser: Browser;
 let page: Page;
@@ -36,13 +42,17 @@ async function setLanguage(target: "en" | "ar") {
 }
 
 beforeAll(async () => {
-  // Only fills what is missing: other suites use the same settings (a gateway URL of their own).
-  const admin = await adminClient();
+  await mongoose.connect(DATABASE);
+  await mongoose.connection.dropDatabase();
+  api = await startApiProcess({ MONGODB_URI: DATABASE, ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password });
+  const admin = new Client(api.url);
+  expect((await admin.post("/admin/login.php", ADMIN)).status).toBe(200);
   const { webhook_url: _url, ...current } = (await admin.get("/sms/integration/config.php")).body.config;
   const saved = await admin.post("/sms/integration/config.php", {
     ...current,
-    gateway_url: current.gateway_url || "https://sms-gateway.example.test/send",
-    gateway_password: current.gateway_password_set ? "" : PASSWORD,
+    gateway_url: "https://sms-gateway.example.test/send",
+    gateway_password: PASSWORD,
+    webhook_secret: `sms-form-webhook-secret-${Date.now()}`,
   });
   expect(saved.status).toBe(200);
   storedSecret = (await SmsIntegrationConfig.findById("sms").lean())!.webhook_secret;
@@ -50,9 +60,9 @@ beforeAll(async () => {
   browser = await launch();
   const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   page = await context.newPage();
-  await page.goto(`${baseUrl}/admin-login`);
-  await page.getByLabel("Username").fill(inject("adminUsername"));
-  await page.getByLabel("Password", { exact: true }).fill(inject("adminPassword"));
+  await page.goto(`${api.url}/admin-login`);
+  await page.getByLabel("Username").fill(ADMIN.username);
+  await page.getByLabel("Password", { exact: true }).fill(ADMIN.password);
   await page.getByRole("button", { name: "Login", exact: true }).click();
   await page.waitForURL(/\/admin-dashboard$/u);
   await openSmsIntegration();
@@ -65,6 +75,9 @@ async function openSmsIntegration() {
 
 afterAll(async () => {
   await browser?.close();
+  await api?.stop();
+  await mongoose.connection.dropDatabase();
+  await mongoose.disconnect();
 });
 
 describe("SMS Integration form (admin)", () => {
