@@ -6,13 +6,14 @@
  * Applying an entry takes three writes:
  *   1. insert the entry as `pending` (the unique key makes exactly one caller its executor);
  *   2. on the user: `$inc` coins and set the entry's marker `pendingEntries.<id>`, on condition
- *      that the balance stays >= 0 and the marker is not there yet: the commit point;
+ *      that the balance stays >= 0 and neither the marker nor the reconciler's fence for the entry
+ *      is there yet: the commit point;
  *   3. mark the entry `applied` with the balance after; its marker is removed later, by this
  *      process's next commit for the user or a batch a second after.
- * A crash after 1 leaves a pending entry not on the user: the reconciler marks it failed once
- * it is older than the executor's deadline, or soon after its executor is seen to have ended. A crash
- * after 2 leaves the marker on the user: the reconciler marks the entry applied. A crash after 3
- * leaves only the marker to remove.
+ * A crash after 1 leaves a pending entry not on the user: the reconciler fences it off the user and
+ * marks it failed, once it is older than the executor's deadline or its executor has stopped. A
+ * crash after 2 leaves the marker on the user: the reconciler marks the entry applied. A crash after
+ * 3 leaves only the marker to remove.
  */
 import { randomUUID } from "node:crypto";
 import { Types } from "mongoose";
@@ -22,14 +23,11 @@ import { PROCESS_ID, processGone } from "./process-identity";
 
 /** An executor gives up on step 2 this long after inserting its entry. */
 export const EXECUTOR_DEADLINE_MS = 20_000;
-/** The reconciler only touches pending entries older than this (well past the deadline)... */
-export const RECONCILE_AFTER_MS = 120_000;
 /**
- * ...or whose executor stopped at least this long ago: its process ended (`processGone`) and a
- * reconciler saw that, or it gave the entry up after a database error. It sends nothing more for the
- * entry, and a write it sent before has had this long to be applied by the database.
+ * The reconciler finishes pending entries older than this (well past the deadline), and those whose
+ * executor has stopped (`abandonedEntries`).
  */
-export const EXECUTOR_GONE_GRACE_MS = 5_000;
+export const RECONCILE_AFTER_MS = 120_000;
 
 export class InsufficientCoinsError extends Error {
   constructor(
@@ -68,6 +66,16 @@ export class DailyCapError extends Error {
 /** Where a committed entry's marker lives on its user: `pendingEntries.<entry id>`. */
 function markerPath(entryId: Types.ObjectId): string {
   return `pendingEntries.${entryId.toHexString()}`;
+}
+
+/**
+ * Where the reconciler fences off an entry it found not committed: `voidEntries.<entry id>`, the time
+ * it did. A commit's condition requires this to be absent, so an entry marked failed can never be
+ * committed after all, by a write still on its way or an executor the reconciler took for gone. Kept
+ * RECONCILE_AFTER_MS, long past any commit sent before the executor's deadline.
+ */
+function fencePath(entryId: Types.ObjectId): string {
+  return `voidEntries.${entryId.toHexString()}`;
 }
 
 /** The `$unset` that takes these entries' markers off their user. */
@@ -279,7 +287,7 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
       finished = true;
       throw new LedgerInProgressError(input.key);
     }
-    const updated = await commit(input, userId, entry._id);
+    const updated = await commit(input, userId, entry._id, startedAt);
     if (!updated.ok) {
       await markFailed(entry._id, updated.failure, updated.detail);
       finished = true;
@@ -309,9 +317,9 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
 /**
  * Entries this process stopped executing on a database error, whatever the error left them as
  * (pending, with or without the commit), until it has recorded on each that it sends nothing more
- * for it (`executorGoneAt`, as a reconciler does when it sees an executor ended). A reconciler then
- * finishes it EXECUTOR_GONE_GRACE_MS later, instead of after the age meant for live executors. The
- * record is tried again every second while the database is away; after the age it is not needed.
+ * for it (`executorGoneAt`). The reconciler's next run then finishes it, instead of waiting out the
+ * age meant for live executors. The record is tried again every second while the database is away;
+ * after the age it is not needed.
  */
 const handedOver = new Map<string, { id: Types.ObjectId; since: number }>();
 let handingOver: NodeJS.Timeout | null = null;
@@ -359,12 +367,12 @@ interface SpendState {
  * first spend just tries again. A release gives the day's allowance back while it is still the
  * day the spend counted on.
  */
-async function commit(input: EntryInput, userId: Types.ObjectId, entryId: Types.ObjectId): Promise<Commit> {
+async function commit(input: EntryInput, userId: Types.ObjectId, entryId: Types.ObjectId, startedAt: number): Promise<Commit> {
   // Markers of this process's earlier entries for the user, all applied: removed in the same update.
   const tidied = takeTidying(userId);
   let committed = false;
   try {
-    const result = await tryCommit(input, userId, entryId, tidied);
+    const result = await tryCommit(input, userId, entryId, tidied, startedAt);
     committed = result.ok;
     return result;
   } finally {
@@ -377,9 +385,10 @@ async function tryCommit(
   userId: Types.ObjectId,
   entryId: Types.ObjectId,
   tidied: readonly Types.ObjectId[],
+  startedAt: number,
 ): Promise<Commit> {
   const marker = markerPath(entryId);
-  const base: Record<string, unknown> = { _id: userId, [marker]: { $exists: false } };
+  const base: Record<string, unknown> = { _id: userId, [marker]: { $exists: false }, [fencePath(entryId)]: { $exists: false } };
   if (input.amount < 0) base.coins = { $gte: -input.amount };
   if (input.expectCoins !== undefined) base.coins = input.expectCoins;
   const unset = tidied.length ? { $unset: unsetMarkers(tidied) } : {};
@@ -393,6 +402,10 @@ async function tryCommit(
 
   const { spend, unspendDay } = input;
   for (let tries = 0; tries < 5; tries++) {
+    // No attempt is sent after the deadline, however long the earlier ones took.
+    if (performance.now() - startedAt > EXECUTOR_DEADLINE_MS) {
+      return { ok: false, failure: "deadline", detail: "", error: new LedgerInProgressError(input.key) };
+    }
     let updated: Committed | null;
     if (spend) {
       const cost = -input.amount;
@@ -662,27 +675,35 @@ export interface ReconcileReport {
 }
 
 /**
- * The pending entries no executor can still commit: older than `cutoff`, or whose executor stopped
- * at least EXECUTOR_GONE_GRACE_MS ago: it said so itself after a database error (`handOver`), or a
- * reconciler saw its process ended (that first sight is recorded on the entry, so that any
- * reconciler, in any process, takes it from there). Pending entries are the charges in flight, a
- * handful, so all of them are read.
+ * The pending entries to finish: older than `cutoff`, or whose executor has stopped: it said so itself
+ * after a database error (`handOver`), or its process has ended (`processGone`). Finishing fences the
+ * entry first, so a wrong guess can only fail a charge still in flight, never move coins twice.
+ * Pending entries are the charges in flight, a handful, so all of them are read.
  */
-async function abandonedEntries(now: Date, cutoff: Date): Promise<LedgerEntryDoc[]> {
+async function abandonedEntries(cutoff: Date): Promise<LedgerEntryDoc[]> {
   const pending = await LedgerEntry.find({ state: "pending" }).lean<LedgerEntryDoc[]>();
-  const abandoned: LedgerEntryDoc[] = [];
-  for (const entry of pending) {
-    if (entry.createdAt < cutoff) abandoned.push(entry);
-    else if (entry.executorGoneAt) {
-      if (now.getTime() - entry.executorGoneAt.getTime() >= EXECUTOR_GONE_GRACE_MS) abandoned.push(entry);
-    } else if (processGone(entry.executor)) {
-      await LedgerEntry.collection.updateOne(
-        { _id: entry._id, state: "pending", executorGoneAt: null },
-        { $set: { executorGoneAt: now } },
+  return pending.filter((entry) => entry.createdAt < cutoff || entry.executorGoneAt || processGone(entry.executor));
+}
+
+/** Takes off the fences set more than RECONCILE_AFTER_MS before `now` (a few users carry any). */
+async function removeOldFences(now: Date): Promise<void> {
+  const fenced = await User.collection
+    .find<{ _id: Types.ObjectId; voidEntries?: Record<string, Date> }>(
+      { voidEntries: { $exists: true, $nin: [{}, null] } },
+      { projection: { voidEntries: 1 } },
+    )
+    .toArray();
+  for (const user of fenced) {
+    const old = Object.entries(user.voidEntries ?? {}).filter(
+      ([, at]) => !(at instanceof Date) || now.getTime() - at.getTime() > RECONCILE_AFTER_MS,
+    );
+    if (old.length) {
+      await User.collection.updateOne(
+        { _id: user._id },
+        { $unset: Object.fromEntries(old.map(([id]) => [`voidEntries.${id}`, ""])) },
       );
     }
   }
-  return abandoned;
 }
 
 /**
@@ -693,19 +714,21 @@ export async function reconcileLedger(now = new Date(), olderThanMs = RECONCILE_
   const report: ReconcileReport = { markedApplied: 0, markedFailed: 0, pulled: 0, releasesFinished: 0 };
   const cutoff = new Date(now.getTime() - olderThanMs);
 
-  const stale = await abandonedEntries(now, cutoff);
+  const stale = await abandonedEntries(cutoff);
   for (const entry of stale) {
-    const onUser = await User.exists({
-      _id: entry.userId,
-      $or: [{ pendingLedger: entry._id }, { [markerPath(entry._id)]: { $exists: true } }],
-    });
-    if (onUser) {
-      const user = await User.findById(entry.userId, { coins: 1 }).lean<{ coins: number }>();
+    // Fenced when not committed: from here on its commit cannot match, so "failed" is final.
+    const fenced = await User.collection.updateOne(
+      { _id: entry.userId, [markerPath(entry._id)]: { $exists: false }, pendingLedger: { $ne: entry._id } },
+      { $set: { [fencePath(entry._id)]: now } },
+    );
+    const user = fenced.matchedCount === 0 ? await User.findById(entry.userId, { coins: 1 }).lean<{ coins: number }>() : null;
+    if (user) {
+      // Not fenced, and the user is there: its marker is, so the commit happened.
       const marked = await LedgerEntry.updateOne(
         { _id: entry._id, state: "pending" },
         {
           state: "applied",
-          balanceAfter: user?.coins ?? null,
+          balanceAfter: user.coins,
           details: `${entry.details} [recovered]`.trim(),
           $unset: NOT_PENDING,
         },
@@ -736,6 +759,8 @@ export async function reconcileLedger(now = new Date(), olderThanMs = RECONCILE_
       report.pulled += done.length;
     }
   }
+
+  await removeOldFences(now);
 
   const releasing = await LedgerEntry.find({ holdState: "releasing", updatedAt: { $lt: cutoff } }, { key: 1 }).lean<
     { key: string }[]

@@ -13,16 +13,20 @@ import { hostname } from "node:os";
 
 const PREFIX = "linux";
 
-/** The start time field of /proc/<pid>/stat (clock ticks since boot), and whether the process has ended. */
-function statOf(pid: number): { start: string; ended: boolean } | null {
+/**
+ * The start time field of /proc/<pid>/stat (clock ticks since boot) and whether the process has
+ * ended; "none" when there is no such process; null when it cannot be read (permissions, no file
+ * descriptor left), which proves nothing.
+ */
+function statOf(pid: number): { start: string; ended: boolean } | "none" | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The fields after the command name, which is in parentheses and may itself hold spaces or parentheses.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     // A zombie (Z) or dead (X) process runs no more code: only its exit status waits to be read.
     return { start: fields[19] ?? "", ended: fields[0] === "Z" || fields[0] === "X" };
-  } catch {
-    return null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "none" : null;
   }
 }
 
@@ -30,6 +34,8 @@ function statOf(pid: number): { start: string; ended: boolean } | null {
 const here = (() => {
   if (process.platform !== "linux") return null;
   try {
+    // A /proc of another pid namespace would name other processes under these pids.
+    if (readlinkSync("/proc/self") !== String(process.pid)) return null;
     return {
       boot: readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim(),
       namespace: readlinkSync("/proc/self/ns/pid"),
@@ -42,7 +48,7 @@ const here = (() => {
 /** The identity of process `pid` of this machine and pid namespace, or null when it cannot be told. */
 export function processIdOf(pid: number): string | null {
   const stat = here && statOf(pid);
-  return stat ? [PREFIX, here.boot, here.namespace, pid, stat.start].join(" ") : null;
+  return stat && stat !== "none" ? [PREFIX, here.boot, here.namespace, pid, stat.start].join(" ") : null;
 }
 
 /** This process, as `processGone` reads it (anywhere but Linux, a name that proves nothing). */
@@ -58,5 +64,6 @@ export function processGone(id: string | null | undefined): boolean {
   if (prefix !== PREFIX || rest.length || boot !== here.boot || namespace !== here.namespace) return false;
   if (!pid || !/^\d+$/u.test(pid) || !start) return false;
   const stat = statOf(Number(pid));
-  return stat === null || stat.ended || stat.start !== start;
+  if (stat === null) return false;
+  return stat === "none" || stat.ended || stat.start !== start;
 }

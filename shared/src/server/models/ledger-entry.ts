@@ -30,7 +30,7 @@ const ledgerEntrySchema = new Schema(
     spendDay: { type: String, default: null },
     /** While pending: the process executing it (`PROCESS_ID`), so a reconciler can tell when it has ended. */
     executor: { type: String, default: null },
-    /** When a reconciler first found the executor of this pending entry ended. */
+    /** When the executor of this pending entry gave it up after a database error (`handOver`). */
     executorGoneAt: { type: Date, default: null },
   },
   { timestamps: true },

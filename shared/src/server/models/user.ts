@@ -30,6 +30,11 @@ const userSchema = new Schema(
      * (crash recovery, ledger.ts). Written by the ledger through the driver only.
      */
     pendingEntries: { type: Schema.Types.Mixed, default: undefined },
+    /**
+     * Fences (`<entry id>: <when>`) the reconciler set on entries it marked failed: a commit requires
+     * its entry's fence to be absent, so a failed entry stays failed. Removed after two minutes.
+     */
+    voidEntries: { type: Schema.Types.Mixed, default: undefined },
     /** The same markers as a list, as earlier versions kept them; emptied by the reconciler. */
     pendingLedger: { type: [Schema.Types.ObjectId], default: undefined },
   },
