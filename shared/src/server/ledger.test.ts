@@ -10,11 +10,13 @@ import {
   credit,
   DailyCapError,
   debit,
+  EXECUTOR_DEADLINE_MS,
   fileUnderConversation,
   flushTidying,
   hold,
   IdempotencyConflictError,
   InsufficientCoinsError,
+  LedgerInProgressError,
   ledgerSum,
   markedEntries,
   RECONCILE_AFTER_MS,
@@ -307,11 +309,33 @@ describe("crash recovery", () => {
     expect(entry!.state).toBe("failed");
     expect(await balance(id)).toBe(40);
     expect(await ledgerSum(id)).toBe(40);
-    // The fence goes once no commit sent before the executor's deadline can still arrive.
+    // The fence stays a day, far past any commit sent before the executor's deadline, then goes.
     const fences = async () => (await User.collection.findOne({ _id: id }, { projection: { voidEntries: 1 } }))?.voidEntries;
-    expect(Object.keys((await fences()) ?? {})).toHaveLength(1);
     await reconcileLedger(new Date(Date.now() + 10 * 60_000 + RECONCILE_AFTER_MS + 1000));
+    expect(Object.keys((await fences()) ?? {})).toHaveLength(1);
+    await reconcileLedger(new Date(Date.now() + 25 * 60 * 60_000));
     expect(await fences()).toEqual({});
+  });
+
+  it("sends no commit attempt past the executor's deadline, however long the earlier ones took", async () => {
+    const id = await newUser(40);
+    const now = performance.now.bind(performance);
+    let late = 0;
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => now() + late);
+    // The first attempt finds nothing to update and takes 25 s (a slow network): the next is not sent.
+    const spy = vi.spyOn(User.collection, "findOneAndUpdate").mockImplementation((async () => {
+      late = EXECUTOR_DEADLINE_MS + 5_000;
+      return null;
+    }) as unknown as typeof User.collection.findOneAndUpdate);
+    onTestFinished(() => {
+      spy.mockRestore();
+      clock.mockRestore();
+    });
+    await expect(debit(id, 5, `deadline:${String(id)}`, "text")).rejects.toBeInstanceOf(LedgerInProgressError);
+    expect(spy).toHaveBeenCalledTimes(1);
+    const entry = await LedgerEntry.findOne({ key: `deadline:${String(id)}` }).lean<{ state: string; failure: string }>();
+    expect(entry).toMatchObject({ state: "failed", failure: "deadline" });
+    expect(await balance(id)).toBe(40);
   });
 
   it("hands an entry over when its commit fails on a lost connection, landed or not, and the reconciler finishes it", async () => {

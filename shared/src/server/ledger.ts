@@ -72,8 +72,11 @@ function markerPath(entryId: Types.ObjectId): string {
  * Where the reconciler fences off an entry it found not committed: `voidEntries.<entry id>`, the time
  * it did. A commit's condition requires this to be absent, so an entry marked failed can never be
  * committed after all, by a write still on its way or an executor the reconciler took for gone. Kept
- * RECONCILE_AFTER_MS, long past any commit sent before the executor's deadline.
+ * FENCE_KEEP_MS, far past any commit sent before the executor's deadline (a paused process, a driver
+ * holding a write, clocks apart): fences are rare, one per abandoned entry.
  */
+const FENCE_KEEP_MS = 24 * 60 * 60_000;
+
 function fencePath(entryId: Types.ObjectId): string {
   return `voidEntries.${entryId.toHexString()}`;
 }
@@ -372,13 +375,19 @@ async function commit(input: EntryInput, userId: Types.ObjectId, entryId: Types.
   const tidied = takeTidying(userId);
   let committed = false;
   try {
-    const result = await tryCommit(input, userId, entryId, tidied, startedAt);
+    const result = await tryCommit(input, userId, entryId, tidied, startedAt).catch((error: unknown) => {
+      if (!(error instanceof PastDeadline)) throw error;
+      return { ok: false, failure: "deadline", detail: "", error: new LedgerInProgressError(input.key) } as const;
+    });
     committed = result.ok;
     return result;
   } finally {
     if (!committed) tidyLater(userId, ...tidied);
   }
 }
+
+/** Thrown instead of sending a commit attempt past the executor's deadline. */
+class PastDeadline extends Error {}
 
 async function tryCommit(
   input: EntryInput,
@@ -393,19 +402,18 @@ async function tryCommit(
   if (input.expectCoins !== undefined) base.coins = input.expectCoins;
   const unset = tidied.length ? { $unset: unsetMarkers(tidied) } : {};
   // Through the driver, as the entry's own writes: every field is given here, nothing to cast.
-  const attempt = (condition: Record<string, unknown>, inc: Record<string, number>, set: Record<string, unknown> = {}) =>
-    User.collection.findOneAndUpdate(
+  // No attempt is sent after the deadline, however long the earlier ones took.
+  const attempt = (condition: Record<string, unknown>, inc: Record<string, number>, set: Record<string, unknown> = {}) => {
+    if (performance.now() - startedAt > EXECUTOR_DEADLINE_MS) throw new PastDeadline();
+    return User.collection.findOneAndUpdate(
       condition,
       { $inc: { coins: input.amount, ...inc }, $set: { [marker]: 1, updatedAt: new Date(), ...set }, ...unset },
       { returnDocument: "after", projection: { coins: 1, lowBalanceAlerted: 1 } },
     ) as Promise<Committed | null>;
+  };
 
   const { spend, unspendDay } = input;
   for (let tries = 0; tries < 5; tries++) {
-    // No attempt is sent after the deadline, however long the earlier ones took.
-    if (performance.now() - startedAt > EXECUTOR_DEADLINE_MS) {
-      return { ok: false, failure: "deadline", detail: "", error: new LedgerInProgressError(input.key) };
-    }
     let updated: Committed | null;
     if (spend) {
       const cost = -input.amount;
@@ -685,7 +693,7 @@ async function abandonedEntries(cutoff: Date): Promise<LedgerEntryDoc[]> {
   return pending.filter((entry) => entry.createdAt < cutoff || entry.executorGoneAt || processGone(entry.executor));
 }
 
-/** Takes off the fences set more than RECONCILE_AFTER_MS before `now` (a few users carry any). */
+/** Takes off the fences set more than FENCE_KEEP_MS before `now` (a few users carry any). */
 async function removeOldFences(now: Date): Promise<void> {
   const fenced = await User.collection
     .find<{ _id: Types.ObjectId; voidEntries?: Record<string, Date> }>(
@@ -694,14 +702,10 @@ async function removeOldFences(now: Date): Promise<void> {
     )
     .toArray();
   for (const user of fenced) {
-    const old = Object.entries(user.voidEntries ?? {}).filter(
-      ([, at]) => !(at instanceof Date) || now.getTime() - at.getTime() > RECONCILE_AFTER_MS,
-    );
-    if (old.length) {
-      await User.collection.updateOne(
-        { _id: user._id },
-        { $unset: Object.fromEntries(old.map(([id]) => [`voidEntries.${id}`, ""])) },
-      );
+    for (const [id, at] of Object.entries(user.voidEntries ?? {})) {
+      if (at instanceof Date && now.getTime() - at.getTime() <= FENCE_KEEP_MS) continue;
+      // Only the fence as read: one that another reconciler has just set again stays.
+      await User.collection.updateOne({ _id: user._id, [`voidEntries.${id}`]: at }, { $unset: { [`voidEntries.${id}`]: "" } });
     }
   }
 }

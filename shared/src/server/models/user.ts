@@ -32,7 +32,7 @@ const userSchema = new Schema(
     pendingEntries: { type: Schema.Types.Mixed, default: undefined },
     /**
      * Fences (`<entry id>: <when>`) the reconciler set on entries it marked failed: a commit requires
-     * its entry's fence to be absent, so a failed entry stays failed. Removed after two minutes.
+     * its entry's fence to be absent, so a failed entry stays failed. Removed after a day.
      */
     voidEntries: { type: Schema.Types.Mixed, default: undefined },
     /** The same markers as a list, as earlier versions kept them; emptied by the reconciler. */
