@@ -21,7 +21,7 @@ import { LedgerEntry, type LedgerEntryDoc, type LedgerKind } from "./models/ledg
 import { User } from "./models/user";
 import { PROCESS_ID, processGone } from "./process-identity";
 
-/** An executor gives up on step 2 this long after inserting its entry. */
+/** An executor sends no commit attempt (step 2) this long after it started applying its entry. */
 export const EXECUTOR_DEADLINE_MS = 20_000;
 /**
  * The reconciler finishes pending entries older than this (well past the deadline), and those whose
@@ -285,11 +285,7 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
   // Whether this executor's own write has taken the entry out of `pending`.
   let finished = false;
   try {
-    if (performance.now() - startedAt > EXECUTOR_DEADLINE_MS) {
-      await markFailed(entry._id, "deadline", "");
-      finished = true;
-      throw new LedgerInProgressError(input.key);
-    }
+    // Past the deadline (a slow insert included), no attempt is sent: it fails as "deadline".
     const updated = await commit(input, userId, entry._id, startedAt);
     if (!updated.ok) {
       await markFailed(entry._id, updated.failure, updated.detail);

@@ -37,7 +37,7 @@ const FRAME: Record<VideoRatio, { width: number; height: number }> = {
 const FPS = 10;
 /**
  * A task with no finished file this long after a maker started is presumed orphaned. A maker on this
- * host whose process is gone is known dead at once (its `.started` file names host and pid).
+ * machine whose process has ended is known dead at once (its `.started` file holds its `PROCESS_ID`).
  */
 const STALE_MS = 60_000;
 const KEEP_MS = 24 * 3600_000;
