@@ -5,7 +5,7 @@ import { adminClient, newUser } from "../support/client";
 import { Admin } from "@storefront/shared/server";
 import { hashPassword } from "../../api/src/services/passwords";
 import { useDatabase } from "../integration/admin-helpers";
-import { launch, screenshot, seriousViolations, watchCsp } from "./browser";
+import { failureScreenshot, launch, screenshot, seriousViolations, watchCsp } from "./browser";
 
 useDatabase();
 
@@ -67,7 +67,7 @@ beforeAll(async () => {
 
 // The tests share one page: what it showed when one failed is kept for a person to look at.
 afterEach(async ({ task }) => {
-  if (task.result?.state === "fail") await screenshot(page, `failed/${task.name}`).catch(() => undefined);
+  if (task.result?.state === "fail") await failureScreenshot(page, task.name);
 });
 
 afterAll(async () => {

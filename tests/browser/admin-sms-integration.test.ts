@@ -6,11 +6,11 @@
  */
 import mongoose from "mongoose";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { SmsIntegrationConfig } from "@storefront/shared/server";
 import { startApiProcess, type ApiProcess } from "../support/api-process";
 import { Client } from "../support/client";
-import { launch, screenshot, seriousViolations } from "./browser";
+import { failureScreenshot, launch, screenshot, seriousViolations } from "./browser";
 
 /**
  * The settings this suite saves and the secret it rotates are its own: an API process of its own on
@@ -72,6 +72,11 @@ async function openSmsIntegration() {
   await page.getByRole("navigation").getByRole("button", { name: "SMS Integration", exact: true }).click();
   await page.getByTestId("sms-integration-form").getByLabel("Gateway URL").waitFor();
 }
+
+// The tests share one page: what it showed when one failed is kept for a person to look at.
+afterEach(async ({ task }) => {
+  if (task.result?.state === "fail") await failureScreenshot(page, task.name);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -39,9 +39,25 @@ export async function launch(): Promise<Browser> {
   });
 }
 
+/**
+ * Full-page screenshots for a person to look at are taken when asked (`npm run screenshots`, or
+ * `SCREENSHOTS=1`): they are a third of the screens walk's CPU and nothing in a test reads them.
+ */
+export const TAKE_SCREENSHOTS = process.env.SCREENSHOTS === "1";
+
 export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  if (TAKE_SCREENSHOTS) await saveScreenshot(page, name);
+}
+
+/** What the page showed when a test failed, kept under failed/ on every run. */
+export async function failureScreenshot(page: Page, name: string): Promise<void> {
+  await saveScreenshot(page, `failed/${name}`).catch(() => undefined);
+}
+
+async function saveScreenshot(page: Page, name: string): Promise<void> {
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  mkdirSync(path.dirname(file), { recursive: true });
+  await page.screenshot({ path: file, fullPage: true });
 }
 
 /** axe-core itself, put into a page once per load (page.evaluate is not subject to the page's CSP). */

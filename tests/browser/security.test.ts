@@ -7,9 +7,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { uniquePhone } from "../support/client";
-import { launch, watchCsp } from "./browser";
+import { failureScreenshot, launch, watchCsp } from "./browser";
 
 const baseUrl = inject("baseUrl");
 let browser: Browser;
@@ -21,6 +21,11 @@ beforeAll(async () => {
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   page.setDefaultTimeout(15_000);
   violations = await watchCsp(page);
+});
+
+// The tests share one page: what it showed when one failed is kept for a person to look at.
+afterEach(async ({ task }) => {
+  if (task.result?.state === "fail") await failureScreenshot(page, task.name);
 });
 
 afterAll(async () => {

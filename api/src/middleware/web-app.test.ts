@@ -1,5 +1,13 @@
-import { describe, expect, it } from "vitest";
-import { chooseEncoding } from "./web-app";
+import { once } from "node:events";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import http, { type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { brotliCompressSync, gzipSync } from "node:zlib";
+import express from "express";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { chooseEncoding, webApp } from "./web-app";
 
 describe("chooseEncoding", () => {
   it.each([
@@ -19,5 +27,90 @@ describe("chooseEncoding", () => {
     [undefined, undefined],
   ])("%s -> %s", (header, expected) => {
     expect(chooseEncoding(header)).toBe(expected);
+  });
+});
+
+/** A raw GET (no decoding) against a throw-away server with the web app of `dist`. */
+async function served(dist: string, memoryBytes?: number) {
+  const app = express().use(webApp(dist, memoryBytes));
+  const server = app.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      http
+        .get({ host: "127.0.0.1", port, path: url, headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        })
+        .on("error", reject);
+    });
+  return { get, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+describe("webApp's /assets/ files", () => {
+  const script = Buffer.from("console.log('a hashed chunk');\n");
+  const brotli = brotliCompressSync(script);
+  let dist: string;
+
+  beforeEach(() => {
+    dist = mkdtempSync(path.join(tmpdir(), "web-dist-"));
+    mkdirSync(path.join(dist, "assets"));
+    writeFileSync(path.join(dist, "index.html"), "<!doctype html><title>app</title>");
+    writeFileSync(path.join(dist, "assets/app-1a2b.js"), script);
+    writeFileSync(path.join(dist, "assets/app-1a2b.js.br"), brotli);
+    writeFileSync(path.join(dist, "assets/app-1a2b.js.gz"), gzipSync(script));
+  });
+  afterEach(() => rmSync(dist, { recursive: true, force: true }));
+
+  it("are read once and answered from memory, with express.static's validators and a 304 for a known ETag", async () => {
+    const web = await served(dist);
+    try {
+      const first = await web.get("/assets/app-1a2b.js", { "Accept-Encoding": "br, gzip" });
+      expect(first.status).toBe(200);
+      expect(first.body.equals(brotli)).toBe(true);
+      expect(first.headers).toMatchObject({
+        "content-encoding": "br",
+        "content-type": expect.stringMatching(/^(?:text|application)\/javascript/u),
+        "cache-control": "public, max-age=31536000, immutable",
+        vary: "Accept-Encoding",
+        etag: expect.stringMatching(/^W\/"[0-9a-f]+-[0-9a-f]+"$/u),
+        "content-length": String(brotli.length),
+      });
+      rmSync(path.join(dist, "assets/app-1a2b.js.br"));
+      const again = await web.get("/assets/app-1a2b.js", { "Accept-Encoding": "br" });
+      expect(again.body.equals(brotli)).toBe(true);
+      const unchanged = await web.get("/assets/app-1a2b.js", { "Accept-Encoding": "br", "If-None-Match": first.headers.etag! });
+      expect(unchanged.status).toBe(304);
+      expect(unchanged.body.length).toBe(0);
+      const plain = await web.get("/assets/app-1a2b.js");
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(plain.body.equals(script)).toBe(true);
+    } finally {
+      await web.close();
+    }
+  });
+
+  it("leave ranges, missing files and what is over the memory limit to the disk", async () => {
+    const web = await served(dist, script.length);
+    try {
+      const whole = await web.get("/assets/app-1a2b.js");
+      const range = await web.get("/assets/app-1a2b.js", { Range: "bytes=0-6" });
+      expect(range.status).toBe(206);
+      expect(range.body.toString()).toBe("console");
+      // The same validators whichever path answers, so a cache's revalidation holds across them.
+      expect(range.headers.etag).toBe(whole.headers.etag);
+      expect((await web.get("/assets/gone-9z.js")).status).toBe(404);
+      // The brotli copy is over the limit (it is read each time); the plain file fits and stays.
+      await web.get("/assets/app-1a2b.js", { "Accept-Encoding": "br" });
+      rmSync(path.join(dist, "assets/app-1a2b.js.br"));
+      rmSync(path.join(dist, "assets/app-1a2b.js.gz"));
+      const fallback = await web.get("/assets/app-1a2b.js", { "Accept-Encoding": "br" });
+      expect(fallback.headers["content-encoding"]).toBeUndefined();
+      expect(fallback.body.equals(script)).toBe(true);
+    } finally {
+      await web.close();
+    }
   });
 });

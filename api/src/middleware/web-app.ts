@@ -5,9 +5,11 @@
  * - hashed files under /assets/ cached for a year (a new build has new names), everything else
  *   revalidated, so a deploy is picked up on the next visit;
  * - index.html for every client-side route, but a 404 for a missing /assets/ file (a stale tab
- *   asking for an old chunk must not get HTML back as JavaScript).
+ *   asking for an old chunk must not get HTML back as JavaScript);
+ * - the /assets/ files from memory once read: every page load asks for the same few dozen, and a
+ *   hashed name's content never changes.
  */
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import express, { type Request, type Response, type NextFunction, type Router } from "express";
 import { COMPRESSIBLE_ASSET, PRECOMPRESSED, type AssetEncoding } from "@storefront/shared";
@@ -58,30 +60,107 @@ function clearFileHeaders(res: Response): void {
   for (const header of FILE_HEADERS) res.removeHeader(header);
 }
 
+/** One /assets/ file as it is sent, read once. */
+interface HeldAsset {
+  body: Buffer;
+  /** express.static's validators for the same file (a weak ETag of size and mtime), so either path answers alike. */
+  etag: string;
+  lastModified: string;
+}
+
+/** Bytes of /assets/ files a process keeps; past this, files are read from disk each time as before. */
+export const ASSET_MEMORY_BYTES = 64 * 1024 * 1024;
+
+async function readAsset(file: string): Promise<HeldAsset | undefined> {
+  try {
+    const stats = await stat(file);
+    if (!stats.isFile()) return undefined;
+    return {
+      body: await readFile(file),
+      etag: `W/"${stats.size.toString(16)}-${stats.mtime.getTime().toString(16)}"`,
+      lastModified: stats.mtime.toUTCString(),
+    };
+  } catch {
+    return undefined; // missing or unreadable: express.static answers it as before
+  }
+}
+
+/**
+ * The /assets/ files read so far, by path. A file is read once even when many ask at once; one that
+ * is missing is not remembered (the next request looks again). Files under /assets/ carry their
+ * content's hash in their name, so a deploy adds new names instead of changing these.
+ */
+function assetMemory(limit: number): (file: string) => Promise<HeldAsset | undefined> {
+  const held = new Map<string, Promise<HeldAsset | undefined>>();
+  let bytes = 0;
+  return async (file) => {
+    const known = held.get(file);
+    if (known) return known;
+    const reading = readAsset(file);
+    held.set(file, reading);
+    const asset = await reading;
+    if (asset && bytes + asset.body.length <= limit) bytes += asset.body.length;
+    else held.delete(file);
+    return asset;
+  };
+}
+
+/** The file under `root` a request path names, or undefined for a malformed or escaping path. */
+function fileUnder(root: string, requestPath: string): string | undefined {
+  try {
+    const file = path.join(root, decodeURIComponent(requestPath));
+    return file.startsWith(root + path.sep) ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The precompressed copy of `file` this request should get, if the client takes one and it exists. */
 async function compressedCopy(req: Request, file: string): Promise<AssetEncoding | undefined> {
   const encoding = chooseEncoding(req.headers["accept-encoding"]);
   return encoding && (await isFile(file + PRECOMPRESSED[encoding])) ? encoding : undefined;
 }
 
-export function webApp(dist: string): Router {
+export function webApp(dist: string, memoryBytes = ASSET_MEMORY_BYTES): Router {
   const root = path.resolve(dist);
   const assets = path.join(root, "assets") + path.sep;
   const index = path.join(root, "index.html");
+  const held = assetMemory(memoryBytes);
   const router = express.Router();
+
+  // /assets/ files from memory. A range request (rare for scripts and styles) goes on to
+  // express.static, which serves ranges from the file with the same validators.
+  router.use(async (req: Request, res: Response, next: NextFunction) => {
+    if ((req.method !== "GET" && req.method !== "HEAD") || req.headers.range || !req.path.startsWith("/assets/")) return next();
+    const file = fileUnder(root, req.path);
+    if (!file) return next();
+    const compressible = COMPRESSIBLE_ASSET.test(file);
+    const encoding = compressible ? chooseEncoding(req.headers["accept-encoding"]) : undefined;
+    const compressed = encoding ? await held(file + PRECOMPRESSED[encoding]) : undefined;
+    const asset = compressed ?? (await held(file));
+    if (!asset) return next();
+    if (compressible) appendVary(res, "Accept-Encoding");
+    res.type(path.extname(file));
+    if (compressed) res.setHeader("Content-Encoding", encoding!);
+    res.setHeader("Cache-Control", IMMUTABLE);
+    res.setHeader("Accept-Ranges", "bytes");
+    res.setHeader("ETag", asset.etag);
+    res.setHeader("Last-Modified", asset.lastModified);
+    if (req.fresh) {
+      res.status(304).end();
+      return;
+    }
+    res.setHeader("Content-Length", asset.body.length);
+    res.end(req.method === "HEAD" ? undefined : asset.body);
+  });
 
   // Picks the precompressed copy and rewrites the URL to it; express.static then serves it with
   // ETag, Last-Modified, conditional requests and ranges as for any file.
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     if ((req.method !== "GET" && req.method !== "HEAD") || !COMPRESSIBLE_ASSET.test(req.path)) return next();
     appendVary(res, "Accept-Encoding");
-    let file: string;
-    try {
-      file = path.join(root, decodeURIComponent(req.path));
-    } catch {
-      return next();
-    }
-    if (!file.startsWith(root + path.sep)) return next();
+    const file = fileUnder(root, req.path);
+    if (!file) return next();
     const encoding = await compressedCopy(req, file);
     if (!encoding) return next();
     res.type(path.extname(file));
