@@ -92,7 +92,7 @@ describe("webApp's /assets/ files", () => {
     }
   });
 
-  it("leave ranges, missing files and what is over the memory limit to the disk", async () => {
+  it("leave ranges, preconditions, missing files and what is over the memory limit to the disk", async () => {
     const web = await served(dist, script.length);
     try {
       const whole = await web.get("/assets/app-1a2b.js");
@@ -101,6 +101,8 @@ describe("webApp's /assets/ files", () => {
       expect(range.body.toString()).toBe("console");
       // The same validators whichever path answers, so a cache's revalidation holds across them.
       expect(range.headers.etag).toBe(whole.headers.etag);
+      expect((await web.get("/assets/app-1a2b.js", { "If-Match": '"not-the-etag"' })).status).toBe(412);
+      expect((await web.get("/assets/app-1a2b.js", { "If-Match": whole.headers.etag! })).status).toBe(200);
       expect((await web.get("/assets/gone-9z.js")).status).toBe(404);
       // The brotli copy is over the limit (it is read each time); the plain file fits and stays.
       await web.get("/assets/app-1a2b.js", { "Accept-Encoding": "br" });

@@ -128,10 +128,12 @@ export function webApp(dist: string, memoryBytes = ASSET_MEMORY_BYTES): Router {
   const held = assetMemory(memoryBytes);
   const router = express.Router();
 
-  // /assets/ files from memory. A range request (rare for scripts and styles) goes on to
-  // express.static, which serves ranges from the file with the same validators.
+  // /assets/ files from memory. A range or a precondition (rare for scripts and styles) goes on
+  // to express.static, which answers it from the file with the same validators.
   router.use(async (req: Request, res: Response, next: NextFunction) => {
-    if ((req.method !== "GET" && req.method !== "HEAD") || req.headers.range || !req.path.startsWith("/assets/")) return next();
+    if ((req.method !== "GET" && req.method !== "HEAD") || !req.path.startsWith("/assets/")) return next();
+    const { range, "if-match": ifMatch, "if-unmodified-since": ifUnmodifiedSince } = req.headers;
+    if (range || ifMatch || ifUnmodifiedSince) return next();
     const file = fileUnder(root, req.path);
     if (!file) return next();
     const compressible = COMPRESSIBLE_ASSET.test(file);
