@@ -72,7 +72,7 @@ export function Table<T>({
           {empty !== undefined && rows?.length === 0 && (
             <tr>
               <td colSpan={headers.length} className="admin-table__empty">
-                {empty}
+                <div>{empty}</div>
               </td>
             </tr>
           )}
