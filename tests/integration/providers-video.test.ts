@@ -1,11 +1,9 @@
 /** Video providers: the Runway-style client against a local peer, and the offline ffmpeg maker. */
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROCESS_ID, processIdOf } from "@storefront/shared/server";
+import { PROCESS_ID } from "@storefront/shared/server";
 import {
   offlineVideoProvider,
   runwayVideoProvider,
@@ -14,6 +12,7 @@ import {
 } from "../../workers/src/providers/index";
 import { isMp4, mp4Info } from "../peers/media";
 import { RunwayPeer } from "../peers/runway";
+import { endedProcessId } from "../support/processes";
 import { providerRejection } from "../support/providers";
 
 /** Polls like the worker does (the worker uses delayed jobs; a test may simply wait). */
@@ -171,11 +170,7 @@ describe("offline video provider", () => {
     await new Promise((r) => setTimeout(r, 200));
     rmSync(path.join(dir, `${taskId}.error`), { force: true });
     // A fresh start by a process of this machine that has been killed since.
-    const maker = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
-    await once(maker, "spawn");
-    writeFileSync(path.join(dir, `${taskId}.started`), processIdOf(maker.pid!)!);
-    maker.kill("SIGKILL");
-    await once(maker, "exit");
+    writeFileSync(path.join(dir, `${taskId}.started`), await endedProcessId());
     const survivor = offlineVideoProvider({ workDir: dir });
     const { final } = await pollUntilDone(survivor, taskId);
     expect(final.state).toBe("completed");

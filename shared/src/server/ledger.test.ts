@@ -1,5 +1,3 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import fc from "fast-check";
 import mongoose, { Types } from "mongoose";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
@@ -29,7 +27,8 @@ import {
 } from "./ledger";
 import { LedgerEntry } from "./models/ledger-entry";
 import { User } from "./models/user";
-import { PROCESS_ID, processIdOf } from "./process-identity";
+import { endedProcessId } from "../../../tests/support/processes";
+import { PROCESS_ID } from "./process-identity";
 
 beforeAll(async () => {
   await mongoose.connect(inject("mongoUri").replace(/\/[^/]*$/u, "/ledger_unit"));
@@ -246,11 +245,7 @@ describe("crash recovery", () => {
   });
 
   it("finishes a pending entry once its executor has ended, and never one whose executor runs", async () => {
-    const ended = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
-    await once(ended, "spawn");
-    const endedId = processIdOf(ended.pid!);
-    ended.kill("SIGKILL");
-    await once(ended, "exit");
+    const endedId = await endedProcessId();
     const id = await newUser(40);
     const pending = (key: string, executor: string | null) =>
       LedgerEntry.create({ userId: id, key: `${key}:${String(id)}`, kind: "debit", amount: -5, state: "pending", executor });
@@ -376,6 +371,30 @@ describe("crash recovery", () => {
     await reconcileLedger();
     expect(await markers(id)).toHaveLength(0);
     expect(await balance(id)).toBe(35);
+  });
+
+  it("finishes a release whose process has ended at once, and one whose process runs only after the age", async () => {
+    const endedId = await endedProcessId();
+    const id = await newUser(40);
+    const claim = async (name: string, releaser: string) => {
+      const key = `${name}:${String(id)}`;
+      await hold({ userId: id, coins: 10, key, feature: "video", queue: "video", jobId: name });
+      // What a process killed after claiming the release, before its refund, leaves.
+      await LedgerEntry.updateOne({ key }, { holdState: "releasing", releaser });
+      return key;
+    };
+    const gone = await claim("release-gone", endedId);
+    const live = await claim("release-live", PROCESS_ID);
+    const holdState = async (key: string) => (await LedgerEntry.findOne({ key }).lean<{ holdState: string }>())!.holdState;
+
+    expect((await reconcileLedger()).releasesFinished).toBe(1);
+    expect([await holdState(gone), await holdState(live)]).toEqual(["released", "releasing"]);
+    expect(await LedgerEntry.findOne({ key: gone }, { releaser: 1 }).lean()).not.toHaveProperty("releaser");
+    expect(await balance(id)).toBe(30);
+    expect((await reconcileLedger(new Date(Date.now() + 10 * 60_000))).releasesFinished).toBe(1);
+    expect(await holdState(live)).toBe("released");
+    expect(await balance(id)).toBe(40);
+    expect(await ledgerSum(id)).toBe(40);
   });
 
   it("finishes a release that died half-way, exactly once", async () => {

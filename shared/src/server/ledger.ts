@@ -583,12 +583,12 @@ export async function settleHold(holdKey: string): Promise<boolean> {
 export async function releaseHold(holdKey: string, reason: string, actor = "worker"): Promise<AppliedEntry | null> {
   const claimed = await LedgerEntry.findOneAndUpdate(
     { key: holdKey, state: "applied", holdState: { $in: ["held", "releasing"] } },
-    { holdState: "releasing" },
+    { holdState: "releasing", releaser: PROCESS_ID },
     { returnDocument: "after" },
   ).lean<LedgerEntryDoc>();
   if (!claimed) return null;
   const refund = await refundOnce(claimed, holdKey, reason, actor);
-  await LedgerEntry.updateOne({ _id: claimed._id }, { holdState: "released" });
+  await LedgerEntry.updateOne({ _id: claimed._id }, { holdState: "released", $unset: { releaser: "" } });
   return refund;
 }
 
@@ -762,9 +762,13 @@ export async function reconcileLedger(now = new Date(), olderThanMs = RECONCILE_
 
   await removeOldFences(now);
 
-  const releasing = await LedgerEntry.find({ holdState: "releasing", updatedAt: { $lt: cutoff } }, { key: 1 }).lean<
-    { key: string }[]
-  >();
+  // A release whose process has ended is finished at once; one whose process runs, after the age.
+  // Either way refundOnce's keys keep the refund single, should the guess be wrong.
+  const releasing = (
+    await LedgerEntry.find({ holdState: "releasing" }, { key: 1, updatedAt: 1, releaser: 1 }).lean<
+      { key: string; updatedAt: Date; releaser?: string | null }[]
+    >()
+  ).filter((entry) => entry.updatedAt < cutoff || processGone(entry.releaser));
   for (const entry of releasing) {
     try {
       if (await releaseHold(entry.key, "release finished by reconciler", "reconciler")) report.releasesFinished += 1;

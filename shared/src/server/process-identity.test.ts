@@ -1,19 +1,12 @@
-import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { PROCESS_ID, processGone, processIdOf } from "./process-identity";
-
-/** A process that runs until killed, and its identity read while it runs. */
-async function child() {
-  const proc = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
-  await once(proc, "spawn");
-  return { proc, id: processIdOf(proc.pid!) };
-}
+import { runningProcess } from "../../../tests/support/processes";
+import { PROCESS_ID, processGone } from "./process-identity";
 
 describe.runIf(process.platform === "linux")("process identity", () => {
   it("tells a running process from one that has ended", async () => {
     expect(processGone(PROCESS_ID)).toBe(false);
-    const { proc, id } = await child();
+    const { proc, id } = await runningProcess();
     expect(id).toMatch(/^linux \S+ pid:\[\d+\] \d+ \d+$/u);
     expect(processGone(id)).toBe(false);
     proc.kill("SIGKILL");

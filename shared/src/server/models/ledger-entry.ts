@@ -32,6 +32,8 @@ const ledgerEntrySchema = new Schema(
     executor: { type: String, default: null },
     /** When the executor of this pending entry gave it up after a database error (`handOver`). */
     executorGoneAt: { type: Date, default: null },
+    /** While a hold is `releasing`: the process refunding it (`PROCESS_ID`), so a reconciler can tell when it has ended. */
+    releaser: { type: String, default: null },
   },
   { timestamps: true },
 );
