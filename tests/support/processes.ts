@@ -8,7 +8,10 @@ export async function runningProcess(): Promise<{ proc: ChildProcess; id: string
   const proc = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
   await once(proc, "spawn");
   const id = processIdOf(proc.pid!);
-  if (!id) throw new Error("this machine cannot name its processes (no /proc)");
+  if (!id) {
+    proc.kill("SIGKILL");
+    throw new Error("this machine cannot name its processes (no /proc)");
+  }
   return { proc, id };
 }
 

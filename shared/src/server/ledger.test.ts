@@ -397,6 +397,21 @@ describe("crash recovery", () => {
     expect(await ledgerSum(id)).toBe(40);
   });
 
+  it("names the process refunding a hold, and leaves a live one's release to the age", async () => {
+    const id = await newUser(40);
+    const key = `release-claimed:${String(id)}`;
+    await hold({ userId: id, coins: 10, key, feature: "video", queue: "video", jobId: "j-claimed" });
+    // The refund's insert is cut off, as by a lost connection: the claim stays.
+    const insert = vi.spyOn(LedgerEntry.collection, "insertOne").mockRejectedValueOnce(new Error("connection lost"));
+    onTestFinished(() => insert.mockRestore());
+    await expect(releaseHold(key, "job failed", "worker")).rejects.toThrow("connection lost");
+    expect(await LedgerEntry.findOne({ key }).lean()).toMatchObject({ holdState: "releasing", releaser: PROCESS_ID });
+    expect((await reconcileLedger()).releasesFinished).toBe(0);
+    expect((await reconcileLedger(new Date(Date.now() + 10 * 60_000))).releasesFinished).toBe(1);
+    expect(await balance(id)).toBe(40);
+    expect(await ledgerSum(id)).toBe(40);
+  });
+
   it("finishes a release that died half-way, exactly once", async () => {
     const id = await newUser(40);
     const key = `crash-release:${String(id)}`;
