@@ -104,6 +104,10 @@ describe("webApp's /assets/ files", () => {
       expect((await web.get("/assets/app-1a2b.js", { "If-Match": '"not-the-etag"' })).status).toBe(412);
       expect((await web.get("/assets/app-1a2b.js", { "If-Match": whole.headers.etag! })).status).toBe(200);
       expect((await web.get("/assets/gone-9z.js")).status).toBe(404);
+      // Out of /assets/ by a dot segment: served as express.static does, never as an immutable asset.
+      for (const climb of ["/assets/../index.html", "/assets/%2e%2e/index.html"]) {
+        expect((await web.get(climb)).headers["cache-control"], climb).toBe("no-cache");
+      }
       // The brotli copy is over the limit (it is read each time); the plain file fits and stays.
       await web.get("/assets/app-1a2b.js", { "Accept-Encoding": "br" });
       rmSync(path.join(dist, "assets/app-1a2b.js.br"));

@@ -135,7 +135,8 @@ export function webApp(dist: string, memoryBytes = ASSET_MEMORY_BYTES): Router {
     const { range, "if-match": ifMatch, "if-unmodified-since": ifUnmodifiedSince } = req.headers;
     if (range || ifMatch || ifUnmodifiedSince) return next();
     const file = fileUnder(root, req.path);
-    if (!file) return next();
+    // A path that climbs out of /assets/ (`/assets/../index.html`) is not an immutable asset.
+    if (!file?.startsWith(assets)) return next();
     const compressible = COMPRESSIBLE_ASSET.test(file);
     const encoding = compressible ? chooseEncoding(req.headers["accept-encoding"]) : undefined;
     const compressed = encoding ? await held(file + PRECOMPRESSED[encoding]) : undefined;
