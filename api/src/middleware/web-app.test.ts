@@ -36,10 +36,10 @@ async function served(dist: string, memoryBytes?: number) {
   const server = app.listen(0, "127.0.0.1");
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
-  const get = (url: string, headers: Record<string, string> = {}) =>
+  const get = (url: string, headers: Record<string, string> = {}, method = "GET") =>
     new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
       http
-        .get({ host: "127.0.0.1", port, path: url, headers }, (res) => {
+        .get({ host: "127.0.0.1", port, path: url, headers, method }, (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
           res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -84,6 +84,15 @@ describe("webApp's /assets/ files", () => {
       const unchanged = await web.get("/assets/app-1a2b.js", { "Accept-Encoding": "br", "If-None-Match": first.headers.etag! });
       expect(unchanged.status).toBe(304);
       expect(unchanged.body.length).toBe(0);
+      expect(unchanged.headers).toMatchObject({ etag: first.headers.etag, "cache-control": first.headers["cache-control"] });
+      expect(unchanged.headers).not.toHaveProperty("content-encoding");
+      expect(unchanged.headers).not.toHaveProperty("content-type");
+      const head = await web.get("/assets/app-1a2b.js", { "Accept-Encoding": "br" }, "HEAD");
+      expect(head.headers["content-length"]).toBe(String(brotli.length));
+      expect(head.body.length).toBe(0);
+      // A dotfile under /assets/ is not served, from memory or disk.
+      writeFileSync(path.join(dist, "assets/.env"), "SECRET=1");
+      for (const dotted of ["/assets/.env", "/assets/sub/../.env"]) expect((await web.get(dotted)).status, dotted).toBe(404);
       const plain = await web.get("/assets/app-1a2b.js");
       expect(plain.headers["content-encoding"]).toBeUndefined();
       expect(plain.body.equals(script)).toBe(true);
@@ -108,8 +117,9 @@ describe("webApp's /assets/ files", () => {
       for (const climb of ["/assets/../index.html", "/assets/%2e%2e/index.html"]) {
         expect((await web.get(climb)).headers["cache-control"], climb).toBe("no-cache");
       }
-      // The brotli copy is over the limit (it is read each time); the plain file fits and stays.
-      await web.get("/assets/app-1a2b.js", { "Accept-Encoding": "br" });
+      // The plain file fills the limit exactly and stays; the brotli copy does not fit (read each time).
+      expect((await web.get("/assets/app-1a2b.js", { "Accept-Encoding": "br" })).headers["content-encoding"]).toBe("br");
+      rmSync(path.join(dist, "assets/app-1a2b.js"));
       rmSync(path.join(dist, "assets/app-1a2b.js.br"));
       rmSync(path.join(dist, "assets/app-1a2b.js.gz"));
       const fallback = await web.get("/assets/app-1a2b.js", { "Accept-Encoding": "br" });

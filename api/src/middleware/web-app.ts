@@ -71,35 +71,42 @@ interface HeldAsset {
 /** Bytes of /assets/ files a process keeps; past this, files are read from disk each time as before. */
 export const ASSET_MEMORY_BYTES = 64 * 1024 * 1024;
 
-async function readAsset(file: string): Promise<HeldAsset | undefined> {
+/**
+ * The file as it is sent; "disk" when it is larger than `room` bytes (express.static streams it);
+ * undefined when it is missing or unreadable.
+ */
+async function readAsset(file: string, room: number): Promise<HeldAsset | "disk" | undefined> {
   try {
     const stats = await stat(file);
     if (!stats.isFile()) return undefined;
+    if (stats.size > room) return "disk";
     return {
       body: await readFile(file),
       etag: `W/"${stats.size.toString(16)}-${stats.mtime.getTime().toString(16)}"`,
       lastModified: stats.mtime.toUTCString(),
     };
   } catch {
-    return undefined; // missing or unreadable: express.static answers it as before
+    return undefined; // express.static answers it as before (a large file streamed from disk)
   }
 }
 
 /**
  * The /assets/ files read so far, by path. A file is read once even when many ask at once; one that
- * is missing is not remembered (the next request looks again). Files under /assets/ carry their
- * content's hash in their name, so a deploy adds new names instead of changing these.
+ * is missing, or does not fit in what is left of `limit`, is not remembered (express.static serves
+ * it). Files under /assets/ carry their content's hash in their name, so a deploy adds new names
+ * instead of changing these.
  */
-function assetMemory(limit: number): (file: string) => Promise<HeldAsset | undefined> {
-  const held = new Map<string, Promise<HeldAsset | undefined>>();
+function assetMemory(limit: number): (file: string) => Promise<HeldAsset | "disk" | undefined> {
+  const held = new Map<string, Promise<HeldAsset | "disk" | undefined>>();
   let bytes = 0;
   return async (file) => {
     const known = held.get(file);
     if (known) return known;
-    const reading = readAsset(file);
+    const reading = readAsset(file, limit - bytes);
     held.set(file, reading);
     const asset = await reading;
-    if (asset && bytes + asset.body.length <= limit) bytes += asset.body.length;
+    // Reads started together may pass the room check together: only those that still fit stay.
+    if (asset && asset !== "disk" && bytes + asset.body.length <= limit) bytes += asset.body.length;
     else held.delete(file);
     return asset;
   };
@@ -135,24 +142,34 @@ export function webApp(dist: string, memoryBytes = ASSET_MEMORY_BYTES): Router {
     const { range, "if-match": ifMatch, "if-unmodified-since": ifUnmodifiedSince } = req.headers;
     if (range || ifMatch || ifUnmodifiedSince) return next();
     const file = fileUnder(root, req.path);
-    // A path that climbs out of /assets/ (`/assets/../index.html`) is not an immutable asset.
-    if (!file?.startsWith(assets)) return next();
+    // A path that climbs out of /assets/ (`/assets/../index.html`) is not an immutable asset, and
+    // a dotfile is not served at all (express.static answers both, as before).
+    if (
+      !file?.startsWith(assets) ||
+      file
+        .slice(assets.length)
+        .split(path.sep)
+        .some((part) => part.startsWith("."))
+    ) {
+      return next();
+    }
     const compressible = COMPRESSIBLE_ASSET.test(file);
     const encoding = compressible ? chooseEncoding(req.headers["accept-encoding"]) : undefined;
     const compressed = encoding ? await held(file + PRECOMPRESSED[encoding]) : undefined;
     const asset = compressed ?? (await held(file));
-    if (!asset) return next();
+    if (!asset || asset === "disk") return next();
     if (compressible) appendVary(res, "Accept-Encoding");
-    res.type(path.extname(file));
-    if (compressed) res.setHeader("Content-Encoding", encoding!);
     res.setHeader("Cache-Control", IMMUTABLE);
     res.setHeader("Accept-Ranges", "bytes");
     res.setHeader("ETag", asset.etag);
     res.setHeader("Last-Modified", asset.lastModified);
+    // A 304 carries the validators, not the body's type or encoding (as express.static's).
     if (req.fresh) {
       res.status(304).end();
       return;
     }
+    res.type(path.extname(file));
+    if (compressed) res.setHeader("Content-Encoding", encoding!);
     res.setHeader("Content-Length", asset.body.length);
     res.end(req.method === "HEAD" ? undefined : asset.body);
   });
