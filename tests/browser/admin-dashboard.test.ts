@@ -30,6 +30,15 @@ async function toast(text: string) {
   await page.locator(".toast", { hasText: text }).first().waitFor();
 }
 
+/** How many Socket.IO long-polling requests the page has sent since this call. */
+function pollingRequests(target: Page): () => number {
+  let count = 0;
+  target.on("request", (request) => {
+    if (request.url().includes("/socket.io/") && request.url().includes("transport=polling")) count += 1;
+  });
+  return () => count;
+}
+
 /** The package the package test creates and deletes (the audit log must hold its deletion). */
 let deletedPackage = "";
 
@@ -294,9 +303,12 @@ describe("administrator dashboard (/admin-dashboard)", () => {
   });
 
   it("shows the queues live, a filled Analytics section and no blank Settings section", async () => {
+    const polls = pollingRequests(page);
     await openSection("Queues");
     await page.getByTestId("queues-table").locator('tr[data-queue="maintenance"]').waitFor();
     await page.getByTestId("queues-live").filter({ hasText: "Live" }).waitFor();
+    // A WebSocket from the start: no handshake over long-polling, no poll left behind on leaving.
+    expect(polls()).toBe(0);
     await page
       .getByRole("img", { name: "Jobs finished per minute, all queues (live)" })
       .locator("svg")
@@ -399,6 +411,36 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     await page.getByRole("dialog", { name: "إضافة مشرف" }).getByRole("button", { name: "إلغاء" }).click();
     await setLanguage("en");
     await page.setViewportSize({ width: 1360, height: 900 });
+  });
+
+  it("keeps the queues live over long-polling where a WebSocket cannot open (a proxy refusing the upgrade)", async () => {
+    const blocked = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    await blocked.addCookies(await context.cookies());
+    const flag = await page.evaluate(() => localStorage.getItem("admin_session") ?? "");
+    await blocked.addInitScript((record) => {
+      localStorage.setItem("admin_session", record);
+      // Every WebSocket fails to open, as behind such a proxy (asynchronously, as a refused upgrade does).
+      (window as unknown as { WebSocket: unknown }).WebSocket = class {
+        readyState = 0;
+        onerror: ((event: unknown) => void) | null = null;
+        onclose: ((event: unknown) => void) | null = null;
+        constructor() {
+          setTimeout(() => {
+            this.readyState = 3;
+            this.onerror?.(new Event("error"));
+            this.onclose?.({ code: 1006, reason: "" });
+          }, 10);
+        }
+        send() {}
+        close() {}
+      };
+    }, flag);
+    const p = await blocked.newPage();
+    const polls = pollingRequests(p);
+    await p.goto(`${baseUrl}/admin-dashboard?section=queues`);
+    await p.getByTestId("queues-live").filter({ hasText: "Live" }).waitFor();
+    expect(polls()).toBeGreaterThan(0);
+    await blocked.close();
   });
 
   it("shows a support administrator only the sections the role allows", async () => {

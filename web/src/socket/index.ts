@@ -6,6 +6,7 @@
 import type { ServerEvents } from "@storefront/shared";
 import type { Socket } from "socket.io-client";
 import { announceWalletUpdate } from "../api/wallet";
+import { SOCKET_OPTIONS } from "./options";
 
 export type ServerEventName = keyof ServerEvents;
 type Handler<E extends ServerEventName> = (payload: ServerEvents[E]) => void;
@@ -27,7 +28,7 @@ export async function connectSocket(events: readonly ServerEventName[] = SUBSCRI
   if (socket) return;
   const { io } = await import("socket.io-client");
   if (!wanted || socket) return;
-  const s = io({ path: "/socket.io", withCredentials: true, reconnectionDelayMax: 10_000 });
+  const s = io(SOCKET_OPTIONS);
   socket = s;
   for (const event of events) s.on(event as string, (payload: ServerEvents[typeof event]) => emitLocal(event, payload));
   // Every wallet view reloads on the one browser event, whoever caused the change.

@@ -12,6 +12,7 @@ import { useToast } from "../../../components/Toasts";
 import { adminApi } from "../adminApi";
 import { errorText, formatDate, formatNumber, Panel, Table, useCan, useLoad } from "../ui";
 import { localeOf } from "../../../lib/locale";
+import { SOCKET_OPTIONS } from "../../../socket/options";
 
 const POLL_MS = 10_000;
 /** Points of the throughput-over-time chart kept in the page (one per push or poll). */
@@ -44,7 +45,7 @@ function useQueuePush(onStats: (stats: QueueStat[]) => void): boolean {
     let close = () => {};
     void import("socket.io-client").then(({ io }) => {
       if (closed) return;
-      const socket = io({ path: "/socket.io", withCredentials: true, reconnectionDelayMax: 10_000 });
+      const socket = io(SOCKET_OPTIONS);
       socket.on("connect", () => setLive(true));
       socket.on("disconnect", () => setLive(false));
       socket.on("queues:stats", (payload: ServerEvents["queues:stats"]) => onStats(fromPush(payload)));
