@@ -311,9 +311,18 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     expect(polls()).toBe(0);
     await page
       .getByRole("img", { name: "Jobs finished per minute, all queues (live)" })
-      .locator("svg")
-      .first()
+      .locator("svg polyline")
       .waitFor({ timeout: 20_000 });
+    // A bar per queue and series, a legend, and the hovered queue's figures in a tooltip.
+    const throughput = page.getByRole("img", { name: "Jobs per minute and waiting jobs per queue" });
+    expect(await throughput.locator("svg rect[fill]").count()).toBe(
+      2 * (await page.getByTestId("queues-table").locator("tbody tr").count()),
+    );
+    expect(await throughput.locator(".chart__legend li").allInnerTexts()).toEqual(["Jobs/min", "Waiting"]);
+    const svgBox = (await throughput.locator("svg").boundingBox())!;
+    await page.mouse.move(svgBox.x + svgBox.width - 20, svgBox.y + svgBox.height / 2);
+    await throughput.locator(".chart__tooltip", { hasText: "maintenance" }).waitFor();
+    await screenshot(page, "admin-queues-tooltip-en");
     await screenshot(page, "admin-queues-en");
     const menu = page.getByRole("navigation");
     expect(await menu.getByRole("button", { name: "Settings" }).count()).toBe(0);

@@ -5,9 +5,9 @@
  */
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { apiUrl } from "../../../api/client";
 import { adminApi } from "../adminApi";
+import { Chart } from "../Chart";
 import { formatNumber, Panel, Table, useLoad } from "../ui";
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -77,15 +77,15 @@ export default function Analytics() {
           ))}
         </div>
         <div className="admin-chart" role="img" aria-label={t("admin.analytics.chart")}>
-          <ResponsiveContainer width="100%" height={220}>
-            <BarChart data={days.map((d) => ({ day: d.date.slice(5), coins: sum(d.coins_spent) }))}>
-              <CartesianGrid strokeDasharray="3 3" />
-              <XAxis dataKey="day" reversed={rtl} />
-              <YAxis orientation={rtl ? "right" : "left"} />
-              <Tooltip />
-              <Bar dataKey="coins" name={t("admin.analytics.coinsSpent")} fill="#4f46e5" />
-            </BarChart>
-          </ResponsiveContainer>
+          <Chart
+            kind="bar"
+            data={days.map((d) => ({ day: d.date.slice(5), coins: sum(d.coins_spent) }))}
+            category="day"
+            series={[{ key: "coins", name: t("admin.analytics.coinsSpent"), color: "#4f46e5" }]}
+            height={220}
+            rtl={rtl}
+            format={n}
+          />
         </div>
       </Panel>
       <Panel title={t("admin.analytics.perDay")}>

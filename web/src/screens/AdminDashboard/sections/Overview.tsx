@@ -1,8 +1,8 @@
 /** SPEC §2 Dashboard section: six cards, usage by feature (30 days), top users, and two charts. */
 import { useTranslation } from "react-i18next";
-import { Bar, BarChart, CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { STAT_ICONS } from "../../../components/toolIcons";
 import { adminApi } from "../adminApi";
+import { Chart } from "../Chart";
 import { formatNumber, Panel, Table, useLoad } from "../ui";
 
 const load = () => adminApi.dashboard().then((r) => r.stats);
@@ -54,35 +54,29 @@ export default function Overview() {
               <p className="empty-state">{t("admin.dashboard.noUsage")}</p>
             ) : (
               <div className="admin-chart" role="img" aria-label={t("admin.dashboard.chartUsage")}>
-                <ResponsiveContainer width="100%" height={240}>
-                  <BarChart data={stats.usage_by_feature.map((f) => ({ ...f, feature: featureName(f.feature_type) }))}>
-                    <CartesianGrid strokeDasharray="3 3" />
-                    <XAxis dataKey="feature" reversed={rtl} />
-                    <YAxis orientation={rtl ? "right" : "left"} />
-                    <Tooltip />
-                    <Bar dataKey="total_tokens" name={t("admin.dashboard.totalTokens")} fill="#4f46e5" />
-                  </BarChart>
-                </ResponsiveContainer>
+                <Chart
+                  kind="bar"
+                  data={stats.usage_by_feature.map((f) => ({ ...f, feature: featureName(f.feature_type) }))}
+                  category="feature"
+                  series={[{ key: "total_tokens", name: t("admin.dashboard.totalTokens"), color: "#4f46e5" }]}
+                  height={240}
+                  rtl={rtl}
+                  format={n}
+                />
               </div>
             )}
           </Panel>
           <Panel title={t("admin.dashboard.chartDaily")}>
             <div className="admin-chart" role="img" aria-label={t("admin.dashboard.chartDaily")}>
-              <ResponsiveContainer width="100%" height={240}>
-                <LineChart data={stats.daily.map((d) => ({ ...d, day: d.date.slice(5) }))}>
-                  <CartesianGrid strokeDasharray="3 3" />
-                  <XAxis dataKey="day" reversed={rtl} />
-                  <YAxis orientation={rtl ? "right" : "left"} />
-                  <Tooltip />
-                  <Line
-                    type="monotone"
-                    dataKey="coins_spent"
-                    name={t("admin.dashboard.coinsSpent")}
-                    stroke="#0ea5e9"
-                    dot={false}
-                  />
-                </LineChart>
-              </ResponsiveContainer>
+              <Chart
+                kind="line"
+                data={stats.daily.map((d) => ({ ...d, day: d.date.slice(5) }))}
+                category="day"
+                series={[{ key: "coins_spent", name: t("admin.dashboard.coinsSpent"), color: "#0ea5e9" }]}
+                height={240}
+                rtl={rtl}
+                format={n}
+              />
             </div>
           </Panel>
         </div>

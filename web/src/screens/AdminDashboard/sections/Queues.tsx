@@ -5,11 +5,11 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { QueueStat, ServerEvents } from "@storefront/shared";
 import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { useToast } from "../../../components/Toasts";
 import { adminApi } from "../adminApi";
+import { Chart } from "../Chart";
 import { errorText, formatDate, formatNumber, Panel, Table, useCan, useLoad } from "../ui";
 import { localeOf } from "../../../lib/locale";
 import { SOCKET_OPTIONS } from "../../../socket/options";
@@ -146,39 +146,36 @@ export default function Queues() {
         </Table>
         {rows.length > 0 && (
           <div className="admin-chart" role="img" aria-label={t("admin.queues.throughput")}>
-            <ResponsiveContainer width="100%" height={220}>
-              <BarChart data={rows.map((q) => ({ name: q.name, perMinute: q.jobs_per_minute, waiting: q.counts.waiting }))}>
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="name" reversed={i18n.dir() === "rtl"} />
-                <YAxis orientation={i18n.dir() === "rtl" ? "right" : "left"} allowDecimals={false} />
-                <Tooltip />
-                <Legend />
-                <Bar dataKey="perMinute" name={t("admin.queues.perMinute")} fill="#4f46e5" />
-                <Bar dataKey="waiting" name={t("admin.queues.waiting")} fill="#f59e0b" />
-              </BarChart>
-            </ResponsiveContainer>
+            <Chart
+              kind="bar"
+              data={rows.map((q) => ({ name: q.name, perMinute: q.jobs_per_minute, waiting: q.counts.waiting }))}
+              category="name"
+              series={[
+                { key: "perMinute", name: t("admin.queues.perMinute"), color: "#4f46e5" },
+                { key: "waiting", name: t("admin.queues.waiting"), color: "#f59e0b" },
+              ]}
+              height={220}
+              rtl={i18n.dir() === "rtl"}
+              format={n}
+              integers
+              legend
+            />
           </div>
         )}
       </Panel>
       {history.length > 1 && (
         <Panel title={t("admin.queues.overTime")}>
           <div className="admin-chart" role="img" aria-label={t("admin.queues.overTime")}>
-            <ResponsiveContainer width="100%" height={200}>
-              <LineChart data={history}>
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="time" reversed={i18n.dir() === "rtl"} />
-                <YAxis orientation={i18n.dir() === "rtl" ? "right" : "left"} allowDecimals={false} />
-                <Tooltip />
-                <Line
-                  type="monotone"
-                  dataKey="perMinute"
-                  name={t("admin.queues.perMinute")}
-                  stroke="#0ea5e9"
-                  dot={false}
-                  isAnimationActive={false}
-                />
-              </LineChart>
-            </ResponsiveContainer>
+            <Chart
+              kind="line"
+              data={history}
+              category="time"
+              series={[{ key: "perMinute", name: t("admin.queues.perMinute"), color: "#0ea5e9" }]}
+              height={200}
+              rtl={i18n.dir() === "rtl"}
+              format={n}
+              integers
+            />
           </div>
         </Panel>
       )}

@@ -1,0 +1,195 @@
+/**
+ * The back office's bar and line charts, drawn as SVG: categories along the bottom (right to left in
+ * Arabic, with the value axis on the right), a dashed grid at round values, a legend when asked, and
+ * the hovered category's values in a tooltip. The numbers themselves are in the section's table
+ * beside each chart; the chart's wrapper names it for screen readers.
+ */
+import { useLayoutEffect, useRef, useState, type PointerEvent } from "react";
+
+export interface ChartSeries {
+  /** The field of each datum that holds this series' value. */
+  key: string;
+  name: string;
+  color: string;
+}
+
+export interface ChartProps {
+  kind: "bar" | "line";
+  data: readonly Record<string, string | number>[];
+  /** The field of each datum that names its category (the label under it). */
+  category: string;
+  series: readonly ChartSeries[];
+  height: number;
+  rtl: boolean;
+  /** Numbers as the section shows them (Western digits in both languages). */
+  format(value: number): string;
+  /** Only whole numbers on the value axis (counts). */
+  integers?: boolean;
+  legend?: boolean;
+}
+
+const MARGIN = { top: 10, end: 12, bottom: 26, axis: 44 };
+const MAX_BAR = 56;
+/** About how wide a character of a 12 px label is, and the room kept between two labels. */
+const CHAR_WIDTH = 7;
+const LABEL_GAP = 12;
+
+/** A round step (1, 2 or 5 times a power of ten) that divides 0..max into about four parts. */
+export function niceStep(max: number, integers: boolean): number {
+  const rough = max / 4;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough) ?? 10 * power;
+  return integers ? Math.max(1, Math.round(step)) : step;
+}
+
+function valueOf(datum: Record<string, string | number>, key: string): number {
+  const value = Number(datum[key]);
+  return Number.isFinite(value) ? value : 0;
+}
+
+export function Chart({ kind, data, category, series, height, rtl, format, integers = false, legend = false }: ChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  const [active, setActive] = useState<number | null>(null);
+
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    setWidth(element.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  const max = Math.max(0, ...data.flatMap((d) => series.map((s) => valueOf(d, s.key))));
+  const step = niceStep(max || 1, integers);
+  const top = Math.max(step, Math.ceil(max / step) * step);
+  const ticks = Array.from({ length: Math.round(top / step) + 1 }, (_, i) => i * step);
+
+  const plotLeft = rtl ? MARGIN.end : MARGIN.axis;
+  const plotWidth = Math.max(0, width - MARGIN.axis - MARGIN.end);
+  const plotHeight = height - MARGIN.top - MARGIN.bottom;
+  const band = data.length ? plotWidth / data.length : 0;
+  /** Where category i's band starts: from the left in English, from the right in Arabic. */
+  const bandStart = (i: number) => (rtl ? plotLeft + plotWidth - (i + 1) * band : plotLeft + i * band);
+  const y = (value: number) => MARGIN.top + plotHeight - (value / top) * plotHeight;
+  // Every label when they all fit side by side; otherwise every second, third… so none overlaps.
+  const longest = Math.max(1, ...data.map((d) => String(d[category]).length));
+  const labelsThatFit = Math.max(1, Math.floor(plotWidth / (longest * CHAR_WIDTH + LABEL_GAP)));
+  const labelEvery = Math.max(1, Math.ceil(data.length / labelsThatFit));
+
+  const onPointer = (event: PointerEvent<SVGSVGElement>) => {
+    const x = event.clientX - event.currentTarget.getBoundingClientRect().left - plotLeft;
+    const index = Math.floor(x / band);
+    setActive(band > 0 && index >= 0 && index < data.length ? (rtl ? data.length - 1 - index : index) : null);
+  };
+
+  /** Bars fill 80% of their category, but no bar is wider than MAX_BAR (one category alone). */
+  const barGroup = Math.min(band * 0.8, MAX_BAR * series.length);
+  const barWidth = series.length ? barGroup / series.length : 0;
+  const hovered = active === null ? undefined : data[active];
+
+  return (
+    <div className="chart" ref={box}>
+      {width > 0 && (
+        <svg
+          width={width}
+          height={height}
+          className="chart__svg"
+          onPointerMove={onPointer}
+          onPointerLeave={() => setActive(null)}
+          aria-hidden="true"
+        >
+          {ticks.map((tick) => (
+            <g key={tick}>
+              <line
+                x1={plotLeft}
+                x2={plotLeft + plotWidth}
+                y1={y(tick)}
+                y2={y(tick)}
+                className={tick === 0 ? "chart__axis" : "chart__grid"}
+              />
+              <text
+                x={rtl ? plotLeft + plotWidth + 6 : plotLeft - 6}
+                y={y(tick)}
+                dy="0.32em"
+                textAnchor={rtl ? "start" : "end"}
+                className="chart__label"
+              >
+                {format(tick)}
+              </text>
+            </g>
+          ))}
+          {active !== null && (
+            <rect x={bandStart(active)} y={MARGIN.top} width={band} height={plotHeight} className="chart__hover" />
+          )}
+          {kind === "bar"
+            ? data.map((d, i) =>
+                series.map((s, j) => {
+                  const value = valueOf(d, s.key);
+                  const offset = rtl ? series.length - 1 - j : j;
+                  return (
+                    <rect
+                      key={`${i}-${s.key}`}
+                      x={bandStart(i) + (band - barGroup) / 2 + offset * barWidth}
+                      y={y(value)}
+                      width={Math.max(1, barWidth - 1)}
+                      height={Math.max(0, y(0) - y(value))}
+                      fill={s.color}
+                    />
+                  );
+                }),
+              )
+            : series.map((s) => (
+                <polyline
+                  key={s.key}
+                  points={data.map((d, i) => `${bandStart(i) + band / 2},${y(valueOf(d, s.key))}`).join(" ")}
+                  fill="none"
+                  stroke={s.color}
+                  strokeWidth={2}
+                  strokeLinejoin="round"
+                />
+              ))}
+          {data.map((d, i) =>
+            i % labelEvery === 0 ? (
+              <text
+                key={i}
+                x={bandStart(i) + band / 2}
+                y={MARGIN.top + plotHeight + 16}
+                textAnchor="middle"
+                className="chart__label"
+              >
+                {String(d[category])}
+              </text>
+            ) : null,
+          )}
+        </svg>
+      )}
+      {hovered && active !== null && (
+        <div
+          className="chart__tooltip"
+          style={{ left: `${Math.min(Math.max(0, bandStart(active) + band / 2 - 70), Math.max(0, width - 140))}px` }}
+          dir={rtl ? "rtl" : "ltr"}
+        >
+          <strong>{String(hovered[category])}</strong>
+          {series.map((s) => (
+            <span key={s.key}>
+              <i style={{ background: s.color }} />
+              {s.name}: {format(valueOf(hovered, s.key))}
+            </span>
+          ))}
+        </div>
+      )}
+      {legend && (
+        <ul className="chart__legend" dir={rtl ? "rtl" : "ltr"}>
+          {series.map((s) => (
+            <li key={s.key}>
+              <i style={{ background: s.color }} />
+              {s.name}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
