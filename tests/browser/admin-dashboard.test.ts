@@ -323,6 +323,16 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     await page.mouse.move(svgBox.x + svgBox.width - 20, svgBox.y + svgBox.height / 2);
     await throughput.locator(".chart__tooltip", { hasText: "maintenance" }).waitFor();
     await screenshot(page, "admin-queues-tooltip-en");
+    // The chart follows its box when the window narrows (a phone turned, the side menu opened).
+    const wide = (await throughput.boundingBox())!.width;
+    await page.setViewportSize({ width: 900, height: 900 });
+    await expect
+      .poll(async () => {
+        const [box, svg] = [await throughput.boundingBox(), await throughput.locator("svg").boundingBox()];
+        return box!.width < wide && svg!.width <= box!.width;
+      })
+      .toBe(true);
+    await page.setViewportSize({ width: 1360, height: 900 });
     await screenshot(page, "admin-queues-en");
     const menu = page.getByRole("navigation");
     expect(await menu.getByRole("button", { name: "Settings" }).count()).toBe(0);
@@ -423,7 +433,7 @@ describe("administrator dashboard (/admin-dashboard)", () => {
   });
 
   it("keeps the queues live over long-polling where a WebSocket cannot open (a proxy refusing the upgrade)", async () => {
-    const blocked = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    const blocked = await browser.newContext({ viewport: { width: 1360, height: 900 }, hasTouch: true });
     await blocked.addCookies(await context.cookies());
     const flag = await page.evaluate(() => localStorage.getItem("admin_session") ?? "");
     await blocked.addInitScript((record) => {
@@ -449,6 +459,11 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     await p.goto(`${baseUrl}/admin-dashboard?section=queues`);
     await p.getByTestId("queues-live").filter({ hasText: "Live" }).waitFor();
     expect(polls()).toBeGreaterThan(0);
+    // A tap (no pointer moves on a touch screen) shows the tapped queue's figures.
+    const chart = p.getByRole("img", { name: "Jobs per minute and waiting jobs per queue" });
+    const svg = (await chart.locator("svg").boundingBox())!;
+    await p.touchscreen.tap(svg.x + svg.width - 20, svg.y + svg.height / 2);
+    await chart.locator(".chart__tooltip", { hasText: "maintenance" }).waitFor();
     await blocked.close();
   });
 

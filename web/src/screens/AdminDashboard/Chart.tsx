@@ -28,7 +28,7 @@ export interface ChartProps {
   legend?: boolean;
 }
 
-const MARGIN = { top: 10, end: 12, bottom: 26, axis: 44 };
+const MARGIN = { top: 10, end: 12, bottom: 26 };
 const MAX_BAR = 56;
 /** About how wide a character of a 12 px label is, and the room kept between two labels. */
 const CHAR_WIDTH = 7;
@@ -66,8 +66,10 @@ export function Chart({ kind, data, category, series, height, rtl, format, integ
   const top = Math.max(step, Math.ceil(max / step) * step);
   const ticks = Array.from({ length: Math.round(top / step) + 1 }, (_, i) => i * step);
 
-  const plotLeft = rtl ? MARGIN.end : MARGIN.axis;
-  const plotWidth = Math.max(0, width - MARGIN.axis - MARGIN.end);
+  // The value axis is as wide as its longest label ("1,500,000" needs more room than "10").
+  const axis = Math.max(30, ...ticks.map((tick) => format(tick).length * CHAR_WIDTH + 10));
+  const plotLeft = rtl ? MARGIN.end : axis;
+  const plotWidth = Math.max(0, width - axis - MARGIN.end);
   const plotHeight = height - MARGIN.top - MARGIN.bottom;
   const band = data.length ? plotWidth / data.length : 0;
   /** Where category i's band starts: from the left in English, from the right in Arabic. */
@@ -87,7 +89,10 @@ export function Chart({ kind, data, category, series, height, rtl, format, integ
   /** Bars fill 80% of their category, but no bar is wider than MAX_BAR (one category alone). */
   const barGroup = Math.min(band * 0.8, MAX_BAR * series.length);
   const barWidth = series.length ? barGroup / series.length : 0;
-  const hovered = active === null ? undefined : data[active];
+  // The data may have shrunk under a resting pointer.
+  const shown = active !== null && active < data.length ? active : null;
+  const hovered = shown === null ? undefined : data[shown];
+  const hoveredCenter = shown === null ? 0 : bandStart(shown) + band / 2;
 
   return (
     <div className="chart" ref={box}>
@@ -97,7 +102,9 @@ export function Chart({ kind, data, category, series, height, rtl, format, integ
           height={height}
           className="chart__svg"
           onPointerMove={onPointer}
-          onPointerLeave={() => setActive(null)}
+          // A tap on a phone sends no move: it shows the tapped category, and the tooltip stays.
+          onPointerDown={onPointer}
+          onPointerLeave={(event) => event.pointerType !== "touch" && setActive(null)}
           aria-hidden="true"
         >
           {ticks.map((tick) => (
@@ -120,8 +127,8 @@ export function Chart({ kind, data, category, series, height, rtl, format, integ
               </text>
             </g>
           ))}
-          {active !== null && (
-            <rect x={bandStart(active)} y={MARGIN.top} width={band} height={plotHeight} className="chart__hover" />
+          {shown !== null && (
+            <rect x={bandStart(shown)} y={MARGIN.top} width={band} height={plotHeight} className="chart__hover" />
           )}
           {kind === "bar"
             ? data.map((d, i) =>
@@ -165,10 +172,11 @@ export function Chart({ kind, data, category, series, height, rtl, format, integ
           )}
         </svg>
       )}
-      {hovered && active !== null && (
+      {hovered && (
         <div
           className="chart__tooltip"
-          style={{ left: `${Math.min(Math.max(0, bandStart(active) + band / 2 - 70), Math.max(0, width - 140))}px` }}
+          // Beside the hovered category, on the side with more room, so a long text stays inside.
+          style={hoveredCenter < width / 2 ? { left: `${hoveredCenter + 8}px` } : { right: `${width - hoveredCenter + 8}px` }}
           dir={rtl ? "rtl" : "ltr"}
         >
           <strong>{String(hovered[category])}</strong>

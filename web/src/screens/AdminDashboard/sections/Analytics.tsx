@@ -85,6 +85,7 @@ export default function Analytics() {
             height={220}
             rtl={rtl}
             format={n}
+            integers
           />
         </div>
       </Panel>

@@ -62,6 +62,7 @@ export default function Overview() {
                   height={240}
                   rtl={rtl}
                   format={n}
+                  integers
                 />
               </div>
             )}
@@ -76,6 +77,7 @@ export default function Overview() {
                 height={240}
                 rtl={rtl}
                 format={n}
+                integers
               />
             </div>
           </Panel>
