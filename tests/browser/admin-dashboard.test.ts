@@ -333,6 +333,7 @@ describe("administrator dashboard (/admin-dashboard)", () => {
       })
       .toBe(true);
     await page.setViewportSize({ width: 1360, height: 900 });
+    await page.mouse.move(0, 0);
     await screenshot(page, "admin-queues-en");
     const menu = page.getByRole("navigation");
     expect(await menu.getByRole("button", { name: "Settings" }).count()).toBe(0);
