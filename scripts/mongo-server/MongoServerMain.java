@@ -20,8 +20,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.regex.Pattern;
 
 /**
@@ -202,6 +206,30 @@ final class FirstFieldIndex extends Index<Integer> {
 }
 
 final class IndexedMemoryBackend extends MemoryBackend {
+    /**
+     * The memory backend changes a stored document in place on an update, and a reply is encoded
+     * after handleCommand returns, from the stored documents themselves: an update of a document
+     * while a reply holding it was being encoded made the encoder throw
+     * (ConcurrentModificationException) and the client lose its connection (a CI run's API saw the
+     * database "disconnected" for a moment). Commands that only read run side by side, any other runs
+     * alone, and every reply is copied before the lock is let go.
+     */
+    private static final Set<String> READS = Set.of(
+        "find", "getmore", "aggregate", "count", "distinct", "listcollections", "listindexes", "listdatabases",
+        "hello", "ismaster", "ping", "buildinfo", "dbstats", "collstats", "serverstatus", "getparameter",
+        "connectionstatus", "whatsmyuri", "getcmdlineopts", "hostinfo", "killcursors", "endsessions");
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+
+    @Override public Document handleCommand(Channel channel, String databaseName, String command, Document query) {
+        Lock held = READS.contains(command.toLowerCase(Locale.ROOT)) ? lock.readLock() : lock.writeLock();
+        held.lock();
+        try {
+            return super.handleCommand(channel, databaseName, command, query).cloneDeeply();
+        } finally {
+            held.unlock();
+        }
+    }
+
     @Override public MemoryDatabase openOrCreateDatabase(String databaseName) {
         return new MemoryDatabase(databaseName, getCursorRegistry()) {
             @Override protected Index<Integer> openOrCreateUniqueIndex(String collection, String name, List<IndexKey> keys, boolean sparse) {

@@ -153,3 +153,36 @@ describe("a non-unique index serving a query on its first field", () => {
     expect(await sameAsScan({ phone: "+100" })).toHaveLength(11);
   });
 });
+
+describe("reads beside writes", () => {
+  it("answers every read of a document while updates add and remove its fields", async () => {
+    // Its own client, without the driver's one retry of a read, so a dropped connection shows.
+    const own = await MongoClient.connect(inject("mongoUri").replace(/\/[^/]*$/u, "/stand_in_index"), {
+      retryReads: false,
+      retryWrites: false,
+    });
+    try {
+      const churn = own.db().collection("churn");
+      const wide = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`f${i}`, `value ${i}`]));
+      const { insertedId } = await churn.insertOne({ ...wide, n: 0 });
+      const failures: string[] = [];
+      let reads = 0;
+      const deadline = Date.now() + 1500;
+      const writer = async () => {
+        for (let i = 0; Date.now() < deadline; i++) {
+          await churn.updateOne({ _id: insertedId }, i % 2 ? { $unset: { extra: "" } } : { $set: { extra: i } });
+        }
+      };
+      const reader = async () => {
+        while (Date.now() < deadline) {
+          const found = await churn.findOne({ _id: insertedId }).catch((error: Error) => void failures.push(error.message));
+          if (found) reads += 1;
+        }
+      };
+      await Promise.all([writer(), ...Array.from({ length: 4 }, reader)]);
+      expect({ failures: failures.slice(0, 3), someReads: reads > 50 }).toEqual({ failures: [], someReads: true });
+    } finally {
+      await own.close();
+    }
+  });
+});
