@@ -1,10 +1,13 @@
 /**
  * The back office's bar and line charts, drawn as SVG: categories along the bottom (right to left in
  * Arabic, with the value axis on the right), a dashed grid at round values, a legend when asked, and
- * the hovered category's values in a tooltip. The numbers themselves are in the section's table
- * beside each chart; the chart's wrapper names it for screen readers.
+ * the hovered category's values in a tooltip; direction and numbers follow the page's language. The
+ * numbers themselves are in the section's table beside each chart; the chart's wrapper names it for
+ * screen readers.
  */
 import { useLayoutEffect, useRef, useState, type PointerEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { formatNumber } from "./ui";
 
 export interface ChartSeries {
   /** The field of each datum that holds this series' value. */
@@ -20,9 +23,6 @@ export interface ChartProps {
   category: string;
   series: readonly ChartSeries[];
   height: number;
-  rtl: boolean;
-  /** Numbers as the section shows them (Western digits in both languages). */
-  format(value: number): string;
   /** Only whole numbers on the value axis (counts). */
   integers?: boolean;
   legend?: boolean;
@@ -47,7 +47,11 @@ function valueOf(datum: Record<string, string | number>, key: string): number {
   return Number.isFinite(value) ? value : 0;
 }
 
-export function Chart({ kind, data, category, series, height, rtl, format, integers = false, legend = false }: ChartProps) {
+export function Chart({ kind, data, category, series, height, integers = false, legend = false }: ChartProps) {
+  const { i18n } = useTranslation();
+  const rtl = i18n.dir() === "rtl";
+  /** Numbers as the sections show them (Western digits in both languages). */
+  const format = (value: number) => formatNumber(value, i18n.language);
   const box = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [active, setActive] = useState<number | null>(null);

@@ -23,7 +23,6 @@ export default function Analytics() {
     `${range.from}:${range.to}`,
   );
   const n = (value: number) => formatNumber(value, i18n.language);
-  const rtl = i18n.dir() === "rtl";
   const days = data?.days ?? [];
   const totals = {
     spent: days.reduce((s, d) => s + sum(d.coins_spent), 0),
@@ -83,8 +82,6 @@ export default function Analytics() {
             category="day"
             series={[{ key: "coins", name: t("admin.analytics.coinsSpent"), color: "#4f46e5" }]}
             height={220}
-            rtl={rtl}
-            format={n}
             integers
           />
         </div>

@@ -11,7 +11,6 @@ export default function Overview() {
   const { t, i18n } = useTranslation();
   const { data: stats, loading, reload } = useLoad(load, t("admin.dashboard.loadFailed"));
   const n = (value: number) => formatNumber(value, i18n.language);
-  const rtl = i18n.dir() === "rtl";
   const featureName = (feature: string) => t(`admin.walletConfig.features.${feature}`, { defaultValue: feature.toUpperCase() });
 
   const cards = stats
@@ -60,8 +59,6 @@ export default function Overview() {
                   category="feature"
                   series={[{ key: "total_tokens", name: t("admin.dashboard.totalTokens"), color: "#4f46e5" }]}
                   height={240}
-                  rtl={rtl}
-                  format={n}
                   integers
                 />
               </div>
@@ -75,8 +72,6 @@ export default function Overview() {
                 category="day"
                 series={[{ key: "coins_spent", name: t("admin.dashboard.coinsSpent"), color: "#0ea5e9" }]}
                 height={240}
-                rtl={rtl}
-                format={n}
                 integers
               />
             </div>

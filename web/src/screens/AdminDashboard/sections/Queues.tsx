@@ -155,8 +155,6 @@ export default function Queues() {
                 { key: "waiting", name: t("admin.queues.waiting"), color: "#f59e0b" },
               ]}
               height={220}
-              rtl={i18n.dir() === "rtl"}
-              format={n}
               integers
               legend
             />
@@ -172,8 +170,6 @@ export default function Queues() {
               category="time"
               series={[{ key: "perMinute", name: t("admin.queues.perMinute"), color: "#0ea5e9" }]}
               height={200}
-              rtl={i18n.dir() === "rtl"}
-              format={n}
               integers
             />
           </div>
