@@ -3,14 +3,15 @@
 /**
  * Every screen at a phone and a desktop size, in English and Arabic: no sideways scrolling, every
  * visible control reachable (inside the viewport or its own scrolling box, not covered), no
- * untranslated Latin word on an Arabic screen, no serious axe violation and no console error. The
- * screenshots land in test-artifacts/screenshots/<size>/<language>/ for a person to look at. Each
- * walk loads its first screen and moves to the next ones inside the app, as a person does.
+ * untranslated Latin word on an Arabic screen, no serious axe violation and no console error. With
+ * `npm run screenshots` the screens also land in test-artifacts/screenshots/<size>/<language>/ for a
+ * person to look at. Each walk loads its first screen and moves to the next ones inside the app, as a
+ * person does.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it, type ExpectStatic } from "vitest";
 import { adminClient, giveCoins, newUser, type Client } from "../support/client";
-import { launch, screenshot, seriousViolations } from "./browser";
+import { launch, screenshot, seriousViolations, TAKE_SCREENSHOTS } from "./browser";
 
 const baseUrl = inject("baseUrl");
 
@@ -289,9 +290,8 @@ async function check(
     .catch(() => undefined);
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
   const report = await page.evaluate(inspect);
-  const started = Date.now();
-  await screenshot(page, `${size}/${language}/${name}`);
-  timings.push(`${size}/${language}/${name}: screenshot ${Date.now() - started} ms`);
+  if (TAKE_SCREENSHOTS)
+    await timed(`${size}/${language}/${name}: screenshot`, () => screenshot(page, `${size}/${language}/${name}`));
   for (const word of report.latinDynamic) dynamicLatin.add(`${name}: ${word}`);
   expect
     .soft({
