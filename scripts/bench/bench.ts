@@ -6,7 +6,7 @@
  *       through the worker) against the bare Express handler, same client, same concurrency;
  *   (b) latency from sending the chat call to the pushed "job:completed" (socket.io-client)
  *       against raw BullMQ queue.add → completed (QueueEvents), one request at a time.
- * Sizes: BENCH_REQUESTS (1000, in BENCH_ROUNDS (4) turns of the loads), BENCH_WARMUP (300, each load, all before any is measured), BENCH_CONCURRENCY (16), BENCH_SERIAL (300).
+ * Sizes: BENCH_REQUESTS (1000, in BENCH_ROUNDS (4) turns of the loads), BENCH_WARMUP (1000, each load, all before any is measured), BENCH_CONCURRENCY (16), BENCH_SERIAL (300).
  * Scale: BENCH_API_PROCESSES (1) API processes, the load's lanes spread over them (each simulated
  * user stays on one), and BENCH_CHAT_WORKERS (1) chat worker processes; docs/performance.md has
  * the figures for 1, 2 and 4 of each.
@@ -37,7 +37,7 @@ function sizeFromEnv(name: string, fallback: number, max: number): number {
 }
 
 const REQUESTS = sizeFromEnv("BENCH_REQUESTS", 1000, 5000);
-const WARMUP = sizeFromEnv("BENCH_WARMUP", 300, 1000);
+const WARMUP = sizeFromEnv("BENCH_WARMUP", 1000, 5000);
 const CONCURRENCY = sizeFromEnv("BENCH_CONCURRENCY", 16, 64);
 const SERIAL = sizeFromEnv("BENCH_SERIAL", 300, 5000);
 const BACKLOG = sizeFromEnv("BENCH_BACKLOG", 200, 2000);
@@ -542,35 +542,13 @@ async function main(): Promise<void> {
     console.log(`[bench] load average after (a): ${load()}`);
 
     // (b) Latency, one call at a time: HTTP send → pushed completion, against raw add → completed.
-    console.log(`[bench] (b) latency: ${SERIAL_WARMUP} warm-up then ${SERIAL} calls each, one at a time`);
+    console.log(`[bench] (b) latency: ${SERIAL_WARMUP} warm-up then ${SERIAL} calls each, one at a time, taking turns`);
     const socket = await connectSocket(api, users[0]!.cookie);
     const pushes = new PushClock(socket);
     const pushLatencies: number[] = [];
     const httpLatencies: number[] = [];
     const serialTimed: TimedCall[] = [];
-    for (let i = 0; i < SERIAL_WARMUP + SERIAL; i++) {
-      const sentAt = Date.now();
-      const t0 = performance.now();
-      const { failure, jobId } = await chats[0]!();
-      const answered = performance.now();
-      const answeredAt = Date.now();
-      if (failure || !jobId) throw new Error(failure ?? "no job id");
-      const pushed = await pushes.when(jobId);
-      if (i >= SERIAL_WARMUP) {
-        pushLatencies.push(pushed - t0);
-        httpLatencies.push(answered - t0);
-        serialTimed.push({ jobId, sentAt, answeredAt });
-      }
-    }
-    socket.disconnect();
     const floorLatencies: number[] = [];
-    for (let i = 0; i < SERIAL_WARMUP + SERIAL; i++) {
-      const t0 = performance.now();
-      const failure = await floorLane(i, 0);
-      if (failure) throw new Error(failure);
-      if (i >= SERIAL_WARMUP) floorLatencies.push(performance.now() - t0);
-    }
-
     const redis = new Redis(stack.redisUrl, { maxRetriesPerRequest: null });
     const queue = new Queue(RAW_QUEUE, { connection: redis });
     const eventsRedis = new Redis(stack.redisUrl, { maxRetriesPerRequest: null });
@@ -578,14 +556,36 @@ async function main(): Promise<void> {
     await events.waitUntilReady();
     const completions = new RawCompletions(events);
     const rawLatencies: number[] = [];
+    // The three take turns, one call each, as the loads of (a) take rounds: the machine settles for
+    // a while after (a), and a ratio of two series run one after the other would carry that drift.
     for (let i = 0; i < SERIAL_WARMUP + SERIAL; i++) {
-      const jobId = `raw-${i}`;
-      const done = completions.expect(jobId);
+      const measured = i >= SERIAL_WARMUP;
+      const sentAt = Date.now();
       const t0 = performance.now();
-      await queue.add("trivial", { i }, { jobId, removeOnComplete: true, removeOnFail: true });
+      const { failure, jobId } = await chats[0]!();
+      const answered = performance.now();
+      const answeredAt = Date.now();
+      if (failure || !jobId) throw new Error(failure ?? "no job id");
+      const pushed = await pushes.when(jobId);
+      if (measured) {
+        pushLatencies.push(pushed - t0);
+        httpLatencies.push(answered - t0);
+        serialTimed.push({ jobId, sentAt, answeredAt });
+      }
+
+      const f0 = performance.now();
+      const floorFailure = await floorLane(i, 0);
+      if (floorFailure) throw new Error(floorFailure);
+      if (measured) floorLatencies.push(performance.now() - f0);
+
+      const rawId = `raw-${i}`;
+      const done = completions.expect(rawId);
+      const r0 = performance.now();
+      await queue.add("trivial", { i }, { jobId: rawId, removeOnComplete: true, removeOnFail: true });
       const completed = await done;
-      if (i >= SERIAL_WARMUP) rawLatencies.push(completed - t0);
+      if (measured) rawLatencies.push(completed - r0);
     }
+    socket.disconnect();
     await events.close();
     await queue.close();
     const chatQueue = new Queue("chat", { connection: redis });

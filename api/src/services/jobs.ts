@@ -18,7 +18,7 @@ import {
 import type { AppContext } from "../context";
 import { unavailable } from "../errors";
 import { assertLiveWorker } from "./queue-health";
-import { requestKey } from "./wallet";
+import { idempotencyKeyOf, requestKey } from "./wallet";
 import { noticeBalance } from "./low-balance";
 import { dailyCapOf } from "./spending";
 
@@ -61,13 +61,17 @@ export interface AcceptedJob {
   replayed: boolean;
 }
 
-/** The hold's key and the job's id of a request (a fresh pair when the client sent no Idempotency-Key). */
-export function jobKeysOf(input: Pick<AcceptJobInput, "queue" | "userId" | "idempotencyKey">): {
+export interface JobKeys {
   holdKey: string;
   jobId: string;
-} {
+  /** Made for this call alone (the client sent no Idempotency-Key): no retry can name them. */
+  fresh: boolean;
+}
+
+/** The hold's key and the job's id of a request (a fresh pair when the client sent no Idempotency-Key). */
+export function jobKeysOf(input: Pick<AcceptJobInput, "queue" | "userId" | "idempotencyKey">): JobKeys {
   const holdKey = requestKey(`job:${input.queue}`, input.userId, input.idempotencyKey);
-  return { holdKey, jobId: jobIdForHold(input.queue, holdKey) };
+  return { holdKey, jobId: jobIdForHold(input.queue, holdKey), fresh: idempotencyKeyOf(input.idempotencyKey) === undefined };
 }
 
 /**
@@ -77,7 +81,7 @@ export function jobKeysOf(input: Pick<AcceptJobInput, "queue" | "userId" | "idem
 export async function acceptJob<Q extends HeldQueueName>(
   ctx: AppContext,
   input: AcceptJobInput<Q>,
-  { holdKey, jobId } = jobKeysOf(input),
+  { holdKey, jobId, fresh } = jobKeysOf(input),
 ): Promise<AcceptedJob> {
   // TypeScript cannot tie the schema picked by a generic key to JobData<Q>; the map makes it so.
   const data = jobSchemas[input.queue].parse({
@@ -98,6 +102,7 @@ export async function acceptJob<Q extends HeldQueueName>(
     details: input.details.slice(0, 200),
     queue: input.queue,
     jobId,
+    fresh,
   });
   if (held.replayed) {
     // A retried request: the first one added the job (or is adding it; BullMQ ignores a
@@ -108,10 +113,16 @@ export async function acceptJob<Q extends HeldQueueName>(
     return { jobId, holdKey, remainingCoins: user?.coins ?? held.balanceAfter ?? 0, replayed: true };
   }
   const remainingCoins = held.balanceAfter ?? 0;
-  ctx.pusher.toUser(input.userId, "wallet:updated", { coins: remainingCoins, reason: `hold:${input.feature}` });
   const language = "language" in data ? data.language : undefined;
   await noticeBalance(ctx, input.userId, remainingCoins, { language, alerted: held.lowBalanceAlerted });
-  await addJob(ctx, input, jobId, data, holdKey);
+  // A fresh hold's entry is written while the job is queued (a worker that gets there first waits
+  // for it); the call answers once both are done, so its history shows the charge.
+  const queued = Promise.all([addJob(ctx, input, jobId, data, holdKey), held.recorded]);
+  // The balance push waits for the add to be on its way: the job's start does not wait for the push.
+  setImmediate(() =>
+    ctx.pusher.toUser(input.userId, "wallet:updated", { coins: remainingCoins, reason: `hold:${input.feature}` }),
+  );
+  await queued;
   return { jobId, holdKey, remainingCoins, replayed: false };
 }
 

@@ -27,6 +27,7 @@ import {
 } from "./ledger";
 import { LedgerEntry } from "./models/ledger-entry";
 import { User } from "./models/user";
+import { writeOnceLookedFor } from "../../../tests/support/ledger-writes";
 import { endedProcessId } from "../../../tests/support/processes";
 import { PROCESS_ID } from "./process-identity";
 
@@ -112,7 +113,12 @@ describe("ledger", () => {
       fc.record({ t: fc.constant("debit" as const), n: fc.integer({ min: 1, max: 40 }) }),
       fc.record({ t: fc.constant("credit" as const), n: fc.integer({ min: 1, max: 40 }) }),
       fc.record({ t: fc.constant("set" as const), n: fc.integer({ min: 0, max: 100 }) }),
-      fc.record({ t: fc.constant("hold" as const), n: fc.integer({ min: 1, max: 40 }), release: fc.boolean() }),
+      fc.record({
+        t: fc.constant("hold" as const),
+        n: fc.integer({ min: 1, max: 40 }),
+        release: fc.boolean(),
+        fresh: fc.boolean(),
+      }),
       fc.record({ t: fc.constant("replay" as const), n: fc.integer({ min: 1, max: 40 }) }),
     );
     await fc.assert(
@@ -121,12 +127,25 @@ describe("ledger", () => {
         let expected = 0;
         let lastKey: string | null = null;
         let lastAmount = 0;
+        const recorded: Promise<void>[] = [];
         for (const [i, o] of ops.entries()) {
           const key = `p:${String(id)}:${i}`;
           if (o.t === "debit" || o.t === "hold") {
             try {
               if (o.t === "debit") await debit(id, o.n, key, "text");
-              else await hold({ userId: id, coins: o.n, key, feature: "image", queue: "image", jobId: key });
+              else {
+                // A fresh hold is settled or released without waiting for its entry's write, as a quick worker may.
+                const held = await hold({
+                  userId: id,
+                  coins: o.n,
+                  key,
+                  feature: "image",
+                  queue: "image",
+                  jobId: key,
+                  fresh: o.fresh,
+                });
+                if (held.recorded) recorded.push(held.recorded);
+              }
               expected -= o.n;
               lastKey = o.t === "debit" ? key : lastKey;
               lastAmount = o.t === "debit" ? o.n : lastAmount;
@@ -154,6 +173,7 @@ describe("ledger", () => {
           expect(coins).toBe(expected);
           expect(coins).toBeGreaterThanOrEqual(0);
         }
+        await Promise.all(recorded);
         expect(await ledgerSum(id)).toBe(await balance(id));
       }),
       { numRuns: 25 },
@@ -207,6 +227,161 @@ describe("markers", () => {
     expect(await markers(id)).toHaveLength(0);
     expect(await ledgerSum(id)).toBe(20);
     expect(await balance(id)).toBe(20);
+  });
+});
+
+describe("fresh entries (committed first, written after)", () => {
+  it("commits a fresh hold, writes its entry applied after, and tidies the marker that described it", async () => {
+    const id = await newUser(30);
+    const key = `fresh:${String(id)}`;
+    await flushTidying();
+    setTidyDelay(60_000);
+    onTestFinished(() => setTidyDelay(1000));
+    const held = await hold({ userId: id, coins: 12, key, feature: "text", queue: "chat", jobId: "j-fresh", fresh: true });
+    expect(held).toMatchObject({ amount: -12, balanceAfter: 18, replayed: false });
+    await held.recorded;
+    const entry = await LedgerEntry.findOne({ key }).lean();
+    expect(entry).toMatchObject({
+      _id: new Types.ObjectId(held.id),
+      state: "applied",
+      holdState: "held",
+      balanceAfter: 18,
+      kind: "hold",
+    });
+    expect(entry?.executor ?? null).toBeNull();
+    // Until it is tidied, the marker describes the entry it stands for.
+    const user = await User.findById(id).lean<{ pendingEntries: Record<string, { key: string; amount: number }> }>();
+    expect(user?.pendingEntries[held.id]).toMatchObject({ key, amount: -12 });
+    await flushTidying();
+    expect(await markers(id)).toHaveLength(0);
+    expect(await settleHold(key)).toBe(true);
+    expect(await ledgerSum(id)).toBe(await balance(id));
+  });
+
+  it("refuses a fresh charge past the balance, moves nothing and records why", async () => {
+    const id = await newUser(30);
+    const key = `fresh-short:${String(id)}`;
+    await expect(
+      hold({ userId: id, coins: 31, key, feature: "text", queue: "chat", jobId: "j-short", fresh: true }),
+    ).rejects.toMatchObject({
+      needed: 31,
+      available: 30,
+    });
+    expect(await LedgerEntry.findOne({ key }).lean()).toMatchObject({ state: "failed", failure: "insufficient" });
+    await flushTidying();
+    expect(await markers(id)).toHaveLength(0);
+    expect(await balance(id)).toBe(30);
+    expect(await ledgerSum(id)).toBe(30);
+  });
+
+  it("lets exactly min(N, M) of N concurrent fresh holds of 1 through against a balance of M", async () => {
+    const id = await newUser(37);
+    const results = await Promise.allSettled(
+      Array.from({ length: 60 }, (_, i) =>
+        hold({
+          userId: id,
+          coins: 1,
+          key: `fc:${String(id)}:${i}`,
+          feature: "text",
+          queue: "chat",
+          jobId: `fc${i}`,
+          fresh: true,
+        }),
+      ),
+    );
+    const held = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    expect(held).toHaveLength(37);
+    await Promise.all(held.map((h) => h.recorded));
+    expect(await balance(id)).toBe(0);
+    expect(await ledgerSum(id)).toBe(0);
+  });
+
+  it("writes a fresh entry from its marker when its executor stopped before writing it, and not while it may still", async () => {
+    const lostKeys = new Set<string>();
+    const insert = LedgerEntry.collection.insertOne.bind(LedgerEntry.collection);
+    // The executor's own writes of these entries never arrive; the reconciler's (marked recovered) do.
+    const lost = vi
+      .spyOn(LedgerEntry.collection, "insertOne")
+      .mockImplementation((doc, options) =>
+        lostKeys.has(String(doc.key)) && !String(doc.details).endsWith("[recovered]")
+          ? Promise.reject(new Error("connection lost"))
+          : insert(doc, options),
+      );
+    onTestFinished(() => lost.mockRestore());
+    const committedOnly = async (coins: number, name: string) => {
+      const id = await newUser(30);
+      const key = `fresh-${name}:${String(id)}`;
+      lostKeys.add(key);
+      const held = await hold({ userId: id, coins, key, feature: "text", queue: "chat", jobId: `j-${name}`, fresh: true });
+      await held.recorded;
+      expect(await LedgerEntry.exists({ key })).toBeNull();
+      expect(await balance(id)).toBe(30 - coins);
+      return { id, key, entryId: held.id };
+    };
+
+    // Its executor (this process) still runs and the entry is young: it is left to the executor.
+    const young = await committedOnly(9, "young");
+    expect((await reconcileLedger()).written).toBe(0);
+    expect(await LedgerEntry.exists({ key: young.key })).toBeNull();
+    // Past the age it is written, whoever the executor.
+    expect((await reconcileLedger(new Date(Date.now() + RECONCILE_AFTER_MS + 1000))).written).toBeGreaterThanOrEqual(1);
+
+    // Its executor has ended: written at once.
+    const orphan = await committedOnly(7, "orphan");
+    await User.collection.updateOne(
+      { _id: orphan.id },
+      { $set: { [`pendingEntries.${orphan.entryId}.executor`]: await endedProcessId() } },
+    );
+    expect((await reconcileLedger()).written).toBe(1);
+
+    for (const { id, key, entryId } of [young, orphan]) {
+      const entry = await LedgerEntry.findOne({ key }).lean();
+      expect(entry).toMatchObject({ _id: new Types.ObjectId(entryId), state: "applied", holdState: "held", kind: "hold" });
+      expect(entry?.details).toMatch(/\[recovered\]$/u);
+      expect(await markers(id)).toHaveLength(0);
+      expect(await ledgerSum(id)).toBe(await balance(id));
+      // No job was queued for it: the sweeper's release gives the coins back, once.
+      expect(await releaseHold(key, "never queued")).not.toBeNull();
+      expect(await balance(id)).toBe(30);
+    }
+  });
+
+  it("tries a failed write of a fresh entry again until it lands", async () => {
+    const id = await newUser(30);
+    const key = `fresh-retry:${String(id)}`;
+    const insert = LedgerEntry.collection.insertOne.bind(LedgerEntry.collection);
+    let failures = 0;
+    const flaky = vi.spyOn(LedgerEntry.collection, "insertOne").mockImplementation((doc, options) => {
+      if (doc.key === key && failures < 2) {
+        failures += 1;
+        return Promise.reject(new Error("connection lost"));
+      }
+      return insert(doc, options);
+    });
+    onTestFinished(() => flaky.mockRestore());
+    const held = await hold({ userId: id, coins: 5, key, feature: "text", queue: "chat", jobId: "j-retry", fresh: true });
+    await held.recorded;
+    await vi.waitFor(
+      async () => expect(await LedgerEntry.findOne({ key }).lean()).toMatchObject({ state: "applied", balanceAfter: 25 }),
+      {
+        timeout: 5000,
+        interval: 50,
+      },
+    );
+    expect(failures).toBe(2);
+    expect(await ledgerSum(id)).toBe(25);
+  });
+
+  it("releases a fresh hold whose entry is still being written, once it is there", async () => {
+    const id = await newUser(30);
+    const key = `fresh-late:${String(id)}`;
+    writeOnceLookedFor(key);
+    const held = await hold({ userId: id, coins: 8, key, feature: "text", queue: "chat", jobId: "j-late", fresh: true });
+    const refund = await releaseHold(key, "job failed");
+    await held.recorded;
+    expect(refund).toMatchObject({ amount: 8, balanceAfter: 30 });
+    expect(await LedgerEntry.findOne({ key }).lean()).toMatchObject({ holdState: "released" });
+    expect(await ledgerSum(id)).toBe(30);
   });
 });
 

@@ -14,6 +14,10 @@
  * marks it failed, once it is older than the executor's deadline or its executor has stopped. A
  * crash after 2 leaves the marker on the user: the reconciler marks the entry applied. A crash after
  * 3 leaves only the marker to remove.
+ *
+ * A key made for one call alone (no Idempotency-Key) needs no executor elected: its entry takes two
+ * writes, the commit (whose marker describes the whole entry) and then the entry, already applied
+ * (`applyFresh`). A crash between them leaves the marker, from which the reconciler writes the entry.
  */
 import { randomUUID } from "node:crypto";
 import { Types } from "mongoose";
@@ -184,6 +188,12 @@ export interface EntryInput {
   spend?: { day: string; cap: number | null };
   /** A release of spending counted on `day`: the day's total goes down too while it is still that day. */
   unspendDay?: string;
+  /**
+   * The key was made for this call alone (the client sent no Idempotency-Key), so no other caller
+   * can hold it: the entry is committed first and written after (`applyFresh`), two writes instead
+   * of three, and the second need not be waited for before the job is queued.
+   */
+  fresh?: boolean;
 }
 
 export interface AppliedEntry {
@@ -198,6 +208,11 @@ export interface AppliedEntry {
    * charge that neither crosses nor follows a crossing costs no further write. Unknown on a replay.
    */
   lowBalanceAlerted?: boolean;
+  /**
+   * A fresh entry is answered once committed; this settles when the entry itself is written (or,
+   * should that write fail, handed to the retries and the reconciler). Never rejects.
+   */
+  recorded?: Promise<void>;
 }
 
 function toObjectId(id: Types.ObjectId | string): Types.ObjectId {
@@ -241,15 +256,14 @@ async function replay(input: EntryInput, userId: Types.ObjectId): Promise<Applie
   throw new LedgerInProgressError(input.key);
 }
 
-/** Applies one balance change exactly once per key. */
-export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
-  if (!Number.isSafeInteger(input.amount)) throw new RangeError("ledger amounts are integers");
-  const userId = toObjectId(input.userId);
-  const startedAt = performance.now();
+/**
+ * A new entry, pending and naming this process its executor. Every field of the schema, written by
+ * the driver: the entry is built here from typed input, so a mongoose document (casting, validation,
+ * hooks) would only cost CPU on every charge.
+ */
+function newEntry(input: EntryInput, userId: Types.ObjectId): LedgerEntryDoc {
   const now = new Date();
-  // Every field of the schema, written by the driver: the entry is built here from typed input,
-  // so a mongoose document (casting, validation, hooks) would only cost CPU on every charge.
-  const entry: LedgerEntryDoc = {
+  return {
     _id: new Types.ObjectId(),
     userId,
     key: input.key,
@@ -273,6 +287,15 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
     createdAt: now,
     updatedAt: now,
   };
+}
+
+/** Applies one balance change exactly once per key. */
+export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
+  if (!Number.isSafeInteger(input.amount)) throw new RangeError("ledger amounts are integers");
+  const userId = toObjectId(input.userId);
+  const startedAt = performance.now();
+  const entry = newEntry(input, userId);
+  if (input.fresh && input.expectCoins === undefined) return applyFresh(input, entry, startedAt);
   try {
     await LedgerEntry.collection.insertOne({ ...entry, __v: 0 });
   } catch (error) {
@@ -286,7 +309,7 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
   let finished = false;
   try {
     // Past the deadline (a slow insert included), no attempt is sent: it fails as "deadline".
-    const updated = await commit(input, userId, entry._id, startedAt);
+    const updated = await commit(input, userId, entry._id, startedAt, 1);
     if (!updated.ok) {
       await markFailed(entry._id, updated.failure, updated.detail);
       finished = true;
@@ -314,38 +337,169 @@ export async function applyEntry(input: EntryInput): Promise<AppliedEntry> {
 }
 
 /**
+ * Writes this process owes the database while it is away: each is tried again every second until it
+ * lands, or until RECONCILE_AFTER_MS have passed, by when the reconciler does what it would have.
+ */
+class OwedWrites {
+  private readonly owed = new Map<string, { write: () => Promise<void>; since: number }>();
+  private timer: NodeJS.Timeout | null = null;
+
+  add(key: string, write: () => Promise<void>, firstAfterMs: number): void {
+    this.owed.set(key, { write, since: Date.now() });
+    this.timer ??= setTimeout(() => void this.run(), firstAfterMs).unref();
+  }
+
+  private async run(): Promise<void> {
+    for (const [key, { write, since }] of this.owed) {
+      if (Date.now() - since <= RECONCILE_AFTER_MS) {
+        try {
+          await write();
+        } catch {
+          continue; // The database is still away: the next round tries again.
+        }
+      }
+      this.owed.delete(key);
+    }
+    this.timer = this.owed.size ? setTimeout(() => void this.run(), 1000).unref() : null;
+  }
+}
+
+/**
  * Entries this process stopped executing on a database error, whatever the error left them as
  * (pending, with or without the commit), until it has recorded on each that it sends nothing more
  * for it (`executorGoneAt`). The reconciler's next run then finishes it, instead of waiting out the
- * age meant for live executors. The record is tried again every second while the database is away;
- * after the age it is not needed.
+ * age meant for live executors.
  */
-const handedOver = new Map<string, { id: Types.ObjectId; since: number }>();
-let handingOver: NodeJS.Timeout | null = null;
+const handOvers = new OwedWrites();
 
 function handOver(id: Types.ObjectId): void {
-  handedOver.set(id.toHexString(), { id, since: Date.now() });
-  handingOver ??= setTimeout(() => void recordHandOvers(), 0).unref();
-}
-
-async function recordHandOvers(): Promise<void> {
-  for (const [key, { id, since }] of handedOver) {
-    if (Date.now() - since > RECONCILE_AFTER_MS) {
-      handedOver.delete(key);
-      continue;
-    }
-    try {
+  handOvers.add(
+    id.toHexString(),
+    async () => {
       await LedgerEntry.collection.updateOne(
         { _id: id, state: "pending", executorGoneAt: null },
         { $set: { executorGoneAt: new Date() } },
       );
-      handedOver.delete(key);
-    } catch {
-      // The database is still away: the next round tries again.
-    }
-  }
-  handingOver = handedOver.size ? setTimeout(() => void recordHandOvers(), 1000).unref() : null;
+    },
+    0,
+  );
 }
+
+/**
+ * A fresh entry's marker: the entry itself but for what the commit decides (state, balance after),
+ * so that the reconciler can write the entry from it should its executor stop between the commit
+ * and the write. `at` is when the entry was made.
+ */
+type Described = Pick<
+  LedgerEntryDoc,
+  | "key"
+  | "kind"
+  | "amount"
+  | "feature"
+  | "reason"
+  | "details"
+  | "holdState"
+  | "jobId"
+  | "queue"
+  | "actor"
+  | "conversationId"
+  | "spendDay"
+  | "executor"
+> & { at: Date };
+
+function describe(entry: LedgerEntryDoc): Described {
+  const { key, kind, amount, feature, reason, details, holdState, jobId, queue, actor, conversationId, spendDay, executor } =
+    entry;
+  return {
+    key,
+    kind,
+    amount,
+    feature,
+    reason,
+    details,
+    holdState,
+    jobId,
+    queue,
+    actor,
+    conversationId,
+    spendDay,
+    executor,
+    at: entry.createdAt,
+  };
+}
+
+function isDescribed(marker: unknown): marker is Described {
+  return typeof marker === "object" && marker !== null && typeof (marker as Described).key === "string";
+}
+
+/** The entry a fresh entry's marker describes, as its executor would have written it; the balance after is not known. */
+function fromMarker(userId: Types.ObjectId, id: Types.ObjectId, marker: Described, now: Date): LedgerEntryDoc & { __v: 0 } {
+  const { at, executor: _executor, ...fields } = marker;
+  return {
+    ...fields,
+    _id: id,
+    userId,
+    state: "applied",
+    balanceAfter: null,
+    failure: null,
+    details: `${fields.details} [recovered]`.trim(),
+    executor: null,
+    executorGoneAt: null,
+    createdAt: at,
+    updatedAt: now,
+    __v: 0,
+  };
+}
+
+/**
+ * A fresh entry (`EntryInput.fresh`): its key is this call's own, so no other caller can apply it
+ * and no executor need be elected by writing the entry first. The commit comes first, its marker
+ * carrying the whole entry; the entry is written after, already applied. A crash between the two
+ * leaves the marker, and the reconciler writes the entry from it (`reconcileLedger`). A refused
+ * commit moved nothing, and is written as a failed entry, as the three-write path records it.
+ */
+async function applyFresh(input: EntryInput, entry: LedgerEntryDoc, startedAt: number): Promise<AppliedEntry> {
+  const { _id: id, userId } = entry;
+  const updated = await commit(input, userId, id, startedAt, describe(entry));
+  if (!updated.ok) {
+    const { executor: _executor, executorGoneAt: _gone, ...refused } = entry;
+    const details = updated.detail ? { details: updated.detail } : {};
+    await LedgerEntry.collection
+      .insertOne({ ...refused, ...details, state: "failed" as const, failure: updated.failure, __v: 0 })
+      .catch(() => undefined);
+    throw updated.error;
+  }
+  const { executor: _executor, executorGoneAt: _gone, ...fields } = entry;
+  const applied = { ...fields, state: "applied" as const, balanceAfter: updated.coins, updatedAt: new Date(), __v: 0 as const };
+  return {
+    id: String(id),
+    key: entry.key,
+    amount: entry.amount,
+    balanceAfter: updated.coins,
+    replayed: false,
+    lowBalanceAlerted: updated.lowBalanceAlerted,
+    recorded: record(applied),
+  };
+}
+
+/**
+ * Writes a committed fresh entry. A write that fails is owed (tried again every second for as long
+ * as the reconciler would leave the marker to this process); a duplicate means the reconciler wrote
+ * it from the marker already. The marker is tidied only once the entry is there.
+ */
+async function record(entry: LedgerEntryDoc & { __v: 0 }): Promise<void> {
+  const write = async () => {
+    try {
+      await LedgerEntry.collection.insertOne(entry);
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+    }
+    tidyLater(entry.userId, entry._id);
+  };
+  await write().catch(() => unrecorded.add(entry._id.toHexString(), write, 1000));
+}
+
+const unrecorded = new OwedWrites();
 
 type Commit =
   | { ok: true; coins: number; lowBalanceAlerted: boolean }
@@ -366,12 +520,18 @@ interface SpendState {
  * first spend just tries again. A release gives the day's allowance back while it is still the
  * day the spend counted on.
  */
-async function commit(input: EntryInput, userId: Types.ObjectId, entryId: Types.ObjectId, startedAt: number): Promise<Commit> {
+async function commit(
+  input: EntryInput,
+  userId: Types.ObjectId,
+  entryId: Types.ObjectId,
+  startedAt: number,
+  markerValue: 1 | Described,
+): Promise<Commit> {
   // Markers of this process's earlier entries for the user, all applied: removed in the same update.
   const tidied = takeTidying(userId);
   let committed = false;
   try {
-    const result = await tryCommit(input, userId, entryId, tidied, startedAt).catch((error: unknown) => {
+    const result = await tryCommit(input, userId, entryId, tidied, startedAt, markerValue).catch((error: unknown) => {
       if (!(error instanceof PastDeadline)) throw error;
       return { ok: false, failure: "deadline", detail: "", error: new LedgerInProgressError(input.key) } as const;
     });
@@ -391,6 +551,7 @@ async function tryCommit(
   entryId: Types.ObjectId,
   tidied: readonly Types.ObjectId[],
   startedAt: number,
+  markerValue: 1 | Described,
 ): Promise<Commit> {
   const marker = markerPath(entryId);
   const base: Record<string, unknown> = { _id: userId, [marker]: { $exists: false }, [fencePath(entryId)]: { $exists: false } };
@@ -403,7 +564,7 @@ async function tryCommit(
     if (performance.now() - startedAt > EXECUTOR_DEADLINE_MS) throw new PastDeadline();
     return User.collection.findOneAndUpdate(
       condition,
-      { $inc: { coins: input.amount, ...inc }, $set: { [marker]: 1, updatedAt: new Date(), ...set }, ...unset },
+      { $inc: { coins: input.amount, ...inc }, $set: { [marker]: markerValue, updatedAt: new Date(), ...set }, ...unset },
       { returnDocument: "after", projection: { coins: 1, lowBalanceAlerted: 1 } },
     ) as Promise<Committed | null>;
   };
@@ -546,6 +707,8 @@ export interface HoldInput {
   /** The user's daily spending cap in coins (null: none); see `commit`. */
   dailyCap?: number | null;
   conversationId?: string | null;
+  /** The key is this call's own (no Idempotency-Key): see `EntryInput.fresh`. */
+  fresh?: boolean;
 }
 
 /** Holds the cost of a job when it is accepted (hold → settle → release). */
@@ -564,7 +727,29 @@ export function hold(input: HoldInput): Promise<AppliedEntry> {
     jobId: input.jobId,
     conversationId: input.conversationId ?? null,
     spend: { day: spendDayOf(), cap: input.dailyCap ?? null },
+    fresh: input.fresh ?? false,
   });
+}
+
+/**
+ * How long a hold's entry is waited for when it is not there: a fresh hold (`applyFresh`) is
+ * written while its job is being queued, so a worker can reach it a moment before the entry.
+ */
+export const HOLD_WRITE_WAIT_MS = 2000;
+
+/**
+ * A hold's entry (the fields asked for), waited for up to HOLD_WRITE_WAIT_MS when it is not there
+ * yet; null when there is none by then.
+ */
+export async function findHold<T extends object = { _id: Types.ObjectId }>(
+  holdKey: string,
+  projection: Record<string, 1> = { _id: 1 },
+): Promise<T | null> {
+  for (let waited = 0, pause = 2; ; waited += pause, pause = Math.min(pause * 2, 250)) {
+    const entry = await LedgerEntry.collection.findOne<T>({ key: holdKey, kind: "hold" }, { projection });
+    if (entry || waited >= HOLD_WRITE_WAIT_MS) return entry;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
 }
 
 /** The job completed: the held coins are spent for good. Idempotent. */
@@ -581,11 +766,14 @@ export async function settleHold(holdKey: string): Promise<boolean> {
  * Returns the refund entry, or null when the hold was already settled or released.
  */
 export async function releaseHold(holdKey: string, reason: string, actor = "worker"): Promise<AppliedEntry | null> {
-  const claimed = await LedgerEntry.findOneAndUpdate(
-    { key: holdKey, state: "applied", holdState: { $in: ["held", "releasing"] } },
-    { holdState: "releasing", releaser: PROCESS_ID },
-    { returnDocument: "after" },
-  ).lean<LedgerEntryDoc>();
+  const claim = () =>
+    LedgerEntry.findOneAndUpdate(
+      { key: holdKey, state: "applied", holdState: { $in: ["held", "releasing"] } },
+      { holdState: "releasing", releaser: PROCESS_ID },
+      { returnDocument: "after" },
+    ).lean<LedgerEntryDoc>();
+  // A fresh hold's entry may be a moment behind its job: claimed again once it is there.
+  const claimed = (await claim()) ?? ((await findHold(holdKey)) ? await claim() : null);
   if (!claimed) return null;
   const refund = await refundOnce(claimed, holdKey, reason, actor);
   await LedgerEntry.updateOne({ _id: claimed._id }, { holdState: "released", $unset: { releaser: "" } });
@@ -672,6 +860,8 @@ export async function ledgerSum(userId: Types.ObjectId | string): Promise<number
 }
 
 export interface ReconcileReport {
+  /** Fresh entries written from their marker: the executor committed and stopped before writing them. */
+  written: number;
   markedApplied: number;
   markedFailed: number;
   pulled: number;
@@ -687,6 +877,33 @@ export interface ReconcileReport {
 async function abandonedEntries(cutoff: Date): Promise<LedgerEntryDoc[]> {
   const pending = await LedgerEntry.find({ state: "pending" }).lean<LedgerEntryDoc[]>();
   return pending.filter((entry) => entry.createdAt < cutoff || entry.executorGoneAt || processGone(entry.executor));
+}
+
+/**
+ * Writes the fresh entries (`applyFresh`) a user's markers describe and the ledger lacks, once their
+ * executor has stopped or they are older than `cutoff` (before that, the executor's own write is on
+ * its way). The entry keeps the id its marker names, so a write racing the executor's lands once.
+ * Returns the ids now in the ledger, whose markers can go.
+ */
+async function writeFromMarkers(
+  user: { _id: Types.ObjectId; pendingEntries?: Record<string, unknown> },
+  inLedger: ReadonlySet<string>,
+  cutoff: Date,
+  now: Date,
+): Promise<Types.ObjectId[]> {
+  const written: Types.ObjectId[] = [];
+  for (const [hex, marker] of Object.entries(user.pendingEntries ?? {})) {
+    if (inLedger.has(hex) || !isDescribed(marker)) continue;
+    if (!(marker.at < cutoff || processGone(marker.executor))) continue;
+    const id = new Types.ObjectId(hex);
+    try {
+      await LedgerEntry.collection.insertOne(fromMarker(user._id, id, marker, now));
+    } catch (error) {
+      if (!isDuplicateKey(error) || !(await LedgerEntry.exists({ _id: id }))) throw error;
+    }
+    written.push(id);
+  }
+  return written;
 }
 
 /** Takes off the fences set more than FENCE_KEEP_MS before `now` (a few users carry any). */
@@ -711,7 +928,7 @@ async function removeOldFences(now: Date): Promise<void> {
  * processes: every step is conditional and idempotent.
  */
 export async function reconcileLedger(now = new Date(), olderThanMs = RECONCILE_AFTER_MS): Promise<ReconcileReport> {
-  const report: ReconcileReport = { markedApplied: 0, markedFailed: 0, pulled: 0, releasesFinished: 0 };
+  const report: ReconcileReport = { written: 0, markedApplied: 0, markedFailed: 0, pulled: 0, releasesFinished: 0 };
   const cutoff = new Date(now.getTime() - olderThanMs);
 
   const stale = await abandonedEntries(cutoff);
@@ -750,13 +967,15 @@ export async function reconcileLedger(now = new Date(), olderThanMs = RECONCILE_
     )
     .toArray();
   for (const user of withMarkers) {
-    const done = await LedgerEntry.find({ _id: { $in: markedEntries(user) }, state: { $ne: "pending" } }, { _id: 1 }).lean<
-      { _id: Types.ObjectId }[]
+    const found = await LedgerEntry.find({ _id: { $in: markedEntries(user) } }, { _id: 1, state: 1 }).lean<
+      { _id: Types.ObjectId; state: string }[]
     >();
-    if (done.length) {
-      const ids = done.map((d) => d._id);
+    const written = await writeFromMarkers(user, new Set(found.map((entry) => entry._id.toHexString())), cutoff, now);
+    report.written += written.length;
+    const ids = [...found.filter((entry) => entry.state !== "pending").map((entry) => entry._id), ...written];
+    if (ids.length) {
       await User.updateOne({ _id: user._id }, { $pull: { pendingLedger: { $in: ids } }, $unset: unsetMarkers(ids) });
-      report.pulled += done.length;
+      report.pulled += ids.length;
     }
   }
 

@@ -14,6 +14,7 @@ import {
   type Storage,
 } from "@storefront/shared/server";
 import { Redis } from "ioredis";
+import { writeOnceLookedFor } from "../../../tests/support/ledger-writes";
 import { ProviderError } from "../providers/errors";
 import { MESSAGES } from "@storefront/shared";
 import type { WorkerContext } from "../context";
@@ -84,6 +85,33 @@ describe("chargedProcessor", () => {
     expect(pushes).toEqual([
       { userId, event: "job:completed", payload: { jobId: `chat-${seq}`, queue: "chat", result: { reply: "ok" } } },
     ]);
+  });
+
+  it("settles a fresh hold whose entry is still being written when the job is done", async () => {
+    seq += 1;
+    const user = await User.create({ phone: `+30${Date.now()}${seq}`, passwordHash: "x" });
+    const userId = String(user._id);
+    await credit(userId, 50, `seed:${userId}`, "credit", "seed");
+    const holdKey = `job:chat:${userId}:${seq}`;
+    // The API's write of the entry lands only once the worker has looked for it and not found it.
+    const looked = writeOnceLookedFor(holdKey);
+    const held = await hold({
+      userId,
+      coins: 10,
+      key: holdKey,
+      feature: "text",
+      queue: "chat",
+      jobId: `chat-${seq}`,
+      fresh: true,
+    });
+
+    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: "ok" }));
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "ok" });
+    await held.recorded;
+    expect(looked).toHaveBeenCalled();
+    expect(await holdState(holdKey)).toBe("settled");
+    expect(await coins(userId)).toBe(40);
+    expect(pushes.map((p) => p.event)).toEqual(["job:completed"]);
   });
 
   it("returns, not makes again, what a run that died after settling made", async () => {

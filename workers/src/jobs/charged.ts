@@ -14,7 +14,7 @@ import {
   type JobData,
   type JobFailureCode,
 } from "@storefront/shared";
-import { LedgerEntry, providerBackoff, releaseHold, settleHold, type Logger } from "@storefront/shared/server";
+import { findHold, providerBackoff, releaseHold, settleHold, type Logger } from "@storefront/shared/server";
 import type { WorkerContext } from "../context";
 import { isProviderError, type ProviderError } from "../providers/errors";
 
@@ -154,10 +154,9 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       await ctx.redis
         .set(resultKey(queue, jobId), JSON.stringify(result), "EX", RESULT_TTL_SECONDS)
         .catch((err: unknown) => log.warn({ err }, "job result not kept for a redelivery"));
-      // Not settled: refunded while the work ran (no path refunds a running job today; if one ever
-      // does, heldState throws and the result is not delivered), or settled by another run of the
-      // same job whose lock had lapsed: paid once, so delivered.
-      if (!(await settleHold(data.holdKey))) await heldState(data.holdKey);
+      // Not settled: the entry of a fresh hold not written yet, refunded while the work ran, or
+      // settled by another run of the same job whose lock had lapsed (settleLate).
+      if (!(await settleHold(data.holdKey))) await settleLate(data.holdKey);
       ctx.pusher.toUser(data.userId, "job:completed", { jobId, queue, result });
       log.info("job completed");
       await hooks.onCompleted?.(data, result, job);
@@ -191,15 +190,23 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
  * was released (a refund went out, e.g. by the sweeper): the user would get work they were refunded for.
  */
 async function heldState(holdKey: string): Promise<"held" | "settled"> {
-  const entry = await LedgerEntry.collection.findOne<{ holdState: string | null; state: string }>(
-    { key: holdKey, kind: "hold" },
-    { projection: { holdState: 1, state: 1 } },
-  );
+  const entry = await findHold<{ holdState: string | null; state: string }>(holdKey, { holdState: 1, state: 1 });
   if (!entry || entry.state !== "applied") throw new UnrecoverableError("This request was not charged");
   if (entry.holdState === "released" || entry.holdState === "releasing") {
     throw new UnrecoverableError("This request was cancelled and refunded");
   }
   return entry.holdState === "settled" ? "settled" : "held";
+}
+
+/**
+ * After a settle that did not match. The hold's entry was not written yet (a fresh hold's is written
+ * while its job is queued; heldState waits for it), and is settled now; or another run of the job
+ * settled it: paid once, so delivered; or it was refunded (no path refunds a running job today; if
+ * one ever does, heldState throws and the result is not delivered).
+ */
+async function settleLate(holdKey: string): Promise<void> {
+  if ((await heldState(holdKey)) === "settled" || (await settleHold(holdKey))) return;
+  if ((await heldState(holdKey)) === "held") throw new Error("The job's hold could not be settled");
 }
 
 async function failFinally(

@@ -48,6 +48,8 @@ const data: ChatJobData = {
 };
 const job = { id: "chat-1" } as Job;
 
+const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe("runChat", () => {
   it("streams the deltas to the user's room (the first at once, the rest coalesced) and returns the reply cleaned of markdown", async () => {
     deltas.length = 0;
@@ -55,6 +57,7 @@ describe("runChat", () => {
     setChatProvider(scripted(["**Fever** is ", "a raised ", "body temperature."], 5));
     const result = await runChat(ctx, data, job);
     expect(result).toEqual({ reply: "Fever is a raised body temperature." });
+    await endOfTurn();
     expect(deltas).toEqual([
       { jobId: "chat-1", conversationId: "conv_1", delta: "**Fever** is " },
       { jobId: "chat-1", conversationId: "conv_1", delta: "a raised body temperature." },
@@ -68,6 +71,9 @@ describe("runChat", () => {
     deltas.length = 0;
     setChatProvider(scripted(["Rest, ", "fluids ", "and a thermometer."]));
     expect(await runChat(ctx, data, job)).toEqual({ reply: "Rest, fluids and a thermometer." });
+    // Not yet: the last words wait for the end of the turn, after the caller's next write is sent.
+    expect(deltas).toEqual([]);
+    await endOfTurn();
     expect(deltas).toEqual([{ jobId: "chat-1", conversationId: "conv_1", delta: "Rest, fluids and a thermometer." }]);
   });
 

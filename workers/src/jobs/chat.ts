@@ -48,10 +48,14 @@ export async function runChat(ctx: WorkerContext, data: ChatJobData, job: Job): 
       text += delta;
       deltas.push(delta);
     }
-    deltas.end();
-  } finally {
+  } catch (error) {
     deltas.cancel();
+    throw error;
   }
+  // The last words go out at the end of this turn of the event loop: the caller's next write (the
+  // kept result, on the job's way to completion) is sent first, and the client still gets every
+  // delta before "job:completed", which waits for that write and for the settle.
+  setImmediate(() => deltas.end());
   const cleaned = cleanMarkdown(text);
   const reply = sms ? limitSmsReply(cleaned, data.language) : cleaned;
   if (!reply) throw new Error("The AI returned an empty reply");

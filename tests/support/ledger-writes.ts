@@ -1,0 +1,30 @@
+/** Timing of ledger writes in tests: a fresh entry whose write lands only once something has looked for it. */
+import { onTestFinished, vi } from "vitest";
+import { LedgerEntry } from "../../shared/src/server/models/ledger-entry";
+
+/**
+ * Holds back the write of the ledger entry under `key` until a `findOne` for that key has answered
+ * (without it, then): what a worker or a release sees when it reaches a fresh hold before the API's
+ * write of its entry. Returns the spy on `findOne`; both spies go when the test ends.
+ */
+export function writeOnceLookedFor(key: string) {
+  const collection = LedgerEntry.collection;
+  const insert = collection.insertOne.bind(collection);
+  const findOne = collection.findOne.bind(collection);
+  let letThrough!: () => void;
+  const looked = new Promise<void>((resolve) => (letThrough = resolve));
+  const heldBack = vi.spyOn(collection, "insertOne").mockImplementation(async (doc, options) => {
+    if (doc.key === key) await looked;
+    return insert(doc, options);
+  });
+  const lookups = vi.spyOn(collection, "findOne").mockImplementation(((...args: Parameters<typeof findOne>) => {
+    const result = findOne(...args);
+    if ((args[0] as { key?: unknown } | undefined)?.key === key) void result.then(() => letThrough());
+    return result;
+  }) as typeof findOne);
+  onTestFinished(() => {
+    heldBack.mockRestore();
+    lookups.mockRestore();
+  });
+  return lookups;
+}
