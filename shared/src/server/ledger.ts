@@ -460,7 +460,15 @@ function fromMarker(userId: Types.ObjectId, id: Types.ObjectId, marker: Describe
  */
 async function applyFresh(input: EntryInput, entry: LedgerEntryDoc, startedAt: number): Promise<AppliedEntry> {
   const { _id: id, userId } = entry;
-  const updated = await commit(input, userId, id, startedAt, describe(entry));
+  let updated: Commit;
+  try {
+    updated = await commit(input, userId, id, startedAt, describe(entry));
+  } catch (error) {
+    // Cut off on its way (a lost connection): the commit may have landed, now or later. Until the
+    // reconciler's age, this process looks for the marker every second and writes what it describes.
+    unrecorded.add(id.toHexString(), () => writeIfMarked(userId, id), 0);
+    throw error;
+  }
   if (!updated.ok) {
     const { executor: _executor, executorGoneAt: _gone, ...refused } = entry;
     const details = updated.detail ? { details: updated.detail } : {};
@@ -489,17 +497,38 @@ async function applyFresh(input: EntryInput, entry: LedgerEntryDoc, startedAt: n
  */
 async function record(entry: LedgerEntryDoc & { __v: 0 }): Promise<void> {
   const write = async () => {
-    try {
-      await LedgerEntry.collection.insertOne(entry);
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-    }
+    await insertOnce(entry);
     tidyLater(entry.userId, entry._id);
   };
   await write().catch(() => unrecorded.add(entry._id.toHexString(), write, 1000));
 }
 
 const unrecorded = new OwedWrites();
+
+/**
+ * Inserts an entry under its own id, once: a duplicate of that id means another writer (the
+ * executor, its retries, the reconciler, a worker) got there first with the same entry.
+ */
+async function insertOnce(entry: LedgerEntryDoc & { __v: 0 }): Promise<void> {
+  try {
+    await LedgerEntry.collection.insertOne(entry);
+  } catch (error) {
+    if (!isDuplicateKey(error) || !(await LedgerEntry.exists({ _id: entry._id }))) throw error;
+  }
+}
+
+/** Writes the fresh entry a user's marker describes, if the marker is there (throws if not yet). */
+async function writeIfMarked(userId: Types.ObjectId, id: Types.ObjectId): Promise<void> {
+  const path = markerPath(id);
+  const user = await User.collection.findOne<{ pendingEntries?: Record<string, unknown> }>(
+    { _id: userId, [path]: { $exists: true } },
+    { projection: { [path]: 1 } },
+  );
+  const marker = user?.pendingEntries?.[id.toHexString()];
+  if (!isDescribed(marker)) throw new Error("no commit seen yet");
+  await insertOnce(fromMarker(userId, id, marker, new Date()));
+  tidyLater(userId, id);
+}
 
 type Commit =
   | { ok: true; coins: number; lowBalanceAlerted: boolean }
@@ -735,21 +764,41 @@ export function hold(input: HoldInput): Promise<AppliedEntry> {
  * How long a hold's entry is waited for when it is not there: a fresh hold (`applyFresh`) is
  * written while its job is being queued, so a worker can reach it a moment before the entry.
  */
-export const HOLD_WRITE_WAIT_MS = 2000;
+let holdWriteWaitMs = 2000;
+
+/** Tests shorten the wait. */
+export function setHoldWriteWait(ms: number): void {
+  holdWriteWaitMs = ms;
+}
 
 /**
- * A hold's entry (the fields asked for), waited for up to HOLD_WRITE_WAIT_MS when it is not there
- * yet; null when there is none by then.
+ * A hold's entry (the fields asked for), waited for when it is not there yet. Given its user, a
+ * fresh hold whose entry is still missing then is written from the marker its commit left (its
+ * executor stopped or cannot reach the database: the job's work need not wait for the reconciler).
+ * Null when there is no such hold.
  */
 export async function findHold<T extends object = { _id: Types.ObjectId }>(
   holdKey: string,
   projection: Record<string, 1> = { _id: 1 },
+  userId?: Types.ObjectId | string,
 ): Promise<T | null> {
-  for (let waited = 0, pause = 2; ; waited += pause, pause = Math.min(pause * 2, 250)) {
-    const entry = await LedgerEntry.collection.findOne<T>({ key: holdKey, kind: "hold" }, { projection });
-    if (entry || waited >= HOLD_WRITE_WAIT_MS) return entry;
+  const read = () => LedgerEntry.collection.findOne<T>({ key: holdKey, kind: "hold" }, { projection });
+  for (let waited = 0, pause = 2; waited < holdWriteWaitMs; waited += pause, pause = Math.min(pause * 2, 250)) {
+    const entry = await read();
+    if (entry) return entry;
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
+  const entry = await read();
+  if (entry || !userId || !Types.ObjectId.isValid(userId)) return entry;
+  const owner = toObjectId(userId);
+  const user = await User.collection.findOne<{ pendingEntries?: Record<string, unknown> }>(
+    { _id: owner },
+    { projection: { pendingEntries: 1 } },
+  );
+  const described = Object.entries(user?.pendingEntries ?? {}).find(([, m]) => isDescribed(m) && m.key === holdKey);
+  if (!described) return null;
+  await writeIfMarked(owner, new Types.ObjectId(described[0]));
+  return read();
 }
 
 /** The job completed: the held coins are spent for good. Idempotent. */
@@ -765,7 +814,13 @@ export async function settleHold(holdKey: string): Promise<boolean> {
  * The job failed, was cancelled or expired: the held coins go back, exactly once.
  * Returns the refund entry, or null when the hold was already settled or released.
  */
-export async function releaseHold(holdKey: string, reason: string, actor = "worker"): Promise<AppliedEntry | null> {
+export async function releaseHold(
+  holdKey: string,
+  reason: string,
+  actor = "worker",
+  /** The hold's user, when known: a fresh hold's entry its executor never wrote is written from the commit's marker. */
+  userId?: Types.ObjectId | string,
+): Promise<AppliedEntry | null> {
   const claim = () =>
     LedgerEntry.findOneAndUpdate(
       { key: holdKey, state: "applied", holdState: { $in: ["held", "releasing"] } },
@@ -773,7 +828,7 @@ export async function releaseHold(holdKey: string, reason: string, actor = "work
       { returnDocument: "after" },
     ).lean<LedgerEntryDoc>();
   // A fresh hold's entry may be a moment behind its job: claimed again once it is there.
-  const claimed = (await claim()) ?? ((await findHold(holdKey)) ? await claim() : null);
+  const claimed = (await claim()) ?? ((await findHold(holdKey, { _id: 1 }, userId)) ? await claim() : null);
   if (!claimed) return null;
   const refund = await refundOnce(claimed, holdKey, reason, actor);
   await LedgerEntry.updateOne({ _id: claimed._id }, { holdState: "released", $unset: { releaser: "" } });
@@ -897,11 +952,11 @@ async function writeFromMarkers(
     if (!(marker.at < cutoff || processGone(marker.executor))) continue;
     const id = new Types.ObjectId(hex);
     try {
-      await LedgerEntry.collection.insertOne(fromMarker(user._id, id, marker, now));
-    } catch (error) {
-      if (!isDuplicateKey(error) || !(await LedgerEntry.exists({ _id: id }))) throw error;
+      await insertOnce(fromMarker(user._id, id, marker, now));
+      written.push(id);
+    } catch {
+      // Left for the next run: the other markers and users go on.
     }
-    written.push(id);
   }
   return written;
 }

@@ -1,13 +1,15 @@
 import { UnrecoverableError, type Job } from "bullmq";
 import mongoose from "mongoose";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, onTestFinished, vi } from "vitest";
 import {
   credit,
   hold,
   LedgerEntry,
+  ledgerSum,
   loadConfig,
   providerBackoff,
   releaseHold,
+  setHoldWriteWait,
   User,
   createLogger,
   type Pusher,
@@ -112,6 +114,34 @@ describe("chargedProcessor", () => {
     expect(await holdState(holdKey)).toBe("settled");
     expect(await coins(userId)).toBe(40);
     expect(pushes.map((p) => p.event)).toEqual(["job:completed"]);
+  });
+
+  it("settles a fresh hold whose entry its API never wrote, from the marker its commit left", async () => {
+    setHoldWriteWait(50);
+    onTestFinished(() => setHoldWriteWait(2000));
+    seq += 1;
+    const user = await User.create({ phone: `+30${Date.now()}${seq}`, passwordHash: "x" });
+    const userId = String(user._id);
+    await credit(userId, 50, `seed:${userId}`, "credit", "seed");
+    const holdKey = `job:chat:${userId}:${seq}`;
+    // The API died (or lost the database) between its commit and the entry's write.
+    const insert = LedgerEntry.collection.insertOne.bind(LedgerEntry.collection);
+    const lost = vi
+      .spyOn(LedgerEntry.collection, "insertOne")
+      .mockImplementation((doc, options) =>
+        doc.key === holdKey && !String(doc.details).endsWith("[recovered]")
+          ? Promise.reject(new Error("connection lost"))
+          : insert(doc, options),
+      );
+    onTestFinished(() => lost.mockRestore());
+    await hold({ userId, coins: 10, key: holdKey, feature: "text", queue: "chat", jobId: `chat-${seq}`, fresh: true });
+    expect(await LedgerEntry.exists({ key: holdKey })).toBeNull();
+
+    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: "ok" }));
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "ok" });
+    expect(await LedgerEntry.findOne({ key: holdKey }).lean()).toMatchObject({ holdState: "settled", state: "applied" });
+    expect(await coins(userId)).toBe(40);
+    expect(await ledgerSum(userId)).toBe(40);
   });
 
   it("returns, not makes again, what a run that died after settling made", async () => {
