@@ -343,16 +343,45 @@ describe("fresh entries (committed first, written after)", () => {
     );
     expect((await reconcileLedger()).written).toBe(1);
 
+    const spentToday = async (id: Types.ObjectId) => (await User.findById(id).lean<{ spentToday?: number }>())?.spentToday ?? 0;
     for (const { id, key, entryId } of [young, orphan]) {
       const entry = await LedgerEntry.findOne({ key }).lean();
       expect(entry).toMatchObject({ _id: new Types.ObjectId(entryId), state: "applied", holdState: "held", kind: "hold" });
       expect(entry?.details).toMatch(/\[recovered\]$/u);
+      // The day the spend counted toward comes through, so a release gives that day's allowance back.
+      expect(entry?.spendDay).toBe(spendDayOf());
+      expect(await spentToday(id)).toBe(30 - (await balance(id)));
       expect(await markers(id)).toHaveLength(0);
       expect(await ledgerSum(id)).toBe(await balance(id));
       // No job was queued for it: the sweeper's release gives the coins back, once.
       expect(await releaseHold(key, "never queued")).not.toBeNull();
       expect(await balance(id)).toBe(30);
+      expect(await spentToday(id)).toBe(0);
     }
+  });
+
+  it("writes a fresh entry once when its executor and the reconciler write it at the same time", async () => {
+    const id = await newUser(30);
+    const key = `fresh-both:${String(id)}`;
+    const insert = LedgerEntry.collection.insertOne.bind(LedgerEntry.collection);
+    let letThrough!: () => void;
+    const reconciled = new Promise<void>((resolve) => (letThrough = resolve));
+    // The executor's write is slow: it arrives after the reconciler's, as a duplicate of the same id.
+    const slow = vi.spyOn(LedgerEntry.collection, "insertOne").mockImplementation(async (doc, options) => {
+      if (doc.key === key && !String(doc.details).endsWith("[recovered]")) await reconciled;
+      return insert(doc, options);
+    });
+    onTestFinished(() => slow.mockRestore());
+    const held = await hold({ userId: id, coins: 4, key, feature: "text", queue: "chat", jobId: "j-both", fresh: true });
+    await User.collection.updateOne({ _id: id }, { $set: { [`pendingEntries.${held.id}.executor`]: await endedProcessId() } });
+    expect((await reconcileLedger()).written).toBe(1);
+    letThrough();
+    await held.recorded;
+    expect(await LedgerEntry.countDocuments({ key })).toBe(1);
+    await flushTidying();
+    expect(await markers(id)).toHaveLength(0);
+    expect(await ledgerSum(id)).toBe(26);
+    expect(await balance(id)).toBe(26);
   });
 
   it("tries a failed write of a fresh entry again until it lands", async () => {
