@@ -28,3 +28,23 @@ export function writeOnceLookedFor(key: string) {
   });
   return lookups;
 }
+
+/**
+ * The executor's own writes of the entries under the keys added to the returned set never arrive
+ * (a lost connection, a process killed after its commit); a write of the entry recovered from its
+ * marker does. The spy goes when the test ends.
+ */
+export function loseExecutorWrites(): Set<string> {
+  const lost = new Set<string>();
+  const collection = LedgerEntry.collection;
+  const insert = collection.insertOne.bind(collection);
+  const spy = vi
+    .spyOn(collection, "insertOne")
+    .mockImplementation((doc, options) =>
+      lost.has(String(doc.key)) && !String(doc.details).endsWith("[recovered]")
+        ? Promise.reject(new Error("connection lost"))
+        : insert(doc, options),
+    );
+  onTestFinished(() => spy.mockRestore());
+  return lost;
+}

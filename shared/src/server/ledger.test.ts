@@ -27,7 +27,7 @@ import {
 } from "./ledger";
 import { LedgerEntry } from "./models/ledger-entry";
 import { User } from "./models/user";
-import { writeOnceLookedFor } from "../../../tests/support/ledger-writes";
+import { loseExecutorWrites, writeOnceLookedFor } from "../../../tests/support/ledger-writes";
 import { endedProcessId } from "../../../tests/support/processes";
 import { PROCESS_ID } from "./process-identity";
 
@@ -306,17 +306,8 @@ describe("fresh entries (committed first, written after)", () => {
   });
 
   it("writes a fresh entry from its marker when its executor stopped before writing it, and not while it may still", async () => {
-    const lostKeys = new Set<string>();
-    const insert = LedgerEntry.collection.insertOne.bind(LedgerEntry.collection);
     // The executor's own writes of these entries never arrive; the reconciler's (marked recovered) do.
-    const lost = vi
-      .spyOn(LedgerEntry.collection, "insertOne")
-      .mockImplementation((doc, options) =>
-        lostKeys.has(String(doc.key)) && !String(doc.details).endsWith("[recovered]")
-          ? Promise.reject(new Error("connection lost"))
-          : insert(doc, options),
-      );
-    onTestFinished(() => lost.mockRestore());
+    const lostKeys = loseExecutorWrites();
     const committedOnly = async (coins: number, name: string) => {
       const id = await newUser(30);
       const key = `fresh-${name}:${String(id)}`;

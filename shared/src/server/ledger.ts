@@ -469,15 +469,15 @@ async function applyFresh(input: EntryInput, entry: LedgerEntryDoc, startedAt: n
     unrecorded.add(id.toHexString(), () => writeIfMarked(userId, id), 0);
     throw error;
   }
+  // Only a pending entry names its executor.
+  const { executor: _executor, executorGoneAt: _gone, ...fields } = entry;
   if (!updated.ok) {
-    const { executor: _executor, executorGoneAt: _gone, ...refused } = entry;
     const details = updated.detail ? { details: updated.detail } : {};
     await LedgerEntry.collection
-      .insertOne({ ...refused, ...details, state: "failed" as const, failure: updated.failure, __v: 0 })
+      .insertOne({ ...fields, ...details, state: "failed" as const, failure: updated.failure, __v: 0 })
       .catch(() => undefined);
     throw updated.error;
   }
-  const { executor: _executor, executorGoneAt: _gone, ...fields } = entry;
   const applied = { ...fields, state: "applied" as const, balanceAfter: updated.coins, updatedAt: new Date(), __v: 0 as const };
   return {
     id: String(id),
@@ -526,6 +526,11 @@ async function writeIfMarked(userId: Types.ObjectId, id: Types.ObjectId): Promis
   );
   const marker = user?.pendingEntries?.[id.toHexString()];
   if (!isDescribed(marker)) throw new Error("no commit seen yet");
+  await writeDescribed(userId, id, marker);
+}
+
+/** Writes the entry `marker` describes, as its executor would have, and queues the marker's removal. */
+async function writeDescribed(userId: Types.ObjectId, id: Types.ObjectId, marker: Described): Promise<void> {
   await insertOnce(fromMarker(userId, id, marker, new Date()));
   tidyLater(userId, id);
 }
@@ -795,10 +800,12 @@ export async function findHold<T extends object = { _id: Types.ObjectId }>(
     { _id: owner },
     { projection: { pendingEntries: 1 } },
   );
-  const described = Object.entries(user?.pendingEntries ?? {}).find(([, m]) => isDescribed(m) && m.key === holdKey);
-  if (!described) return null;
-  await writeIfMarked(owner, new Types.ObjectId(described[0]));
-  return read();
+  for (const [hex, marker] of Object.entries(user?.pendingEntries ?? {})) {
+    if (!isDescribed(marker) || marker.key !== holdKey) continue;
+    await writeDescribed(owner, new Types.ObjectId(hex), marker);
+    return read();
+  }
+  return null;
 }
 
 /** The job completed: the held coins are spent for good. Idempotent. */

@@ -1,6 +1,6 @@
 import { UnrecoverableError, type Job } from "bullmq";
 import mongoose from "mongoose";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, onTestFinished, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, onTestFinished } from "vitest";
 import {
   credit,
   hold,
@@ -16,7 +16,7 @@ import {
   type Storage,
 } from "@storefront/shared/server";
 import { Redis } from "ioredis";
-import { writeOnceLookedFor } from "../../../tests/support/ledger-writes";
+import { loseExecutorWrites, writeOnceLookedFor } from "../../../tests/support/ledger-writes";
 import { ProviderError } from "../providers/errors";
 import { MESSAGES } from "@storefront/shared";
 import type { WorkerContext } from "../context";
@@ -51,13 +51,18 @@ beforeEach(() => {
 });
 
 let seq = 0;
-/** A user with 50 coins and a hold of 10 of them, as acceptJob leaves it. */
-async function heldJob(): Promise<{ userId: string; holdKey: string }> {
+/** A user with 50 coins, and the key their next job's hold goes under. */
+async function fundedUser(): Promise<{ userId: string; holdKey: string }> {
   seq += 1;
   const user = await User.create({ phone: `+30${Date.now()}${seq}`, passwordHash: "x" });
   const userId = String(user._id);
   await credit(userId, 50, `seed:${userId}`, "credit", "seed");
-  const holdKey = `job:chat:${userId}:${seq}`;
+  return { userId, holdKey: `job:chat:${userId}:${seq}` };
+}
+
+/** A user with 50 coins and a hold of 10 of them, as acceptJob leaves it. */
+async function heldJob(): Promise<{ userId: string; holdKey: string }> {
+  const { userId, holdKey } = await fundedUser();
   await hold({ userId, coins: 10, key: holdKey, feature: "text", queue: "chat", jobId: `chat-${seq}` });
   return { userId, holdKey };
 }
@@ -90,11 +95,7 @@ describe("chargedProcessor", () => {
   });
 
   it("settles a fresh hold whose entry is still being written when the job is done", async () => {
-    seq += 1;
-    const user = await User.create({ phone: `+30${Date.now()}${seq}`, passwordHash: "x" });
-    const userId = String(user._id);
-    await credit(userId, 50, `seed:${userId}`, "credit", "seed");
-    const holdKey = `job:chat:${userId}:${seq}`;
+    const { userId, holdKey } = await fundedUser();
     // The API's write of the entry lands only once the worker has looked for it and not found it.
     const looked = writeOnceLookedFor(holdKey);
     const held = await hold({
@@ -119,21 +120,9 @@ describe("chargedProcessor", () => {
   it("settles a fresh hold whose entry its API never wrote, from the marker its commit left", async () => {
     setHoldWriteWait(50);
     onTestFinished(() => setHoldWriteWait(2000));
-    seq += 1;
-    const user = await User.create({ phone: `+30${Date.now()}${seq}`, passwordHash: "x" });
-    const userId = String(user._id);
-    await credit(userId, 50, `seed:${userId}`, "credit", "seed");
-    const holdKey = `job:chat:${userId}:${seq}`;
+    const { userId, holdKey } = await fundedUser();
     // The API died (or lost the database) between its commit and the entry's write.
-    const insert = LedgerEntry.collection.insertOne.bind(LedgerEntry.collection);
-    const lost = vi
-      .spyOn(LedgerEntry.collection, "insertOne")
-      .mockImplementation((doc, options) =>
-        doc.key === holdKey && !String(doc.details).endsWith("[recovered]")
-          ? Promise.reject(new Error("connection lost"))
-          : insert(doc, options),
-      );
-    onTestFinished(() => lost.mockRestore());
+    loseExecutorWrites().add(holdKey);
     await hold({ userId, coins: 10, key: holdKey, feature: "text", queue: "chat", jobId: `chat-${seq}`, fresh: true });
     expect(await LedgerEntry.exists({ key: holdKey })).toBeNull();
 

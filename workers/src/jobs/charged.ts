@@ -202,9 +202,9 @@ async function heldState(holdKey: string, userId: string): Promise<"held" | "set
 /**
  * After a settle that did not match. The hold's entry was not written yet (a fresh hold's is written
  * while its job is queued; heldState waits for it, then writes it from the commit's marker), and is
- * settled now; or another run of the job
- * settled it: paid once, so delivered; or it was refunded (no path refunds a running job today; if
- * one ever does, heldState throws and the result is not delivered).
+ * settled now; or another run of the job settled it: paid once, so delivered; or it was refunded (no
+ * path refunds a running job today; if one ever does, heldState throws and the result is not
+ * delivered).
  */
 async function settleLate(holdKey: string, userId: string): Promise<void> {
   if ((await heldState(holdKey, userId)) === "settled" || (await settleHold(holdKey))) return;
