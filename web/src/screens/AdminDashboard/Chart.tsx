@@ -1,8 +1,9 @@
 /**
  * The back office's bar and line charts, drawn as SVG: categories along the bottom (right to left in
  * Arabic, with the value axis on the right), a dashed grid at round values, a legend when asked, and
- * the hovered category's values in a tooltip; direction and numbers follow the page's language. The
- * numbers themselves are in the section's table beside each chart; the chart's wrapper names it for
+ * the hovered category's values in a tooltip; direction and numbers follow the page's language. Every
+ * chart here counts things (coins, jobs), so the value axis steps by whole numbers. The numbers
+ * themselves are in the section's table beside each chart; the chart is one image named `label` for
  * screen readers.
  */
 import { useLayoutEffect, useRef, useState, type PointerEvent } from "react";
@@ -23,8 +24,8 @@ export interface ChartProps {
   category: string;
   series: readonly ChartSeries[];
   height: number;
-  /** Only whole numbers on the value axis (counts). */
-  integers?: boolean;
+  /** What the chart shows, for screen readers. */
+  label: string;
   legend?: boolean;
 }
 
@@ -34,12 +35,12 @@ const MAX_BAR = 56;
 const CHAR_WIDTH = 7;
 const LABEL_GAP = 12;
 
-/** A round step (1, 2 or 5 times a power of ten) that divides 0..max into about four parts. */
-export function niceStep(max: number, integers: boolean): number {
+/** A whole round step (1, 2 or 5 times a power of ten) that divides 0..max into about four parts. */
+function niceStep(max: number): number {
   const rough = max / 4;
   const power = 10 ** Math.floor(Math.log10(rough));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough) ?? 10 * power;
-  return integers ? Math.max(1, Math.round(step)) : step;
+  return Math.max(1, Math.round(step));
 }
 
 function valueOf(datum: Record<string, string | number>, key: string): number {
@@ -47,7 +48,7 @@ function valueOf(datum: Record<string, string | number>, key: string): number {
   return Number.isFinite(value) ? value : 0;
 }
 
-export function Chart({ kind, data, category, series, height, integers = false, legend = false }: ChartProps) {
+export function Chart({ kind, data, category, series, height, label, legend = false }: ChartProps) {
   const { i18n } = useTranslation();
   const rtl = i18n.dir() === "rtl";
   /** Numbers as the sections show them (Western digits in both languages). */
@@ -66,7 +67,7 @@ export function Chart({ kind, data, category, series, height, integers = false, 
   }, []);
 
   const max = Math.max(0, ...data.flatMap((d) => series.map((s) => valueOf(d, s.key))));
-  const step = niceStep(max || 1, integers);
+  const step = niceStep(max || 1);
   const top = Math.max(step, Math.ceil(max / step) * step);
   const ticks = Array.from({ length: Math.round(top / step) + 1 }, (_, i) => i * step);
 
@@ -99,109 +100,111 @@ export function Chart({ kind, data, category, series, height, integers = false, 
   const hoveredCenter = shown === null ? 0 : bandStart(shown) + band / 2;
 
   return (
-    <div className="chart" ref={box}>
-      {width > 0 && (
-        <svg
-          width={width}
-          height={height}
-          className="chart__svg"
-          onPointerMove={onPointer}
-          // A tap on a phone sends no move: it shows the tapped category, and the tooltip stays.
-          onPointerDown={onPointer}
-          onPointerLeave={(event) => event.pointerType !== "touch" && setActive(null)}
-          aria-hidden="true"
-        >
-          {ticks.map((tick) => (
-            <g key={tick}>
-              <line
-                x1={plotLeft}
-                x2={plotLeft + plotWidth}
-                y1={y(tick)}
-                y2={y(tick)}
-                className={tick === 0 ? "chart__axis" : "chart__grid"}
-              />
-              <text
-                x={rtl ? plotLeft + plotWidth + 6 : plotLeft - 6}
-                y={y(tick)}
-                dy="0.32em"
-                textAnchor={rtl ? "start" : "end"}
-                className="chart__label"
-              >
-                {format(tick)}
-              </text>
-            </g>
-          ))}
-          {shown !== null && (
-            <rect x={bandStart(shown)} y={MARGIN.top} width={band} height={plotHeight} className="chart__hover" />
-          )}
-          {kind === "bar"
-            ? data.map((d, i) =>
-                series.map((s, j) => {
-                  const value = valueOf(d, s.key);
-                  const offset = rtl ? series.length - 1 - j : j;
-                  return (
-                    <rect
-                      key={`${i}-${s.key}`}
-                      x={bandStart(i) + (band - barGroup) / 2 + offset * barWidth}
-                      y={y(value)}
-                      width={Math.max(1, barWidth - 1)}
-                      height={Math.max(0, y(0) - y(value))}
-                      fill={s.color}
-                    />
-                  );
-                }),
-              )
-            : series.map((s) => (
-                <polyline
-                  key={s.key}
-                  points={data.map((d, i) => `${bandStart(i) + band / 2},${y(valueOf(d, s.key))}`).join(" ")}
-                  fill="none"
-                  stroke={s.color}
-                  strokeWidth={2}
-                  strokeLinejoin="round"
+    <div className="admin-chart" role="img" aria-label={label}>
+      <div className="chart" ref={box}>
+        {width > 0 && (
+          <svg
+            width={width}
+            height={height}
+            className="chart__svg"
+            onPointerMove={onPointer}
+            // A tap on a phone sends no move: it shows the tapped category, and the tooltip stays.
+            onPointerDown={onPointer}
+            onPointerLeave={(event) => event.pointerType !== "touch" && setActive(null)}
+            aria-hidden="true"
+          >
+            {ticks.map((tick) => (
+              <g key={tick}>
+                <line
+                  x1={plotLeft}
+                  x2={plotLeft + plotWidth}
+                  y1={y(tick)}
+                  y2={y(tick)}
+                  className={tick === 0 ? "chart__axis" : "chart__grid"}
                 />
-              ))}
-          {data.map((d, i) =>
-            i % labelEvery === 0 ? (
-              <text
-                key={i}
-                x={bandStart(i) + band / 2}
-                y={MARGIN.top + plotHeight + 16}
-                textAnchor="middle"
-                className="chart__label"
-              >
-                {String(d[category])}
-              </text>
-            ) : null,
-          )}
-        </svg>
-      )}
-      {hovered && (
-        <div
-          className="chart__tooltip"
-          // Beside the hovered category, on the side with more room, so a long text stays inside.
-          style={hoveredCenter < width / 2 ? { left: `${hoveredCenter + 8}px` } : { right: `${width - hoveredCenter + 8}px` }}
-          dir={rtl ? "rtl" : "ltr"}
-        >
-          <strong>{String(hovered[category])}</strong>
-          {series.map((s) => (
-            <span key={s.key}>
-              <i style={{ background: s.color }} />
-              {s.name}: {format(valueOf(hovered, s.key))}
-            </span>
-          ))}
-        </div>
-      )}
-      {legend && (
-        <ul className="chart__legend" dir={rtl ? "rtl" : "ltr"}>
-          {series.map((s) => (
-            <li key={s.key}>
-              <i style={{ background: s.color }} />
-              {s.name}
-            </li>
-          ))}
-        </ul>
-      )}
+                <text
+                  x={rtl ? plotLeft + plotWidth + 6 : plotLeft - 6}
+                  y={y(tick)}
+                  dy="0.32em"
+                  textAnchor={rtl ? "start" : "end"}
+                  className="chart__label"
+                >
+                  {format(tick)}
+                </text>
+              </g>
+            ))}
+            {shown !== null && (
+              <rect x={bandStart(shown)} y={MARGIN.top} width={band} height={plotHeight} className="chart__hover" />
+            )}
+            {kind === "bar"
+              ? data.map((d, i) =>
+                  series.map((s, j) => {
+                    const value = valueOf(d, s.key);
+                    const offset = rtl ? series.length - 1 - j : j;
+                    return (
+                      <rect
+                        key={`${i}-${s.key}`}
+                        x={bandStart(i) + (band - barGroup) / 2 + offset * barWidth}
+                        y={y(value)}
+                        width={Math.max(1, barWidth - 1)}
+                        height={Math.max(0, y(0) - y(value))}
+                        fill={s.color}
+                      />
+                    );
+                  }),
+                )
+              : series.map((s) => (
+                  <polyline
+                    key={s.key}
+                    points={data.map((d, i) => `${bandStart(i) + band / 2},${y(valueOf(d, s.key))}`).join(" ")}
+                    fill="none"
+                    stroke={s.color}
+                    strokeWidth={2}
+                    strokeLinejoin="round"
+                  />
+                ))}
+            {data.map((d, i) =>
+              i % labelEvery === 0 ? (
+                <text
+                  key={i}
+                  x={bandStart(i) + band / 2}
+                  y={MARGIN.top + plotHeight + 16}
+                  textAnchor="middle"
+                  className="chart__label"
+                >
+                  {String(d[category])}
+                </text>
+              ) : null,
+            )}
+          </svg>
+        )}
+        {hovered && (
+          <div
+            className="chart__tooltip"
+            // Beside the hovered category, on the side with more room, so a long text stays inside.
+            style={hoveredCenter < width / 2 ? { left: `${hoveredCenter + 8}px` } : { right: `${width - hoveredCenter + 8}px` }}
+            dir={rtl ? "rtl" : "ltr"}
+          >
+            <strong>{String(hovered[category])}</strong>
+            {series.map((s) => (
+              <span key={s.key}>
+                <i style={{ background: s.color }} />
+                {s.name}: {format(valueOf(hovered, s.key))}
+              </span>
+            ))}
+          </div>
+        )}
+        {legend && (
+          <ul className="chart__legend" dir={rtl ? "rtl" : "ltr"}>
+            {series.map((s) => (
+              <li key={s.key}>
+                <i style={{ background: s.color }} />
+                {s.name}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
     </div>
   );
 }

@@ -75,16 +75,14 @@ export default function Analytics() {
             </div>
           ))}
         </div>
-        <div className="admin-chart" role="img" aria-label={t("admin.analytics.chart")}>
-          <Chart
-            kind="bar"
-            data={days.map((d) => ({ day: d.date.slice(5), coins: sum(d.coins_spent) }))}
-            category="day"
-            series={[{ key: "coins", name: t("admin.analytics.coinsSpent"), color: "#4f46e5" }]}
-            height={220}
-            integers
-          />
-        </div>
+        <Chart
+          kind="bar"
+          data={days.map((d) => ({ day: d.date.slice(5), coins: sum(d.coins_spent) }))}
+          category="day"
+          series={[{ key: "coins", name: t("admin.analytics.coinsSpent"), color: "#4f46e5" }]}
+          height={220}
+          label={t("admin.analytics.chart")}
+        />
       </Panel>
       <Panel title={t("admin.analytics.perDay")}>
         <Table

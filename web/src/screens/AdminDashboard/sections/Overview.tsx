@@ -52,29 +52,25 @@ export default function Overview() {
             {stats.usage_by_feature.length === 0 ? (
               <p className="empty-state">{t("admin.dashboard.noUsage")}</p>
             ) : (
-              <div className="admin-chart" role="img" aria-label={t("admin.dashboard.chartUsage")}>
-                <Chart
-                  kind="bar"
-                  data={stats.usage_by_feature.map((f) => ({ ...f, feature: featureName(f.feature_type) }))}
-                  category="feature"
-                  series={[{ key: "total_tokens", name: t("admin.dashboard.totalTokens"), color: "#4f46e5" }]}
-                  height={240}
-                  integers
-                />
-              </div>
+              <Chart
+                kind="bar"
+                data={stats.usage_by_feature.map((f) => ({ ...f, feature: featureName(f.feature_type) }))}
+                category="feature"
+                series={[{ key: "total_tokens", name: t("admin.dashboard.totalTokens"), color: "#4f46e5" }]}
+                height={240}
+                label={t("admin.dashboard.chartUsage")}
+              />
             )}
           </Panel>
           <Panel title={t("admin.dashboard.chartDaily")}>
-            <div className="admin-chart" role="img" aria-label={t("admin.dashboard.chartDaily")}>
-              <Chart
-                kind="line"
-                data={stats.daily.map((d) => ({ ...d, day: d.date.slice(5) }))}
-                category="day"
-                series={[{ key: "coins_spent", name: t("admin.dashboard.coinsSpent"), color: "#0ea5e9" }]}
-                height={240}
-                integers
-              />
-            </div>
+            <Chart
+              kind="line"
+              data={stats.daily.map((d) => ({ ...d, day: d.date.slice(5) }))}
+              category="day"
+              series={[{ key: "coins_spent", name: t("admin.dashboard.coinsSpent"), color: "#0ea5e9" }]}
+              height={240}
+              label={t("admin.dashboard.chartDaily")}
+            />
           </Panel>
         </div>
       )}

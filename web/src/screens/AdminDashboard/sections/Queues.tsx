@@ -145,34 +145,30 @@ export default function Queues() {
           )}
         </Table>
         {rows.length > 0 && (
-          <div className="admin-chart" role="img" aria-label={t("admin.queues.throughput")}>
-            <Chart
-              kind="bar"
-              data={rows.map((q) => ({ name: q.name, perMinute: q.jobs_per_minute, waiting: q.counts.waiting }))}
-              category="name"
-              series={[
-                { key: "perMinute", name: t("admin.queues.perMinute"), color: "#4f46e5" },
-                { key: "waiting", name: t("admin.queues.waiting"), color: "#f59e0b" },
-              ]}
-              height={220}
-              integers
-              legend
-            />
-          </div>
+          <Chart
+            kind="bar"
+            data={rows.map((q) => ({ name: q.name, perMinute: q.jobs_per_minute, waiting: q.counts.waiting }))}
+            category="name"
+            series={[
+              { key: "perMinute", name: t("admin.queues.perMinute"), color: "#4f46e5" },
+              { key: "waiting", name: t("admin.queues.waiting"), color: "#f59e0b" },
+            ]}
+            height={220}
+            label={t("admin.queues.throughput")}
+            legend
+          />
         )}
       </Panel>
       {history.length > 1 && (
         <Panel title={t("admin.queues.overTime")}>
-          <div className="admin-chart" role="img" aria-label={t("admin.queues.overTime")}>
-            <Chart
-              kind="line"
-              data={history}
-              category="time"
-              series={[{ key: "perMinute", name: t("admin.queues.perMinute"), color: "#0ea5e9" }]}
-              height={200}
-              integers
-            />
-          </div>
+          <Chart
+            kind="line"
+            data={history}
+            category="time"
+            series={[{ key: "perMinute", name: t("admin.queues.perMinute"), color: "#0ea5e9" }]}
+            height={200}
+            label={t("admin.queues.overTime")}
+          />
         </Panel>
       )}
       <Panel title={t("admin.queues.failedJobs")}>
