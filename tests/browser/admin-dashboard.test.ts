@@ -1,11 +1,11 @@
 /// <reference lib="dom" />
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { adminClient, newUser } from "../support/client";
 import { Admin } from "@storefront/shared/server";
 import { hashPassword } from "../../api/src/services/passwords";
 import { useDatabase } from "../integration/admin-helpers";
-import { failureScreenshot, launch, screenshot, seriousViolations, watchCsp } from "./browser";
+import { keepFailureScreenshots, launch, screenshot, seriousViolations, watchCsp } from "./browser";
 
 useDatabase();
 
@@ -74,10 +74,7 @@ beforeAll(async () => {
   await admin.post("/admin/update-user-tier.php", { userId: user.id, newCoins: 1234, newTier: 2 });
 });
 
-// The tests share one page: what it showed when one failed is kept for a person to look at.
-afterEach(async ({ task }) => {
-  if (task.result?.state === "fail") await failureScreenshot(page, task.name);
-});
+keepFailureScreenshots(() => page);
 
 afterAll(async () => {
   await browser?.close();

@@ -6,11 +6,11 @@
  */
 import mongoose from "mongoose";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SmsIntegrationConfig } from "@storefront/shared/server";
 import { startApiProcess, type ApiProcess } from "../support/api-process";
 import { Client } from "../support/client";
-import { failureScreenshot, launch, screenshot, seriousViolations } from "./browser";
+import { keepFailureScreenshots, launch, screenshot, seriousViolations } from "./browser";
 
 /**
  * The settings this suite saves and the secret it rotates are its own: an API process of its own on
@@ -73,10 +73,7 @@ async function openSmsIntegration() {
   await page.getByTestId("sms-integration-form").getByLabel("Gateway URL").waitFor();
 }
 
-// The tests share one page: what it showed when one failed is kept for a person to look at.
-afterEach(async ({ task }) => {
-  if (task.result?.state === "fail") await failureScreenshot(page, task.name);
-});
+keepFailureScreenshots(() => page);
 
 afterAll(async () => {
   await browser?.close();

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { adminClient, giveCoins, uniquePhone } from "../support/client";
-import { failureScreenshot, launch, screenshot, seriousViolations, watchCsp } from "./browser";
+import { keepFailureScreenshots, launch, screenshot, seriousViolations, watchCsp } from "./browser";
 
 const baseUrl = inject("baseUrl");
 const password = "browser-pass-1";
@@ -33,10 +33,7 @@ beforeAll(async () => {
   page.on("pageerror", (error) => console.error(`page error: ${error.stack?.split("\n").slice(0, 12).join("\n")}`));
 });
 
-// The tests share one page: what it showed when one failed is kept for a person to look at.
-afterEach(async ({ task }) => {
-  if (task.result?.state === "fail") await failureScreenshot(page, task.name);
-});
+keepFailureScreenshots(() => page);
 
 afterAll(async () => {
   await browser?.close();

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { afterEach } from "vitest";
 import { ensureHeadlessChromium } from "../../scripts/lib/infra";
 import { WEB_BUILD_MARKER } from "../setup/build-web";
 
@@ -49,9 +50,15 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   if (TAKE_SCREENSHOTS) await saveScreenshot(page, name);
 }
 
-/** What the page showed when a test failed, kept under failed/ on every run. */
-export async function failureScreenshot(page: Page, name: string): Promise<void> {
-  await saveScreenshot(page, `failed/${name}`).catch(() => undefined);
+/**
+ * For a file whose tests share one page: what the page showed when a test failed is kept under
+ * failed/ on every run, for a person to look at. `page` gives the page as the test left it.
+ */
+export function keepFailureScreenshots(page: () => Page | undefined): void {
+  afterEach(async ({ task }) => {
+    const shown = page();
+    if (task.result?.state === "fail" && shown) await saveScreenshot(shown, `failed/${task.name}`).catch(() => undefined);
+  });
 }
 
 async function saveScreenshot(page: Page, name: string): Promise<void> {

@@ -5,9 +5,9 @@
  * (and not saved) on the Doctor, toasts clear of the header, and the password change.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { newUser, type Client } from "../support/client";
-import { failureScreenshot, launch, screenshot } from "./browser";
+import { keepFailureScreenshots, launch, screenshot } from "./browser";
 
 const baseUrl = inject("baseUrl");
 let browser: Browser;
@@ -29,10 +29,7 @@ beforeAll(async () => {
   page.setDefaultTimeout(10_000);
 });
 
-// The tests share one page: what it showed when one failed is kept for a person to look at.
-afterEach(async ({ task }) => {
-  if (task.result?.state === "fail") await failureScreenshot(page, task.name);
-});
+keepFailureScreenshots(() => page);
 
 afterAll(async () => {
   await browser?.close();

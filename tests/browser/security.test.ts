@@ -7,9 +7,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { uniquePhone } from "../support/client";
-import { failureScreenshot, launch, watchCsp } from "./browser";
+import { keepFailureScreenshots, launch, watchCsp } from "./browser";
 
 const baseUrl = inject("baseUrl");
 let browser: Browser;
@@ -23,10 +23,7 @@ beforeAll(async () => {
   violations = await watchCsp(page);
 });
 
-// The tests share one page: what it showed when one failed is kept for a person to look at.
-afterEach(async ({ task }) => {
-  if (task.result?.state === "fail") await failureScreenshot(page, task.name);
-});
+keepFailureScreenshots(() => page);
 
 afterAll(async () => {
   await browser?.close();
