@@ -95,17 +95,32 @@ export function compilePhrase(phrase: string): Phrase {
   );
 }
 
+interface PhraseEntry<T> {
+  words: Phrase;
+  value: T;
+  /** Its place in the table: at one token the lowest rank that matches wins (longest first). */
+  rank: number;
+}
+
 export interface PhraseTable<T> {
-  entries: { words: Phrase; value: T }[];
+  /** The entries by their first word, each list in rank order: a token looks up only its own words. */
+  byFirstWord: Map<string, PhraseEntry<T>[]>;
 }
 
 /** Builds a lookup of phrases (longest first, so "new york" wins over "york"). */
 export function phraseTable<T>(items: { phrases: readonly string[]; value: T }[]): PhraseTable<T> {
-  const entries = items.flatMap((item) =>
+  const compiled = items.flatMap((item) =>
     item.phrases.map((p) => ({ words: compilePhrase(p), value: item.value })).filter((e) => e.words.length > 0),
   );
-  entries.sort((a, b) => b.words.length - a.words.length);
-  return { entries };
+  compiled.sort((a, b) => b.words.length - a.words.length);
+  const byFirstWord = new Map<string, PhraseEntry<T>[]>();
+  compiled.forEach((entry, rank) => {
+    const first = entry.words[0]!;
+    const list = byFirstWord.get(first) ?? [];
+    list.push({ ...entry, rank });
+    byFirstWord.set(first, list);
+  });
+  return { byFirstWord };
 }
 
 export interface PhraseMatch<T> {
@@ -141,8 +156,20 @@ export function cues(...phrases: string[]): PhraseTable<true> {
   return phraseTable([{ phrases, value: true as const }]);
 }
 
-/** The phrase of the table that starts exactly at token `index`, if any. */
+/**
+ * The phrase of the table that starts exactly at token `index`, if any: of the entries whose first
+ * word is one of the token's forms, the first in the table's order that matches.
+ */
 export function phraseAt<T>(tokens: Token[], index: number, table: PhraseTable<T>): PhraseMatch<T> | undefined {
-  const entry = table.entries.find((e) => matchesAt(tokens, index, e.words));
-  return entry ? { value: entry.value, start: index, end: index + entry.words.length } : undefined;
+  let best: PhraseEntry<T> | undefined;
+  for (const form of tokens[index]?.variants ?? []) {
+    for (const entry of table.byFirstWord.get(form) ?? []) {
+      if (best && entry.rank >= best.rank) break;
+      if (matchesAt(tokens, index, entry.words)) {
+        best = entry;
+        break;
+      }
+    }
+  }
+  return best ? { value: best.value, start: index, end: index + best.words.length } : undefined;
 }
