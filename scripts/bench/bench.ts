@@ -68,16 +68,21 @@ function cpuMsOf(pid: number | undefined): number {
   }
 }
 
+type Groups = Record<string, () => (number | undefined)[]>;
+
+/** The CPU time each group of processes has used so far. */
+function cpuSample(groups: Groups): Record<string, number> {
+  return Object.fromEntries(Object.entries(groups).map(([k, pids]) => [k, pids().reduce<number>((t, p) => t + cpuMsOf(p), 0)]));
+}
+
 /** CPU ms per call of each group of processes over a load phase (the machine's cores are the limit). */
 async function cpuPerCall<T extends LoadResult>(
-  groups: Record<string, () => (number | undefined)[]>,
+  groups: Groups,
   run: () => Promise<T>,
 ): Promise<{ result: T; perCall: Record<string, number> }> {
-  const sample = () =>
-    Object.fromEntries(Object.entries(groups).map(([k, pids]) => [k, pids().reduce<number>((t, p) => t + cpuMsOf(p), 0)]));
-  const before = sample();
+  const before = cpuSample(groups);
   const result = await run();
-  const after = sample();
+  const after = cpuSample(groups);
   const perCall = Object.fromEntries(Object.keys(groups).map((k) => [k, (after[k]! - before[k]!) / result.requests]));
   return { result, perCall };
 }
@@ -206,9 +211,16 @@ function signedWebhook(from: string): { body: string; headers: Record<string, st
 
 /**
  * Jobs/s of the workers on `queueName`: `enqueue` queues `count` jobs while the queue is paused;
- * the clock runs from resume to the last "completed" event.
+ * the clock runs from resume to the last "completed" event, and so does the CPU time each group of
+ * processes spent per job.
  */
-async function drainRate(redisUrl: string, queueName: string, count: number, enqueue: () => Promise<unknown>): Promise<number> {
+async function drainRate(
+  redisUrl: string,
+  queueName: string,
+  count: number,
+  groups: Groups,
+  enqueue: () => Promise<unknown>,
+): Promise<{ jobsPerSecond: number; perJob: Record<string, number> }> {
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const queue = new Queue(queueName, { connection });
   const eventsConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
@@ -227,15 +239,18 @@ async function drainRate(redisUrl: string, queueName: string, count: number, enq
       if (++completed === count) resolve(performance.now());
     }),
   );
+  const before = cpuSample(groups);
   const started = performance.now();
   await queue.resume();
   const finished = await allDone;
+  const after = cpuSample(groups);
   await queued;
   await events.close();
   await queue.close();
   connection.disconnect();
   eventsConnection.disconnect();
-  return (count * 1000) / (finished - started);
+  const perJob = Object.fromEntries(Object.keys(groups).map((k) => [k, (after[k]! - before[k]!) / count]));
+  return { jobsPerSecond: (count * 1000) / (finished - started), perJob };
 }
 
 function chatCall(client: BenchClient, api: string, user: BenchUser) {
@@ -600,7 +615,8 @@ async function main(): Promise<void> {
     // (c) Worker throughput: the same backlog through the chat worker and through a no-op worker.
     console.log(`[bench] (c) worker throughput: a backlog of ${BACKLOG} jobs each, concurrency ${concurrencyEnv}`);
     const backlogClient = new BenchClient(BACKLOG);
-    const chatJobsPerSecond = await drainRate(stack.redisUrl, "chat", BACKLOG, () =>
+    // The chat backlog's HTTP calls wait for their jobs, so the API answers them while the worker drains.
+    const chatDrain = await drainRate(stack.redisUrl, "chat", BACKLOG, loads.chat.groups, () =>
       Promise.all(
         Array.from({ length: BACKLOG }, async (_, i) => {
           const res = await backlogClient.post(`${apiFor(i)}/api/textai/chat.php`, CHAT_BODY, {
@@ -620,12 +636,25 @@ async function main(): Promise<void> {
       await queue.close();
       connection.disconnect();
     };
-    const rawJobsPerSecond = await drainRate(stack.redisUrl, RAW_QUEUE, BACKLOG, () => addBacklog(RAW_QUEUE, (i) => ({ i })));
+    const rawDrain = await drainRate(
+      stack.redisUrl,
+      RAW_QUEUE,
+      BACKLOG,
+      { worker: () => [raw.child.pid], Redis: servers.Redis },
+      () => addBacklog(RAW_QUEUE, (i) => ({ i })),
+    );
     // The least a charged job's worker can do (one settle update): how close to the no-op worker any design could come.
-    const floorJobsPerSecond = await drainRate(stack.redisUrl, FLOOR_QUEUE, BACKLOG, () =>
-      addBacklog(FLOOR_QUEUE, (i) => ({ userId: users[i % users.length]!.id })),
+    const floorDrain = await drainRate(
+      stack.redisUrl,
+      FLOOR_QUEUE,
+      BACKLOG,
+      { worker: () => [floorWorker.child.pid], ...servers },
+      () => addBacklog(FLOOR_QUEUE, (i) => ({ userId: users[i % users.length]!.id })),
     );
 
+    const [chatJobsPerSecond, rawJobsPerSecond, floorJobsPerSecond] = [chatDrain, rawDrain, floorDrain].map(
+      (d) => d.jobsPerSecond,
+    ) as [number, number, number];
     const bareLat = summarise(bareResult.latenciesMs);
     const chatLat = summarise(chatResult.latenciesMs);
     const walletLat = summarise(walletResult.latenciesMs);
@@ -697,6 +726,10 @@ async function main(): Promise<void> {
       `    floor worker / raw jobs/s                  ${ratio(floorJobsPerSecond, rawJobsPerSecond)} (what worker / raw can reach at most)`,
     );
     console.log(`    chat / floor worker jobs/s                 ${ratio(chatJobsPerSecond, floorJobsPerSecond)}`);
+    console.log("    CPU ms per job while the backlog drained:");
+    console.log(cpuRow("chat", chatDrain.perJob));
+    console.log(cpuRow("floor", floorDrain.perJob));
+    console.log(cpuRow("no-op", rawDrain.perJob));
     console.log("");
     console.log(`scale: ${API_PROCESSES} API process(es), ${CHAT_WORKERS} chat worker process(es)`);
     console.log("ratios (issue 12 goals: chat/floor >= 0.5, chat/bare >= 0.2, wallet/bare >= 0.4,");
