@@ -1,14 +1,17 @@
 /**
  * `npm start`: the whole product on this machine. Starts Redis and the MongoDB-compatible server
  * when REDIS_URL / MONGODB_URI are unset (data under DATA_DIR), builds the web app when needed,
- * then one API process and one worker process per queue, each supervised (restarted with backoff
- * when it exits on its own). Ctrl+C stops everything.
+ * then API_PROCESSES API processes (one per core by default, behind the one PORT) and one worker
+ * process per queue, each supervised (restarted with backoff when it exits on its own). Ctrl+C
+ * stops everything.
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { QUEUE_NAMES } from "@storefront/shared";
+import { apiProcessCount } from "./lib/front";
 import { startStack } from "./lib/stack";
 
 const dataDir = path.resolve(process.env.DATA_DIR ?? "./data");
@@ -30,6 +33,7 @@ function buildWeb(): void {
 }
 
 async function main(): Promise<void> {
+  const apiCount = apiProcessCount(process.env.API_PROCESSES, availableParallelism());
   buildWeb();
   const port = Number(process.env.PORT ?? 3000);
   const stack = await startStack({
@@ -38,6 +42,7 @@ async function main(): Promise<void> {
     dataDir,
     persist: true,
     port,
+    apiProcesses: apiCount,
     workers: [...QUEUE_NAMES],
     env: { SESSION_SECRET: sessionSecret(), NODE_ENV: process.env.NODE_ENV ?? "production" },
     inheritOutput: true,
@@ -47,7 +52,9 @@ async function main(): Promise<void> {
   writeFileSync(stackFile, JSON.stringify({ pid: process.pid, mongoUri: stack.mongoUri, redisUrl: stack.redisUrl }), {
     mode: 0o600,
   });
-  console.log(`[start] storefront on ${stack.apiUrls[0]} (API under /api); Ctrl+C stops it`);
+  console.log(
+    `[start] storefront on ${stack.url} (API under /api, ${apiCount} API process${apiCount === 1 ? "" : "es"}); Ctrl+C stops it`,
+  );
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

@@ -19,6 +19,7 @@ import {
   observeSocketServer,
   OutageLog,
   Pusher,
+  serveHandedConnections,
 } from "@storefront/shared/server";
 import { createApp } from "./app";
 import { indexStoredSessions } from "./middleware/session";
@@ -71,6 +72,8 @@ async function main(): Promise<void> {
   answerClientErrors(server);
   const sockets = attachSocketServer(server, ctx);
   observeSocketServer(sockets.io);
+  // With several API processes, npm start keeps the public port and hands their clients over.
+  serveHandedConnections(server);
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;

@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { QUEUE_NAMES } from "@storefront/shared";
 import { buildServer, type ServerProgram } from "./build-server";
+import { startFront, type Front } from "./front";
 import { freePort, startMongo, startRedis, stopProcess, waitForPort } from "./infra";
 import { supervise, type RestartPolicy, type Supervised } from "./supervisor";
 
@@ -23,13 +24,17 @@ export interface StackOptions {
   /** Keep data across runs (npm start) instead of throw-away (tests). */
   dataDir: string;
   persist: boolean;
+  /**
+   * API processes (1). With more than one and a `port`, the stack keeps that port itself and hands
+   * each client's connections to one of them (front.ts); each process also listens on a port of its own.
+   */
   apiProcesses?: number;
   /** Worker processes to run: one entry per process, each a comma-separated queue list. */
   workers?: string[];
   env?: Record<string, string>;
   /** Extra node flags for the API and worker processes (the benchmark's `--cpu-prof`). */
   nodeArgs?: string[];
-  /** Fixed port of the first API process; others get free ports. */
+  /** The public port: the API process's own, or the front's when there are several. */
   port?: number;
   logDir?: string;
   inheritOutput?: boolean;
@@ -45,6 +50,8 @@ export interface ManagedProcess extends Supervised {
 export interface Stack {
   mongoUri: string;
   redisUrl: string;
+  /** Where clients call: the front with several API processes and a `port`, else the first API process. */
+  url: string;
   apiUrls: string[];
   apis: ManagedProcess[];
   workers: ManagedProcess[];
@@ -142,6 +149,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
 
   const processes: ManagedProcess[] = [];
+  /** The children that said they are ready and have not exited since. */
+  const serving = new Set<ChildProcess>();
 
   async function launch(
     name: string,
@@ -166,6 +175,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
             child.kill("SIGKILL");
             throw error;
           }
+          serving.add(child);
+          child.once("exit", () => serving.delete(child));
           return child;
         },
       },
@@ -177,13 +188,18 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   }
 
   const apiCount = options.apiProcesses ?? 1;
+  const fronted = apiCount > 1 && options.port !== undefined;
   const apiPorts = await Promise.all(
-    Array.from({ length: apiCount }, (_, i) => (i === 0 && options.port !== undefined ? options.port : freePort())),
+    Array.from({ length: apiCount }, (_, i) => (i === 0 && options.port !== undefined && !fronted ? options.port : freePort())),
   );
   const apis = await Promise.all(
     apiPorts.map((port, i) => launch(`api-${i + 1}`, "api", { ...baseEnv, PORT: String(port) }, "listening")),
   );
   await Promise.all(apiPorts.map((port) => waitForPort(port, 30_000)));
+  const host = baseEnv.HOST ?? "127.0.0.1";
+  const front: Front | undefined = fronted
+    ? await startFront(options.port!, host, () => apis.map((api) => (serving.has(api.child) ? api.child : undefined)))
+    : undefined;
 
   let workerIndex = 0;
   const startWorker = (queues: string, extraEnv: Record<string, string> = {}) =>
@@ -198,6 +214,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   return {
     mongoUri,
     redisUrl,
+    url: `http://127.0.0.1:${front ? front.port : apiPorts[0]}`,
     apiUrls: apiPorts.map((port) => `http://127.0.0.1:${port}`),
     apis,
     workers,
@@ -212,6 +229,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     async stop() {
       // Ctrl+C reaches every child at once: nothing that exits from here on is restarted.
       for (const p of [...processes, redis, mongo]) p?.halt();
+      await front?.close();
       await Promise.all(processes.map((p) => p.stop()));
       await Promise.all([redis?.stop(), mongo?.stop()]);
     },

@@ -1,12 +1,14 @@
 /**
  * Scale-out on one machine: two API processes and two chat worker processes on a stack of their
- * own, behind a round-robin proxy (Socket.IO on the websocket transport).
+ * own, behind a round-robin proxy (Socket.IO on the websocket transport), and behind the one port
+ * `npm start` keeps for them (scripts/lib/front.ts).
  * - A user whose socket sits on one API process receives the push for a job accepted by the other.
  * - Killing one API process and one chat worker in the middle of 100 chat calls loses no accepted
  *   job and no coin: every hold ends settled (job completed) or released (refunded), and every
  *   balance equals the sum of its ledger entries.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import mongoose from "mongoose";
@@ -19,6 +21,8 @@ import {
   ledgerSum,
   reconcileLedger,
 } from "@storefront/shared/server";
+import { slotOf } from "../../scripts/lib/front";
+import { freePort } from "../../scripts/lib/infra";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 import { startRoundRobinProxy, type RoundRobinProxy } from "../peers/round-robin-proxy";
 import { Client } from "../support/client";
@@ -39,6 +43,8 @@ beforeAll(async () => {
     persist: false,
     logDir,
     apiProcesses: 2,
+    // The stack keeps this port and hands each client's connections to one API process, as npm start does.
+    port: await freePort(),
     // Only chat calls are made: the queues this suite does not call would only add start-ups.
     workers: ["chat", "chat", "maintenance"],
     env: {
@@ -77,7 +83,63 @@ const chatBody = (id: string, message: string) => ({
   language: "en",
 });
 
+/** The API process (1 or 2) whose log holds this request id: a 404 is logged at info. */
+function processThatLogged(requestId: string): number | undefined {
+  const index = [1, 2].find((n) => readFileSync(path.join(logDir, `api-${n}.log`), "utf8").includes(requestId));
+  return index;
+}
+
+/** GET `path` on the front from `localAddress` (a loopback address of its own), on a new connection. */
+function getFrom(localAddress: string, urlPath: string, requestId: string): Promise<number> {
+  const { hostname, port } = new URL(stack.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: hostname, port, localAddress, path: urlPath, agent: false, headers: { "x-request-id": requestId } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
 describe("scale-out: two API processes, two chat workers", () => {
+  it("serves everything on one port: each client address stays on one API process, and polling sockets work", async () => {
+    // Two loopback addresses the front puts on different processes, two calls from each.
+    const addresses = [0, 1].map((slot) =>
+      Array.from({ length: 20 }, (_, i) => `127.0.0.${i + 2}`).find((a) => slotOf(a, 2) === slot)!,
+    );
+    const seen: number[][] = [];
+    for (const address of addresses) {
+      const ids = [1, 2].map((n) => `front-${address}-${n}-${Date.now()}`);
+      for (const id of ids) expect(await getFrom(address, "/api/no-such-route.php", id)).toBe(404);
+      seen.push(await Promise.all(ids.map((id) => until(() => processThatLogged(id), 5_000, `the log line of ${id}`))));
+    }
+    expect(seen[0]![0]).toBe(seen[0]![1]);
+    expect(seen[1]![0]).toBe(seen[1]![1]);
+    expect(seen[0]![0]).not.toBe(seen[1]![0]);
+
+    // Socket.IO's polling transport (each poll its own request) through the front, a job's push on it.
+    const { client, id } = await userWithCoins(stack.url, 50);
+    const { socket, received } = await connectSocket(stack.url, client, "polling");
+    try {
+      expect(socket.io.engine.transport.name).toBe("polling");
+      const res = await client.post("/textai/chat.php", chatBody(id, "what is 5 * 9?"));
+      expect(res.status).toBe(200);
+      const completed = await until(
+        () => received.find((r) => r.event === "job:completed" && r.payload.queue === "chat"),
+        10_000,
+        "job:completed pushed on the polling socket",
+        100,
+      );
+      expect(JSON.stringify(completed.payload.result)).toContain("45");
+    } finally {
+      socket.disconnect();
+    }
+  });
+
   it("pushes to a socket on API process A the job accepted by API process B; metrics from either", async () => {
     const { client, id } = await userWithCoins(stack.apiUrls[0]!, 200);
     // The socket goes through the proxy; the log says which API process holds it.

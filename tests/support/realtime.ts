@@ -10,11 +10,18 @@ export interface Push {
   payload: any;
 }
 
-/** A browser-like socket on `baseUrl`: same origin, the client's session cookie in the handshake. */
-export async function connectSocket(baseUrl: string, client: Client): Promise<{ socket: Socket; received: Push[] }> {
+/**
+ * A browser-like socket on `baseUrl`: same origin, the client's session cookie in the handshake; on
+ * the websocket transport unless told (a browser falls back to polling where WebSockets are blocked).
+ */
+export async function connectSocket(
+  baseUrl: string,
+  client: Client,
+  transport: "websocket" | "polling" = "websocket",
+): Promise<{ socket: Socket; received: Push[] }> {
   const socket = io(baseUrl, {
     path: "/socket.io",
-    transports: ["websocket"],
+    transports: [transport],
     extraHeaders: { cookie: client.cookieHeader() },
     reconnection: false,
   });

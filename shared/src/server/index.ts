@@ -18,3 +18,4 @@ export * from "./purchases";
 export * from "./low-balance";
 export * from "./rate-limiters";
 export * from "./process-identity";
+export * from "./handover";
