@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   const sockets = attachSocketServer(server, ctx);
   observeSocketServer(sockets.io);
   // With several API processes, npm start keeps the public port and hands their clients over.
-  serveHandedConnections(server);
+  const handover = serveHandedConnections(server);
   server.listen(config.PORT, config.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
@@ -86,6 +86,8 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     log.info({ signal }, "shutting down");
+    // New clients go to the other API processes from now on.
+    handover.stop();
     const socketsClosed = sockets.close().catch(() => undefined);
     server.closeAllConnections();
     await socketsClosed;

@@ -1,4 +1,8 @@
-/** An API process as the front sees it (front.test.ts): serves the connections it is handed, answering its pid. */
+/**
+ * An API process as the front sees it (front.test.ts): serves the connections it is handed, answering
+ * its pid. Told "block", it keeps its event loop busy for a while (then exits if told so); told
+ * "stop", it refuses the connections handed to it from then on, as a stopping API process does.
+ */
 import { createServer } from "node:http";
 import { serveHandedConnections } from "../../shared/src/server/handover";
 
@@ -6,5 +10,16 @@ const server = createServer((_req, res) => {
   res.setHeader("Connection", "close");
   res.end(String(process.pid));
 });
-serveHandedConnections(server);
+const handover = serveHandedConnections(server);
+process.on("message", (message: { type?: string; ms?: number; exit?: boolean }) => {
+  if (message.type === "stop") handover.stop();
+  if (message.type !== "block") return;
+  // Blocks after this turn, so the "blocking" answer leaves first.
+  setImmediate(() => {
+    const until = Date.now() + (message.ms ?? 0);
+    while (Date.now() < until);
+    if (message.exit) process.exit(1);
+  });
+  process.send?.({ type: "blocking" });
+});
 process.send?.({ type: "ready" });

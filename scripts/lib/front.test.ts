@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { request } from "node:http";
+import { connect } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +13,14 @@ function startChild(): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     child.once("message", () => resolve(child));
     child.once("exit", (code) => reject(new Error(`fixture exited (${code})`)));
+  });
+}
+
+/** Tells a fixture to keep its event loop busy for `ms` (and then exit), once it has started to. */
+function block(child: ChildProcess, ms: number, exit = false): Promise<void> {
+  return new Promise((resolve) => {
+    child.once("message", () => resolve());
+    child.send({ type: "block", ms, exit });
   });
 }
 
@@ -41,15 +50,16 @@ describe("the front of several API processes", () => {
   let children: ChildProcess[];
   let up: boolean[];
   let front: Front;
+  const slots = () => children.map((child, i) => (up[i] ? child : undefined));
 
   beforeAll(async () => {
     children = await Promise.all([startChild(), startChild()]);
     up = [true, true];
-    front = await startFront(0, "127.0.0.1", () => children.map((child, i) => (up[i] ? child : undefined)));
+    front = await startFront(0, "127.0.0.1", slots, { maxWaiting: 4 });
   });
 
-  afterAll(async () => {
-    await front?.close();
+  afterAll(() => {
+    front?.close();
     for (const child of children ?? []) child.kill();
   });
 
@@ -81,6 +91,63 @@ describe("the front of several API processes", () => {
     } finally {
       up = [true, true];
     }
+  });
+
+  it("sends new clients to the next process while one has too many handovers unanswered", async () => {
+    const addresses = addressesOnSlot(0, 2, 6);
+    await block(children[0]!, 1500);
+    // The first four wait for the busy process; the two after them go to the other.
+    const answers = addresses.map((address) => answeredBy(front.port, address));
+    const pids = await Promise.all(answers);
+    expect(pids.filter((pid) => pid === children[0]!.pid)).toHaveLength(4);
+    expect(pids.filter((pid) => pid === children[1]!.pid)).toHaveLength(2);
+  });
+
+  it("hands the clients of a process that is stopping to the next one", async () => {
+    const stopping = await startChild();
+    const other = children[1]!;
+    const own = await startFront(0, "127.0.0.1", () => [stopping, other]);
+    try {
+      stopping.send({ type: "stop" });
+      const [address] = addressesOnSlot(0, 2, 1);
+      // Refused by the stopping process, answered by the other; and the next ones skip it.
+      expect(await answeredBy(own.port, address)).toBe(other.pid);
+      expect(await answeredBy(own.port, address)).toBe(other.pid);
+    } finally {
+      own.close();
+      stopping.kill();
+    }
+  });
+
+  it("closes, not loses, the connections a process had not taken when it died", async () => {
+    const doomed = await startChild();
+    const survivor = children[1]!;
+    const own = await startFront(0, "127.0.0.1", () => [doomed, survivor]);
+    try {
+      await block(doomed, 500, true);
+      const requests = addressesOnSlot(0, 2, 3).map((address) =>
+        answeredBy(own.port, address).then(
+          () => "answered",
+          (error: Error) => error.message,
+        ),
+      );
+      // Without the front's bookkeeping these would wait forever (the test's timeout).
+      for (const outcome of await Promise.all(requests)) expect(outcome).toMatch(/socket hang up|ECONNRESET/u);
+      // The next client of that slot goes to the process that is left.
+      expect(await answeredBy(own.port, addressesOnSlot(0, 2, 1)[0])).toBe(survivor.pid);
+    } finally {
+      own.close();
+      doomed.kill();
+    }
+  });
+
+  it("stops listening at once, while a connection it handed over is still open", async () => {
+    const own = await startFront(0, "127.0.0.1", slots);
+    const idle = connect(own.port, "127.0.0.1");
+    await new Promise((resolve) => idle.once("connect", resolve));
+    own.close();
+    await expect(answeredBy(own.port)).rejects.toThrow(/ECONNREFUSED/u);
+    idle.destroy();
   });
 
   it("gives every address a slot in range, the same each time", () => {

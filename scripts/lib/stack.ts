@@ -96,7 +96,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const logDir = options.logDir;
   if (logDir) mkdirSync(logDir, { recursive: true });
   const inherit = options.inheritOutput ?? false;
-  const supervision = { stopChild, ...(options.restartPolicy ? { policy: options.restartPolicy } : {}) };
+  /** The children that said they are ready and are not stopping or gone: the front's choice. */
+  const serving = new Set<ChildProcess>();
+  const stopServing = (child: ChildProcess) => {
+    serving.delete(child);
+    return stopChild(child);
+  };
+  const supervision = { stopChild: stopServing, ...(options.restartPolicy ? { policy: options.restartPolicy } : {}) };
 
   let mongoUri = options.mongoUri;
   let redisUrl = options.redisUrl;
@@ -149,8 +155,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
 
   const processes: ManagedProcess[] = [];
-  /** The children that said they are ready and have not exited since. */
-  const serving = new Set<ChildProcess>();
 
   async function launch(
     name: string,
@@ -192,8 +196,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const apiPorts = await Promise.all(
     Array.from({ length: apiCount }, (_, i) => (i === 0 && options.port !== undefined && !fronted ? options.port : freePort())),
   );
+  // Behind the front, each process's own port is for this machine's health checks only.
+  const apiHost: Record<string, string> = fronted ? { HOST: "127.0.0.1" } : {};
   const apis = await Promise.all(
-    apiPorts.map((port, i) => launch(`api-${i + 1}`, "api", { ...baseEnv, PORT: String(port) }, "listening")),
+    apiPorts.map((port, i) => launch(`api-${i + 1}`, "api", { ...baseEnv, ...apiHost, PORT: String(port) }, "listening")),
   );
   await Promise.all(apiPorts.map((port) => waitForPort(port, 30_000)));
   const host = baseEnv.HOST ?? "127.0.0.1";
@@ -229,7 +235,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     async stop() {
       // Ctrl+C reaches every child at once: nothing that exits from here on is restarted.
       for (const p of [...processes, redis, mongo]) p?.halt();
-      await front?.close();
+      front?.close();
       await Promise.all(processes.map((p) => p.stop()));
       await Promise.all([redis?.stop(), mongo?.stop()]);
     },
