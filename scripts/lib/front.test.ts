@@ -141,6 +141,26 @@ describe("the front of several API processes", () => {
     }
   });
 
+  it("closes a connection no process answered for in time, and frees its place", async () => {
+    const mute = await startChild();
+    const own = await startFront(0, "127.0.0.1", () => [mute, children[1]!], { maxWaiting: 1, answerTimeoutMs: 200 });
+    try {
+      await new Promise<void>((resolve) => {
+        mute.send({ type: "mute" }, () => resolve());
+      });
+      const [address] = addressesOnSlot(0, 2, 1);
+      // Without the deadline this client would wait forever, and the muted process's one place stay taken.
+      await expect(answeredBy(own.port, address)).rejects.toThrow(/socket hang up|ECONNRESET/u);
+      await new Promise<void>((resolve) => {
+        mute.send({ type: "unmute" }, () => resolve());
+      });
+      expect(await answeredBy(own.port, address)).toBe(mute.pid);
+    } finally {
+      own.close();
+      mute.kill();
+    }
+  });
+
   it("stops listening at once, while a connection it handed over is still open", async () => {
     const own = await startFront(0, "127.0.0.1", slots);
     const idle = connect(own.port, "127.0.0.1");

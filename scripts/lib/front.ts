@@ -56,11 +56,17 @@ export interface FrontOptions {
    * event loop is stuck would otherwise gather sockets (file descriptors of this process) without limit.
    */
   maxWaiting?: number;
+  /**
+   * How long a handover may go unanswered before the front closes its copy and frees its place. A
+   * process out of file descriptors never receives the socket (Node drops it without a word for a
+   * socket sent this way), and one whose event loop is stuck holds its clients until it recovers.
+   */
+  answerTimeoutMs?: number;
   log?: (line: string) => void;
 }
 
-/** A process's handovers not answered yet, by id. */
-type Waiting = Map<number, Socket>;
+/** A process's handovers not answered yet, by id, each with its deadline. */
+type Waiting = Map<number, { socket: Socket; timer: NodeJS.Timeout }>;
 
 /**
  * Listens on `port` and `host`; `slots()` gives each API process's current child when it is up and
@@ -73,6 +79,7 @@ export function startFront(
   options: FrontOptions = {},
 ): Promise<Front> {
   const maxWaiting = options.maxWaiting ?? 64;
+  const answerTimeoutMs = options.answerTimeoutMs ?? 5000;
   const log = options.log ?? ((line: string) => process.stderr.write(`[front] ${line}\n`));
   const waitingOf = new Map<ChildProcess, Waiting>();
   /** Processes that refused a connection: they are stopping, and get no more. */
@@ -86,19 +93,24 @@ export function startFront(
     waitingOf.set(child, waiting);
     child.on("message", (message: { type?: unknown; id?: unknown; taken?: unknown } | null) => {
       if (message?.type !== HANDOVER_ANSWER || typeof message.id !== "number") return;
-      const socket = waiting.get(message.id);
-      if (!socket) return;
+      const handed = waiting.get(message.id);
+      if (!handed) return;
       waiting.delete(message.id);
+      clearTimeout(handed.timer);
       if (message.taken === true) {
-        socket.destroy();
+        handed.socket.destroy();
       } else {
         refusing.add(child);
-        handOver(socket);
+        handOver(handed.socket);
       }
     });
     // Not taken before the process ended: nobody read the request; the client sends it again.
     child.once("exit", () => {
-      for (const socket of waiting.values()) socket.destroy();
+      for (const { socket, timer } of waiting.values()) {
+        clearTimeout(timer);
+        socket.destroy();
+      }
+      waiting.clear();
       waitingOf.delete(child);
     });
     return waiting;
@@ -109,13 +121,21 @@ export function startFront(
     const first = slotOf(socket.remoteAddress, children.length);
     for (let i = 0; i < children.length; i++) {
       const child = children[(first + i) % children.length];
-      if (!child?.connected || refusing.has(child)) continue;
+      if (!child?.connected || child.exitCode !== null || child.signalCode !== null || refusing.has(child)) continue;
       const waiting = waitingFor(child);
       if (waiting.size >= maxWaiting) continue;
       const id = nextId++;
-      waiting.set(id, socket);
+      // Closing the front's copy never harms a connection the process did take: it holds its own.
+      const drop = () => {
+        const handed = waiting.get(id);
+        if (!handed) return;
+        waiting.delete(id);
+        clearTimeout(handed.timer);
+        socket.destroy();
+      };
+      waiting.set(id, { socket, timer: setTimeout(drop, answerTimeoutMs) });
       child.send({ type: HANDED_CONNECTION, id }, socket, { keepOpen: true }, (error) => {
-        if (error && waiting.delete(id)) socket.destroy();
+        if (error) drop();
       });
       return;
     }
