@@ -769,4 +769,60 @@ describe("conversation costs", () => {
     expect(costs.get("conv_b")).toBeUndefined();
     expect((await conversationCosts(other, ["conv_a"])).get("conv_a")).toBeUndefined();
   });
+
+  it("files a first message's charge whose entry is written after the conversation was saved", async () => {
+    // The executor's own writes of these entries fail until the key leaves the set.
+    const lostKeys = loseExecutorWrites();
+    const heldOnly = async (name: string) => {
+      const id = await newUser(50);
+      const key = `late-${name}:${String(id)}`;
+      const jobId = `late-${name}-${String(id)}`;
+      lostKeys.add(key);
+      const held = await hold({ userId: id, coins: 6, key, feature: "text", queue: "chat", jobId, fresh: true });
+      // The call answers with its entry's write still owed.
+      await held.recorded;
+      expect(await LedgerEntry.exists({ key })).toBeNull();
+      return { id, key, jobId, entryId: held.id };
+    };
+    const filedUnder = (key: string, conversationId: string) =>
+      vi.waitFor(async () => expect(await LedgerEntry.findOne({ key }).lean()).toMatchObject({ conversationId }), {
+        timeout: 5000,
+        interval: 50,
+      });
+
+    // Saved first, then the executor's retry lands.
+    const retried = await heldOnly("retry");
+    expect(await fileUnderConversation(retried.id, [retried.jobId], "conv_late")).toBe(0);
+    lostKeys.delete(retried.key);
+    await filedUnder(retried.key, "conv_late");
+    expect((await conversationCosts(retried.id, ["conv_late"])).get("conv_late")).toBe(6);
+
+    // Saved first, then the reconciler writes it from its marker (its executor has stopped).
+    const recovered = await heldOnly("recovered");
+    expect(await fileUnderConversation(recovered.id, [recovered.jobId], "conv_recovered")).toBe(0);
+    await User.collection.updateOne(
+      { _id: recovered.id },
+      { $set: { [`pendingEntries.${recovered.entryId}.executor`]: await endedProcessId() } },
+    );
+    expect((await reconcileLedger()).written).toBe(1);
+    await filedUnder(recovered.key, "conv_recovered");
+
+    // Landing while the save runs, after it looked for the job's entry and before it files: the save files it.
+    const between = await heldOnly("between");
+    const distinct = LedgerEntry.distinct.bind(LedgerEntry);
+    const landsMeanwhile = vi.spyOn(LedgerEntry, "distinct").mockImplementationOnce(((...args: Parameters<typeof distinct>) =>
+      distinct(...args).then(async (found: unknown) => {
+        lostKeys.delete(between.key);
+        await vi.waitFor(async () => expect(await LedgerEntry.exists({ key: between.key })).not.toBeNull(), {
+          timeout: 5000,
+          interval: 50,
+        });
+        return found;
+      })) as unknown as typeof distinct);
+    onTestFinished(() => landsMeanwhile.mockRestore());
+    expect(await fileUnderConversation(between.id, [between.jobId], "conv_between")).toBe(1);
+    await filedUnder(between.key, "conv_between");
+
+    for (const { id } of [retried, recovered, between]) expect(await ledgerSum(id)).toBe(await balance(id));
+  });
 });

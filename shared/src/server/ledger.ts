@@ -21,6 +21,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { Types } from "mongoose";
+import { ConversationFiling } from "./models/conversation-filing";
 import { LedgerEntry, type LedgerEntryDoc, type LedgerKind } from "./models/ledger-entry";
 import { User } from "./models/user";
 import { PROCESS_ID, processGone } from "./process-identity";
@@ -496,11 +497,12 @@ async function applyFresh(input: EntryInput, entry: LedgerEntryDoc, startedAt: n
  * it from the marker already. The marker is tidied only once the entry is there.
  */
 async function record(entry: LedgerEntryDoc & { __v: 0 }): Promise<void> {
-  const write = async () => {
-    await insertOnce(entry);
+  const write = async (late: boolean) => {
+    await (late ? insertLate(entry) : insertOnce(entry));
     tidyLater(entry.userId, entry._id);
   };
-  await write().catch(() => unrecorded.add(entry._id.toHexString(), write, 1000));
+  // The first write comes before the call answers, so before any save can file the job's charge.
+  await write(false).catch(() => unrecorded.add(entry._id.toHexString(), () => write(true), 1000));
 }
 
 const unrecorded = new OwedWrites();
@@ -514,6 +516,27 @@ async function insertOnce(entry: LedgerEntryDoc & { __v: 0 }): Promise<void> {
     await LedgerEntry.collection.insertOne(entry);
   } catch (error) {
     if (!isDuplicateKey(error) || !(await LedgerEntry.exists({ _id: entry._id }))) throw error;
+  }
+}
+
+/**
+ * Inserts an entry written late (after its call answered: a retry, or a recovery from its marker),
+ * then files it under the conversation a save claimed its job for while it was missing. The claim is
+ * written before the save files the job's entries, and looked for here after the insert, so one of
+ * the two sees the other whatever their order (`fileUnderConversation`).
+ */
+async function insertLate(entry: LedgerEntryDoc & { __v: 0 }): Promise<void> {
+  await insertOnce(entry);
+  if (entry.kind !== "hold" || !entry.jobId || entry.conversationId) return;
+  const claim = await ConversationFiling.collection.findOne<{ conversationId: string }>(
+    { userId: entry.userId, jobId: entry.jobId },
+    { projection: { conversationId: 1 } },
+  );
+  if (claim) {
+    await LedgerEntry.collection.updateOne(
+      { _id: entry._id, conversationId: null },
+      { $set: { conversationId: claim.conversationId } },
+    );
   }
 }
 
@@ -531,7 +554,7 @@ async function writeIfMarked(userId: Types.ObjectId, id: Types.ObjectId): Promis
 
 /** Writes the entry `marker` describes, as its executor would have, and queues the marker's removal. */
 async function writeDescribed(userId: Types.ObjectId, id: Types.ObjectId, marker: Described): Promise<void> {
-  await insertOnce(fromMarker(userId, id, marker, new Date()));
+  await insertLate(fromMarker(userId, id, marker, new Date()));
   tidyLater(userId, id);
 }
 
@@ -883,6 +906,11 @@ async function refundOnce(claimed: LedgerEntryDoc, holdKey: string, reason: stri
  * Files a user's charges for jobs under a conversation created after them (a first message is
  * answered before the thread is saved and has its id). Only the user's own entries without a
  * conversation change; amounts never do.
+ *
+ * A hold whose entry is not written yet (its write owed while the database was away; the call had
+ * answered) is claimed for the conversation before the entries are filed, and its writer files it
+ * when it lands (`insertLate`): an entry that lands before the filing is filed by it, one that lands
+ * after finds the claim.
  */
 export async function fileUnderConversation(
   userId: Types.ObjectId | string,
@@ -890,11 +918,26 @@ export async function fileUnderConversation(
   conversationId: string,
 ): Promise<number> {
   if (jobIds.length === 0) return 0;
-  const result = await LedgerEntry.updateMany(
-    { userId: toObjectId(userId), jobId: { $in: [...jobIds] }, conversationId: null, kind: { $in: ["hold", "release"] } },
+  const owner = toObjectId(userId);
+  const jobs = { userId: owner, jobId: { $in: [...jobIds] } };
+  const written = new Set(await LedgerEntry.distinct("jobId", { ...jobs, kind: "hold" }));
+  // A claim made first by another save of the same job stands (an upsert that races one is refused as a duplicate).
+  await Promise.all(
+    jobIds
+      .filter((jobId) => !written.has(jobId))
+      .map((jobId) =>
+        ConversationFiling.collection
+          .updateOne({ userId: owner, jobId }, { $setOnInsert: { conversationId, createdAt: new Date() } }, { upsert: true })
+          .catch((error: unknown) => {
+            if (!isDuplicateKey(error)) throw error;
+          }),
+      ),
+  );
+  const filed = await LedgerEntry.updateMany(
+    { ...jobs, conversationId: null, kind: { $in: ["hold", "release"] } },
     { $set: { conversationId } },
   );
-  return result.modifiedCount;
+  return filed.modifiedCount;
 }
 
 /** Coins each of a user's conversations has cost so far: its applied charges less their refunds. */
@@ -959,7 +1002,7 @@ async function writeFromMarkers(
     if (!(marker.at < cutoff || processGone(marker.executor))) continue;
     const id = new Types.ObjectId(hex);
     try {
-      await insertOnce(fromMarker(user._id, id, marker, now));
+      await insertLate(fromMarker(user._id, id, marker, now));
       written.push(id);
     } catch {
       // Left for the next run: the other markers and users go on.
