@@ -48,3 +48,21 @@ export function loseExecutorWrites(): Set<string> {
   onTestFinished(() => spy.mockRestore());
   return lost;
 }
+
+/**
+ * The first write of the entry under `key` fails (the call answers with the write owed, tried again
+ * every second); `beforeRetry` runs before each later write of it goes through. Returns how many
+ * writes of it were tried so far. The spy goes when the test ends.
+ */
+export function failFirstWrite(key: string, beforeRetry: () => Promise<void> = async () => undefined): () => number {
+  const collection = LedgerEntry.collection;
+  const insert = collection.insertOne.bind(collection);
+  let attempts = 0;
+  const spy = vi.spyOn(collection, "insertOne").mockImplementation(async (doc, options) => {
+    if (doc.key === key && ++attempts === 1) throw new Error("connection lost");
+    if (doc.key === key) await beforeRetry();
+    return insert(doc, options);
+  });
+  onTestFinished(() => spy.mockRestore());
+  return () => attempts;
+}

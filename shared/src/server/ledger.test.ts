@@ -25,15 +25,16 @@ import {
   settleHold,
   spendDayOf,
 } from "./ledger";
+import { ConversationFiling } from "./models/conversation-filing";
 import { LedgerEntry } from "./models/ledger-entry";
 import { User } from "./models/user";
-import { loseExecutorWrites, writeOnceLookedFor } from "../../../tests/support/ledger-writes";
+import { failFirstWrite, loseExecutorWrites, writeOnceLookedFor } from "../../../tests/support/ledger-writes";
 import { endedProcessId } from "../../../tests/support/processes";
 import { PROCESS_ID } from "./process-identity";
 
 beforeAll(async () => {
   await mongoose.connect(inject("mongoUri").replace(/\/[^/]*$/u, "/ledger_unit"));
-  await Promise.all([User.createIndexes(), LedgerEntry.createIndexes()]);
+  await Promise.all([User.createIndexes(), LedgerEntry.createIndexes(), ConversationFiling.createIndexes()]);
 });
 
 afterAll(async () => {
@@ -49,6 +50,13 @@ async function newUser(coins = 0): Promise<Types.ObjectId> {
 }
 
 /** The entries whose marker is still on the user. */
+/** Waits (5 s at most) until the entry under `key` has these fields: a write owed is tried again every second. */
+const untilEntry = (key: string, fields: Record<string, unknown>) =>
+  vi.waitFor(async () => expect(await LedgerEntry.findOne({ key }).lean()).toMatchObject(fields), {
+    timeout: 5000,
+    interval: 50,
+  });
+
 async function markers(id: Types.ObjectId): Promise<Types.ObjectId[]> {
   return markedEntries((await User.findById(id).lean<Parameters<typeof markedEntries>[0]>())!);
 }
@@ -378,26 +386,11 @@ describe("fresh entries (committed first, written after)", () => {
   it("tries a failed write of a fresh entry again until it lands", async () => {
     const id = await newUser(30);
     const key = `fresh-retry:${String(id)}`;
-    const insert = LedgerEntry.collection.insertOne.bind(LedgerEntry.collection);
-    let failures = 0;
-    const flaky = vi.spyOn(LedgerEntry.collection, "insertOne").mockImplementation((doc, options) => {
-      if (doc.key === key && failures < 1) {
-        failures += 1;
-        return Promise.reject(new Error("connection lost"));
-      }
-      return insert(doc, options);
-    });
-    onTestFinished(() => flaky.mockRestore());
+    const attempts = failFirstWrite(key);
     const held = await hold({ userId: id, coins: 5, key, feature: "text", queue: "chat", jobId: "j-retry", fresh: true });
     await held.recorded;
-    await vi.waitFor(
-      async () => expect(await LedgerEntry.findOne({ key }).lean()).toMatchObject({ state: "applied", balanceAfter: 25 }),
-      {
-        timeout: 5000,
-        interval: 50,
-      },
-    );
-    expect(failures).toBe(1);
+    await untilEntry(key, { state: "applied", balanceAfter: 25 });
+    expect(attempts()).toBe(2);
     expect(await ledgerSum(id)).toBe(25);
   });
 
@@ -784,11 +777,7 @@ describe("conversation costs", () => {
       expect(await LedgerEntry.exists({ key })).toBeNull();
       return { id, key, jobId, entryId: held.id };
     };
-    const filedUnder = (key: string, conversationId: string) =>
-      vi.waitFor(async () => expect(await LedgerEntry.findOne({ key }).lean()).toMatchObject({ conversationId }), {
-        timeout: 5000,
-        interval: 50,
-      });
+    const filedUnder = (key: string, conversationId: string) => untilEntry(key, { conversationId });
 
     // Saved first, then the executor's retry lands.
     const retried = await heldOnly("retry");
@@ -820,9 +809,81 @@ describe("conversation costs", () => {
         return found;
       })) as unknown as typeof distinct);
     onTestFinished(() => landsMeanwhile.mockRestore());
-    expect(await fileUnderConversation(between.id, [between.jobId], "conv_between")).toBe(1);
+    await fileUnderConversation(between.id, [between.jobId], "conv_between");
     await filedUnder(between.key, "conv_between");
 
     for (const { id } of [retried, recovered, between]) expect(await ledgerSum(id)).toBe(await balance(id));
+  });
+
+  it("files a late charge when the whole save runs while its write is on its way", async () => {
+    const id = await newUser(30);
+    const key = `late-during:${String(id)}`;
+    const jobId = `late-during-${String(id)}`;
+    // The call answers with its entry's write owed; the retry's insert waits for the whole save.
+    const attempts = failFirstWrite(key, async () => {
+      expect(await fileUnderConversation(id, [jobId], "conv_during")).toBe(0);
+    });
+    const held = await hold({ userId: id, coins: 4, key, feature: "text", queue: "chat", jobId, fresh: true });
+    await held.recorded;
+    await untilEntry(key, { conversationId: "conv_during" });
+    expect(attempts()).toBe(2);
+    expect(await ledgerSum(id)).toBe(26);
+  });
+
+  it("files a refund with its hold when the hold is filed while the refund is being made", async () => {
+    const id = await newUser(50);
+    const key = `refund-filed:${String(id)}`;
+    const jobId = `refund-filed-${String(id)}`;
+    await hold({ userId: id, coins: 8, key, feature: "text", queue: "chat", jobId });
+    // The release has claimed the hold (no conversation yet) when the save files the job's charges.
+    const claim = LedgerEntry.findOneAndUpdate.bind(LedgerEntry);
+    const savedMeanwhile = vi.spyOn(LedgerEntry, "findOneAndUpdate").mockImplementationOnce(((
+      ...args: Parameters<typeof claim>
+    ) => {
+      const query = claim(...args);
+      const lean = query.lean.bind(query);
+      return Object.assign(query, {
+        lean: (...leanArgs: Parameters<typeof lean>) =>
+          lean(...leanArgs).then(async (found: unknown) => {
+            expect(await fileUnderConversation(id, [jobId], "conv_refunded")).toBe(1);
+            return found;
+          }),
+      });
+    }) as unknown as typeof claim);
+    onTestFinished(() => savedMeanwhile.mockRestore());
+    expect(await releaseHold(key, "job failed")).not.toBeNull();
+    expect(await LedgerEntry.findOne({ key: `release:${key}` }).lean()).toMatchObject({ conversationId: "conv_refunded" });
+    // Charged and refunded: the conversation cost nothing.
+    expect((await conversationCosts(id, ["conv_refunded"])).get("conv_refunded")).toBe(0);
+    expect(await ledgerSum(id)).toBe(50);
+  });
+
+  it("applies the saves' claims again when reconciling, and forgets them after a day", async () => {
+    const lostKeys = loseExecutorWrites();
+    const id = await newUser(50);
+    const key = `claim-again:${String(id)}`;
+    const jobId = `claim-again-${String(id)}`;
+    lostKeys.add(key);
+    const held = await hold({ userId: id, coins: 3, key, feature: "text", queue: "chat", jobId, fresh: true });
+    await held.recorded;
+    expect(await fileUnderConversation(id, [jobId], "conv_again")).toBe(0);
+    // The late writer's look-up for the claim fails after its insert.
+    const lookups = vi.spyOn(ConversationFiling.collection, "findOne").mockRejectedValue(new Error("connection lost"));
+    onTestFinished(() => lookups.mockRestore());
+    lostKeys.delete(key);
+    await vi.waitFor(async () => expect(await LedgerEntry.exists({ key })).not.toBeNull(), { timeout: 5000, interval: 50 });
+    expect(lookups).toHaveBeenCalled();
+    expect((await LedgerEntry.findOne({ key }).lean())?.conversationId).toBeNull();
+    await reconcileLedger();
+    expect((await LedgerEntry.findOne({ key }).lean())?.conversationId).toBe("conv_again");
+
+    await ConversationFiling.collection.insertOne({
+      userId: id,
+      jobId: "an-old-claim",
+      conversationId: "conv_old",
+      createdAt: new Date(Date.now() - 25 * 3600_000),
+    });
+    await reconcileLedger();
+    expect(await ConversationFiling.collection.countDocuments({ userId: id })).toBe(1);
   });
 });

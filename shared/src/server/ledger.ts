@@ -521,23 +521,26 @@ async function insertOnce(entry: LedgerEntryDoc & { __v: 0 }): Promise<void> {
 
 /**
  * Inserts an entry written late (after its call answered: a retry, or a recovery from its marker),
- * then files it under the conversation a save claimed its job for while it was missing. The claim is
- * written before the save files the job's entries, and looked for here after the insert, so one of
- * the two sees the other whatever their order (`fileUnderConversation`).
+ * then files its job's charges under the conversation a save claimed the job for while the entry was
+ * missing. The claim is written before the save files the job's entries, and looked for here after
+ * the insert, so one of the two sees the other whatever their order (`fileUnderConversation`). The
+ * look-up is best effort: the reconciler applies every claim again (`applyConversationClaims`).
  */
 async function insertLate(entry: LedgerEntryDoc & { __v: 0 }): Promise<void> {
   await insertOnce(entry);
   if (entry.kind !== "hold" || !entry.jobId || entry.conversationId) return;
-  const claim = await ConversationFiling.collection.findOne<{ conversationId: string }>(
-    { userId: entry.userId, jobId: entry.jobId },
-    { projection: { conversationId: 1 } },
+  const claim = await ConversationFiling.collection
+    .findOne<{ conversationId: string }>({ userId: entry.userId, jobId: entry.jobId }, { projection: { conversationId: 1 } })
+    .catch(() => null);
+  if (claim) await fileJob(entry.userId, entry.jobId, claim.conversationId).catch(() => undefined);
+}
+
+/** Files a job's hold and release entries that have no conversation under `conversationId`. */
+function fileJob(userId: Types.ObjectId, jobId: string, conversationId: string) {
+  return LedgerEntry.collection.updateMany(
+    { userId, jobId, kind: { $in: ["hold", "release"] }, conversationId: null },
+    { $set: { conversationId } },
   );
-  if (claim) {
-    await LedgerEntry.collection.updateOne(
-      { _id: entry._id, conversationId: null },
-      { $set: { conversationId: claim.conversationId } },
-    );
-  }
 }
 
 /** Writes the fresh entry a user's marker describes, if the marker is there (throws if not yet). */
@@ -861,6 +864,14 @@ export async function releaseHold(
   const claimed = (await claim()) ?? ((await findHold(holdKey, { _id: 1 }, userId)) ? await claim() : null);
   if (!claimed) return null;
   const refund = await refundOnce(claimed, holdKey, reason, actor);
+  // Filed under a conversation since it was claimed: the refund goes with it (a filing after this
+  // read finds the refund's entry there and files both).
+  if (!claimed.conversationId && claimed.jobId) {
+    const hold = await LedgerEntry.collection
+      .findOne<{ conversationId?: string | null }>({ _id: claimed._id }, { projection: { conversationId: 1 } })
+      .catch(() => null);
+    if (hold?.conversationId) await fileJob(claimed.userId, claimed.jobId, hold.conversationId).catch(() => undefined);
+  }
   await LedgerEntry.updateOne({ _id: claimed._id }, { holdState: "released", $unset: { releaser: "" } });
   return refund;
 }
@@ -1011,6 +1022,24 @@ async function writeFromMarkers(
   return written;
 }
 
+/** How long a save's claim on a job's charges is kept (`fileUnderConversation`). */
+const CLAIM_KEEP_MS = 24 * 3600_000;
+
+/**
+ * Files the charges of every claimed job under its claim's conversation, in case a late writer's
+ * look-up failed after its insert, and removes claims older than CLAIM_KEEP_MS (a TTL index does so
+ * on MongoDB too; the local stand-in keeps no TTL). There are few: a claim is made only for a job
+ * whose entry was missing when its conversation was saved.
+ */
+async function applyConversationClaims(now: Date): Promise<void> {
+  const expired = new Date(now.getTime() - CLAIM_KEEP_MS);
+  await ConversationFiling.collection.deleteMany({ createdAt: { $lt: expired } });
+  const claims = await ConversationFiling.collection
+    .find<{ userId: Types.ObjectId; jobId: string; conversationId: string }>({}, { projection: { _id: 0 } })
+    .toArray();
+  for (const claim of claims) await fileJob(claim.userId, claim.jobId, claim.conversationId);
+}
+
 /** Takes off the fences set more than FENCE_KEEP_MS before `now` (a few users carry any). */
 async function removeOldFences(now: Date): Promise<void> {
   const fenced = await User.collection
@@ -1085,6 +1114,7 @@ export async function reconcileLedger(now = new Date(), olderThanMs = RECONCILE_
   }
 
   await removeOldFences(now);
+  await applyConversationClaims(now);
 
   // A release whose process has ended is finished at once; one whose process runs, after the age.
   // Either way refundOnce's keys keep the refund single, should the guess be wrong.
