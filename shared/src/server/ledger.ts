@@ -532,13 +532,13 @@ async function insertLate(entry: LedgerEntryDoc & { __v: 0 }): Promise<void> {
   const claim = await ConversationFiling.collection
     .findOne<{ conversationId: string }>({ userId: entry.userId, jobId: entry.jobId }, { projection: { conversationId: 1 } })
     .catch(() => null);
-  if (claim) await fileJob(entry.userId, entry.jobId, claim.conversationId).catch(() => undefined);
+  if (claim) await fileJobs(entry.userId, [entry.jobId], claim.conversationId).catch(() => undefined);
 }
 
-/** Files a job's hold and release entries that have no conversation under `conversationId`. */
-function fileJob(userId: Types.ObjectId, jobId: string, conversationId: string) {
+/** Files the user's hold and release entries of these jobs that have no conversation under `conversationId`. */
+function fileJobs(userId: Types.ObjectId, jobIds: readonly string[], conversationId: string) {
   return LedgerEntry.collection.updateMany(
-    { userId, jobId, kind: { $in: ["hold", "release"] }, conversationId: null },
+    { userId, jobId: { $in: [...jobIds] }, kind: { $in: ["hold", "release"] }, conversationId: null },
     { $set: { conversationId } },
   );
 }
@@ -870,7 +870,7 @@ export async function releaseHold(
     const hold = await LedgerEntry.collection
       .findOne<{ conversationId?: string | null }>({ _id: claimed._id }, { projection: { conversationId: 1 } })
       .catch(() => null);
-    if (hold?.conversationId) await fileJob(claimed.userId, claimed.jobId, hold.conversationId).catch(() => undefined);
+    if (hold?.conversationId) await fileJobs(claimed.userId, [claimed.jobId], hold.conversationId).catch(() => undefined);
   }
   await LedgerEntry.updateOne({ _id: claimed._id }, { holdState: "released", $unset: { releaser: "" } });
   return refund;
@@ -930,8 +930,7 @@ export async function fileUnderConversation(
 ): Promise<number> {
   if (jobIds.length === 0) return 0;
   const owner = toObjectId(userId);
-  const jobs = { userId: owner, jobId: { $in: [...jobIds] } };
-  const written = new Set(await LedgerEntry.distinct("jobId", { ...jobs, kind: "hold" }));
+  const written = new Set(await LedgerEntry.distinct("jobId", { userId: owner, jobId: { $in: [...jobIds] }, kind: "hold" }));
   // A claim made first by another save of the same job stands (an upsert that races one is refused as a duplicate).
   await Promise.all(
     jobIds
@@ -944,11 +943,7 @@ export async function fileUnderConversation(
           }),
       ),
   );
-  const filed = await LedgerEntry.updateMany(
-    { ...jobs, conversationId: null, kind: { $in: ["hold", "release"] } },
-    { $set: { conversationId } },
-  );
-  return filed.modifiedCount;
+  return (await fileJobs(owner, jobIds, conversationId)).modifiedCount;
 }
 
 /** Coins each of a user's conversations has cost so far: its applied charges less their refunds. */
@@ -1037,7 +1032,7 @@ async function applyConversationClaims(now: Date): Promise<void> {
   const claims = await ConversationFiling.collection
     .find<{ userId: Types.ObjectId; jobId: string; conversationId: string }>({}, { projection: { _id: 0 } })
     .toArray();
-  for (const claim of claims) await fileJob(claim.userId, claim.jobId, claim.conversationId);
+  for (const claim of claims) await fileJobs(claim.userId, [claim.jobId], claim.conversationId);
 }
 
 /** Takes off the fences set more than FENCE_KEEP_MS before `now` (a few users carry any). */
