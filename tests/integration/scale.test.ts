@@ -85,8 +85,7 @@ const chatBody = (id: string, message: string) => ({
 
 /** The API process (1 or 2) whose log holds this request id: a 404 is logged at info. */
 function processThatLogged(requestId: string): number | undefined {
-  const index = [1, 2].find((n) => readFileSync(path.join(logDir, `api-${n}.log`), "utf8").includes(requestId));
-  return index;
+  return [1, 2].find((n) => readFileSync(path.join(logDir, `api-${n}.log`), "utf8").includes(requestId));
 }
 
 /** GET `path` on the front from `localAddress` (a loopback address of its own), on a new connection. */
