@@ -652,9 +652,9 @@ async function main(): Promise<void> {
       () => addBacklog(FLOOR_QUEUE, (i) => ({ userId: users[i % users.length]!.id })),
     );
 
-    const [chatJobsPerSecond, rawJobsPerSecond, floorJobsPerSecond] = [chatDrain, rawDrain, floorDrain].map(
-      (d) => d.jobsPerSecond,
-    ) as [number, number, number];
+    const { jobsPerSecond: chatJobsPerSecond } = chatDrain;
+    const { jobsPerSecond: rawJobsPerSecond } = rawDrain;
+    const { jobsPerSecond: floorJobsPerSecond } = floorDrain;
     const bareLat = summarise(bareResult.latenciesMs);
     const chatLat = summarise(chatResult.latenciesMs);
     const walletLat = summarise(walletResult.latenciesMs);
