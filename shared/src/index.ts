@@ -3,6 +3,7 @@ export * from "./phone";
 export * from "./pricing";
 export * from "./rules";
 export * from "./messages";
+export * from "./retry-after";
 export * from "./job-failure";
 export * from "./schemas/common";
 export * from "./schemas/auth";

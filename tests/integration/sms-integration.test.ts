@@ -35,10 +35,12 @@ import { offlineChatProvider } from "../../workers/src/providers/chat/offline";
 import { HttpGatewayPeer } from "../peers/sms-http-gateway";
 import { SmppServerPeer } from "../peers/sms-smpp-server";
 import { startApiProcess, type ApiProcess } from "../support/api-process";
-import { adminClient, Client, newUser } from "../support/client";
+import { adminClient, Client, newUser as signUp, provenInDatabase } from "../support/client";
 import { adminWithRole } from "./admin-helpers";
 import { until } from "../support/realtime";
 
+/** Every subscriber of these suites has proven their number: only a proven number is tied to SMS. */
+const newUser = async () => provenInDatabase(await signUp());
 const SECRET = `test-webhook-secret-${randomUUID()}`;
 const baseUrl = inject("baseUrl");
 const http = new HttpGatewayPeer();
@@ -1320,4 +1322,49 @@ exact across processes because they live in Redis and in unique keys.
       await configure();
     }
   }, 300_000);
+});
+
+describe("phone proof and the SMS pipeline", () => {
+  const codeIn = (text: string) => /\b(\d{6})\b/u.exec(text)?.[1];
+
+  it("answers the number of an account that never proved it as an unknown sender, charging and alerting nobody", async () => {
+    const squatter = await signUp();
+    await setCoins(squatter.id, 100);
+    const settings = await squatter.client.request("PUT", "/wallet/settings.php", { smsAlerts: true, lowBalanceThreshold: 90 });
+    expect(settings.status).toBe(200);
+    const id = randomUUID();
+    expect((await postSigned({ from: squatter.phone, text: "what is the weather?", id })).status).toBe(202);
+    expect(await processed(id)).toMatchObject({ result: "replied", kind: "welcome" });
+    expect(http.deliveredTo(squatter.phone).map((s) => s.body.text)).toEqual([SMS_INTEGRATION_DEFAULTS.welcome_message]);
+    expect(await SmsMessage.findOne({ key: `in:${id}` }).lean()).toMatchObject({ user_id: null });
+    expect(await coinsOf(squatter.id)).toBe(100);
+
+    // Below its threshold: the in-app notice only, no SMS to a number that may be someone else's.
+    expect((await squatter.client.post("/wallet/use.php", { featureType: "text", tokens: 20 })).status).toBe(200);
+    expect(await processed(`low-balance:${squatter.id}-1`)).toMatchObject({ result: "phone_unproven", kind: "low_balance" });
+    expect(http.deliveredTo(squatter.phone)).toHaveLength(1);
+  });
+
+  it("sends the code through the configured gateway, records it masked, and ties the proven number's SMS to the account", async () => {
+    const user = await signUp();
+    await setCoins(user.id, 100);
+    const sent = await user.client.post("/auth/phone/code", {}, { "accept-language": "ar" });
+    expect(sent.status).toBe(200);
+    const delivered = await until(() => http.deliveredTo(user.phone)[0], 15_000, "the code SMS");
+    const code = codeIn(String(delivered.body.text));
+    expect(code).toMatch(/^\d{6}$/u);
+    expect(delivered.body.text).toMatch(/[\u0600-\u06FF]/u);
+    const record = await SmsMessage.findOne({ phone: user.phone, kind: "phone_code" }).lean();
+    expect(record).toMatchObject({ direction: "outbound", state: "sent", coins: 0 });
+    expect(record!.message).toContain("••••••");
+    expect(record!.message).not.toContain(code!);
+    expect(JSON.stringify(await SmsLog.find({ phone: user.phone }).lean())).not.toContain(code!);
+
+    expect((await user.client.post("/auth/phone/verify", { code })).body.user.phoneStatus).toBe("proven");
+    const id = randomUUID();
+    await postSigned({ from: user.phone, text: "hello there", id });
+    expect(await processed(id)).toMatchObject({ result: "replied", kind: "ai" });
+    expect(await coinsOf(user.id)).toBeLessThan(100);
+    expect((await SmsMessage.findOne({ key: `in:${id}` }).lean())!.user_id?.toString()).toBe(user.id);
+  });
 });

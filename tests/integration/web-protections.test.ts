@@ -190,9 +190,14 @@ describe("limits on unauthenticated work", () => {
     for (const url of [a, b]) {
       const refused = await signup(url);
       expect(refused.status).toBe(429);
-      expect(refused.body.error).toBe("Too many sign-ups from this address. Please try again later.");
-      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      // When to come back, in the Retry-After header and in the text (the user's language).
+      expect(refused.body.code).toBe("too_many_signups");
+      expect(refused.body.error).toMatch(/^Too many sign-ups from this address\. Please try again in (60|59) minutes\.$/u);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3500);
     }
+    const arabic = await signup(a, { ...address, "accept-language": "ar,en;q=0.5" });
+    expect(arabic.status).toBe(429);
+    expect(arabic.body.error).toMatch(/^محاولات تسجيل كثيرة جدًا من هذا العنوان\. يرجى المحاولة مرة أخرى خلال (60|59) دقيقة\.$/u);
     expect((await signup(a, clientAddress())).status).toBe(201);
   });
 

@@ -4,6 +4,7 @@ import { Types } from "mongoose";
 import { MESSAGES, roleAllows, type AdminPermission, type AdminRole } from "@storefront/shared";
 import { Admin, RecordCache, User } from "@storefront/shared/server";
 import { forbidden, unauthorized } from "../errors";
+import { accountPhone, ACCOUNT_PHONE_FIELDS } from "../services/phone-proof";
 import "./session";
 
 export interface AuthedUser {
@@ -41,15 +42,15 @@ export interface CachedUser {
 
 const users = new RecordCache("user", async (id): Promise<CachedUser | null> => {
   const found = await User.findById(id, {
-    phone: 1,
+    ...ACCOUNT_PHONE_FIELDS,
     isActive: 1,
     dailyCap: 1,
     lowBalanceThreshold: 1,
     smsAlerts: 1,
-  }).lean<Partial<CachedUser> & { phone: string; isActive: boolean }>();
+  }).lean<Partial<CachedUser> & { phone?: string; phoneVerifiedAt?: Date | null; releasedPhone?: string; isActive: boolean }>();
   return found
     ? {
-        phone: found.phone,
+        phone: accountPhone(found).phone,
         isActive: found.isActive,
         dailyCap: found.dailyCap ?? null,
         lowBalanceThreshold: found.lowBalanceThreshold ?? null,

@@ -13,6 +13,7 @@ import { adminUsersRoutes } from "./admin/users";
 import { adminAnalyticsRoutes } from "./admin/analytics";
 import { adminWalletConfigRoutes } from "./admin/wallet-config";
 import { authRoutes } from "./auth/auth";
+import { phoneProofRoutes } from "./auth/phone";
 import { chatRoutes } from "./chat/chat";
 import { conversationRoutes } from "./conversations/conversations";
 import type { Route } from "./define";
@@ -42,6 +43,7 @@ export const API_ROUTES: readonly Route[] = [
   ...metricsRoutes,
   ...docsRoutes,
   ...authRoutes,
+  ...phoneProofRoutes,
   ...profileRoutes,
   ...walletRoutes,
   ...walletShopRoutes,

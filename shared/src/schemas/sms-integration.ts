@@ -274,8 +274,24 @@ export const smsAlertJobSchema = z.object({
 });
 export type SmsAlertJob = z.infer<typeof smsAlertJobSchema>;
 
-/** Everything the "sms-reply" queue carries: an inbound message, or a low-balance SMS. */
-export const smsQueueJobSchema = z.union([smsAlertJobSchema, smsReplyJobSchema]);
+/**
+ * A phone code (api/src/services/phone-proof.ts) on its way to the number it proves: sent free
+ * through the same gateways and outbound records as a reply, recorded with the code masked. The
+ * code itself lives only in this job, which is removed once sent.
+ */
+export const smsCodeJobSchema = z.object({
+  type: z.literal("phone_code"),
+  /** One per code: the key of its outbound record and log rows. */
+  codeId: z.string().min(1).max(100),
+  phone: z.string().regex(/^\+\d{7,15}$/u),
+  code: z.string().regex(/^\d{6}$/u),
+  minutes: z.number().int().min(1),
+  language: z.enum(LANGUAGES),
+});
+export type SmsCodeJob = z.infer<typeof smsCodeJobSchema>;
+
+/** Everything the "sms-reply" queue carries: an inbound message, a low-balance SMS or a phone code. */
+export const smsQueueJobSchema = z.union([smsAlertJobSchema, smsCodeJobSchema, smsReplyJobSchema]);
 export type SmsQueueJob = z.infer<typeof smsQueueJobSchema>;
 
 /** What the HTTP gateway receives for one outbound SMS (POST JSON to gateway_url, HTTP Basic too). */

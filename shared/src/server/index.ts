@@ -12,6 +12,7 @@ export * from "./jobs";
 export * from "./queue-stats";
 export * from "./gateway-http";
 export * from "./migrations/phones";
+export * from "./migrations/phone-proof";
 export * from "./videos";
 export * from "./billing/index";
 export * from "./purchases";

@@ -2,7 +2,16 @@ import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 
 export const SMS_DIRECTIONS = ["inbound", "outbound"] as const;
 /** What an outbound message is: an AI answer or one of the fixed texts. */
-export const SMS_REPLY_KINDS = ["ai", "welcome", "insufficient_funds", "daily_cap", "opt_out", "opt_in", "low_balance"] as const;
+export const SMS_REPLY_KINDS = [
+  "ai",
+  "welcome",
+  "insufficient_funds",
+  "daily_cap",
+  "opt_out",
+  "opt_in",
+  "low_balance",
+  "phone_code",
+] as const;
 /**
  * Outbound life: prepared (text and price fixed) → sending (charged, for AI replies) → sent |
  * failed. A retried job resumes from the stored state, so nothing is charged or sent twice.

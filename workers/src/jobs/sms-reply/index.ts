@@ -23,6 +23,7 @@ import type { WorkerContext } from "../../context";
 import { SmppLinks } from "../../gateways/smpp";
 import { createChatProvider } from "../../providers/chat/index";
 import { alertMessageId, handleAlert } from "./alert";
+import { codeMessageId, handleCode } from "./code";
 import { handleKeyword, keywordOf } from "./keywords";
 import { finish, logSteps } from "./log";
 import { chargeAndSend, prepareOutbound, smppGatewayFor } from "./outbound";
@@ -138,8 +139,8 @@ export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promi
 
 /** The last attempt failed: the administrator still sees an outcome for the message. */
 async function recordFailure(job: SmsQueueJob, error: unknown): Promise<void> {
-  const alert = "type" in job;
-  const messageId = alert ? alertMessageId(job) : job.messageId;
+  const alert = "type" in job && job.type === "low_balance";
+  const messageId = !("type" in job) ? job.messageId : job.type === "low_balance" ? alertMessageId(job) : codeMessageId(job);
   await SmsLog.updateOne(
     { key: `${messageId}:processed` },
     {
@@ -147,7 +148,7 @@ async function recordFailure(job: SmsQueueJob, error: unknown): Promise<void> {
         action: "sms_processed",
         user_id: alert ? job.userId : null,
         user_name: "",
-        phone: alert ? "" : canonicalPhone(job.from, deps?.phoneCountry),
+        phone: "type" in job ? (job.type === "phone_code" ? job.phone : "") : canonicalPhone(job.from, deps?.phoneCountry),
         message_id: messageId,
         details: JSON.stringify({ result: "failed", error: error instanceof Error ? error.message : String(error) }),
       },
@@ -165,7 +166,8 @@ export const smsReplyProcessor =
     }
     try {
       const data = parsed.data;
-      return await ("type" in data ? handleAlert(data, smsDeps(ctx)) : handleInbound(data, smsDeps(ctx)));
+      if (!("type" in data)) return await handleInbound(data, smsDeps(ctx));
+      return await (data.type === "low_balance" ? handleAlert(data, smsDeps(ctx)) : handleCode(data, smsDeps(ctx)));
     } catch (error) {
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       if (lastAttempt) await recordFailure(parsed.data, error).catch(() => undefined);

@@ -23,7 +23,7 @@ import { finish, type Step } from "./log";
 import { applyParkedReceipt } from "./receipts";
 import type { Context, SmsReplyOutcome } from "./types";
 
-type ReplyKind = "ai" | "welcome" | "insufficient_funds" | "daily_cap" | "opt_out" | "opt_in" | "low_balance";
+type ReplyKind = "ai" | "welcome" | "insufficient_funds" | "daily_cap" | "opt_out" | "opt_in" | "low_balance" | "phone_code";
 
 /** Creates the outbound record once; a retry gets the one the first attempt wrote. */
 export async function prepareOutbound(ctx: Context, kind: ReplyKind, text: string, coins: number): Promise<SmsMessageDoc> {
@@ -79,7 +79,7 @@ async function deliver(
   ctx: Context,
   out: SmsMessageDoc,
 ): Promise<{ channel: "http" | "smpp"; result: SendResult; smsc: string | null }> {
-  const sms = { to: ctx.phone, text: out.message, reference: String(out._id) };
+  const sms = { to: ctx.phone, text: ctx.secretText ?? out.message, reference: String(out._id) };
   if (ctx.smppGateway) {
     const target = smppTargetOf(ctx.smppGateway);
     return { channel: "smpp", result: await ctx.deps.smpp.link(target).submit(sms), smsc: smscOf(target) };
