@@ -55,7 +55,7 @@ describe("one phone, one account", () => {
     for (const form of [phone, phone.slice(1), national]) {
       const res = await login(form);
       expect(res.status, form).toBe(200);
-      expect(res.body.user).toEqual({ id: created.body.user.id, phone });
+      expect(res.body.user).toEqual({ id: created.body.user.id, phone, phoneStatus: "unproven" });
     }
   });
 
