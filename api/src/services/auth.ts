@@ -62,8 +62,6 @@ export async function signup(deps: PhoneProofDeps, input: SignupRequest): Promis
 
 /** The data migrations an API start runs once per data set (idempotent); duplicates are left for an operator. */
 export async function migrateData(config: Config, log: Logger): Promise<void> {
-  const index = await migratePhoneIndex();
-  if (index.rebuilt) log.info("users' phone index rebuilt as sparse (phone proof)");
   const phones = await migratePhonesOnce(config.DEFAULT_PHONE_COUNTRY);
   if (!phones) return;
   if (phones.rewritten) log.info({ rewritten: phones.rewritten }, "stored phones rewritten to E.164");

@@ -4,7 +4,8 @@
  * many. Data sets made before phone proof have the older unique index of every account, which
  * MongoDB cannot change in place: it is dropped and built again. Idempotent and cheap (one
  * listIndexes); existing accounts need no rewrite, since no stored account has proven its number
- * (`phoneVerifiedAt` absent reads as unproven).
+ * (`phoneVerifiedAt` absent reads as unproven). Run by every process's connectMongo before the
+ * models' own index builds, which would fail on the older index.
  */
 import { User } from "../models/index";
 
@@ -16,7 +17,12 @@ export async function migratePhoneIndex(): Promise<{ rebuilt: boolean }> {
   });
   const phone = indexes.find((index) => index.name === "phone_1");
   if (phone?.sparse) return { rebuilt: false };
-  if (phone) await User.collection.dropIndex("phone_1");
+  if (phone) {
+    await User.collection.dropIndex("phone_1").catch((error: unknown) => {
+      // Another process starting at the same moment dropped it first.
+      if ((error as { codeName?: string }).codeName !== "IndexNotFound") throw error;
+    });
+  }
   await User.collection.createIndex({ phone: 1 }, { unique: true, sparse: true, name: "phone_1" });
   return { rebuilt: Boolean(phone) };
 }
