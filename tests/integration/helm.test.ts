@@ -544,6 +544,8 @@ describe("the chart runs what the code is", () => {
             : byName(docs, "Deployment", name).spec.template.spec.terminationGracePeriodSeconds) * 1000;
         const signalled = Date.now();
         return new Promise<{ name: string; ms: number; code: number | null; limitMs: number }>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null)
+            return resolve({ name, ms: 0, code: child.exitCode, limitMs });
           child.once("exit", (code) => resolve({ name, ms: Date.now() - signalled, code, limitMs }));
           child.kill("SIGTERM");
         });
