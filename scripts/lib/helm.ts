@@ -158,7 +158,7 @@ export function lintChart(helm: string, valuesFiles: string[]): string[] {
 export function validateManifests(
   python: string,
   manifests: { source: string; doc: Manifest }[],
-): { problems: string[]; validated: Record<string, number> } {
+): { problems: string[]; validated: Record<string, Record<string, number>> } {
   const input = JSON.stringify({ kubeVersions: KUBE_VERSIONS, crds: CRD_FILES, docs: manifests });
   const result = spawnSync(python, [path.join(here, "validate-manifests.py")], {
     input,
@@ -166,7 +166,7 @@ export function validateManifests(
     maxBuffer: 64 * 1024 * 1024,
   });
   if (result.status !== 0) throw new Error(`validate-manifests.py failed:\n${result.stderr}`);
-  return JSON.parse(result.stdout) as { problems: string[]; validated: Record<string, number> };
+  return JSON.parse(result.stdout) as { problems: string[]; validated: Record<string, Record<string, number>> };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -2,7 +2,7 @@
 Validates rendered Kubernetes objects (scripts/lib/helm.ts runs it in the kubernetes-validate venv).
 
 stdin: {"kubeVersions": ["1.31.0", ...], "crds": ["path/to/crd.yaml", ...], "docs": [{"source": str, "doc": {...}}]}
-stdout: {"problems": [str, ...], "validated": {"<kind>": count}}
+stdout: {"problems": [str, ...], "validated": {"<source>": {"<kind>": count}}}
 
 Built-in kinds are checked with kubernetes-validate's strict schemas (unknown fields refused) for
 every version asked; kinds of the given CRDs against the CRD's openAPIV3Schema made strict the same
@@ -54,6 +54,11 @@ def load_crds(paths):
     return validators
 
 
+def count(validated, source, kind):
+    kinds = validated.setdefault(source, {})
+    kinds[kind] = kinds.get(kind, 0) + 1
+
+
 def main():
     request = json.load(sys.stdin)
     crds = load_crds(request.get("crds", []))
@@ -68,7 +73,7 @@ def main():
             for error in errors:
                 path = ".".join(str(p) for p in error.path)
                 problems.append(f"{name}: {path}: {error.message} [CRD schema]")
-            validated[doc["kind"]] = validated.get(doc["kind"], 0) + 1
+            count(validated, source, doc["kind"])
             continue
         for version in request["kubeVersions"]:
             try:
@@ -78,7 +83,7 @@ def main():
                 problems.append(f"{name}: {path}: {error.message} [Kubernetes {version}]")
             except kv_utils.SchemaNotFoundError as error:
                 problems.append(f"{name}: {error.message}")
-        validated[doc["kind"]] = validated.get(doc["kind"], 0) + 1
+        count(validated, source, doc["kind"])
     json.dump({"problems": problems, "validated": validated}, sys.stdout)
 
 
