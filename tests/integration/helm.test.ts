@@ -470,6 +470,7 @@ describe("the chart runs what the code is", () => {
     let docs: Manifest[] = [];
     let apiPort = 0;
     let spawnedAt = 0;
+    const REDIS_PASSWORD = "chartRedisPassword0123";
 
     const spawnContainer = (name: string, container: any) => {
       const env = containerEnvironment(docs, container);
@@ -492,6 +493,11 @@ describe("the chart runs what the code is", () => {
 
     beforeAll(async () => {
       redis = await startRedis();
+      // A Redis that wants a password, as production's does: REDIS_URL is then built in the pod from
+      // $(REDIS_PASSWORD), which containerEnvironment expands as Kubernetes would.
+      const admin = new Redis(redis.url);
+      await admin.config("SET", "requirepass", REDIS_PASSWORD);
+      await admin.quit();
       dataDir = mkdtempSync(path.join(tmpdir(), "helm-pods-"));
       apiPort = await freePort();
       const mongo = new URL(inject("mongoUri"));
@@ -502,8 +508,11 @@ describe("the chart runs what the code is", () => {
         "redis.host": redisUrl.hostname,
         "redis.port": Number(redisUrl.port),
         "secrets.values.MONGODB_URI": mongo.toString(),
+        "secrets.values.REDIS_PASSWORD": REDIS_PASSWORD,
         "config.LOG_LEVEL": "warn",
       });
+      const apiContainer = byName(docs, "Deployment", "-api").spec.template.spec.containers[0];
+      expect(envValue(apiContainer, "REDIS_URL")).toBe(`redis://:$(REDIS_PASSWORD)@${redisUrl.hostname}:${redisUrl.port}/0`);
       spawnedAt = Date.now();
       for (const worker of workerDeployments(docs)) spawnContainer(worker.metadata.name, worker.spec.template.spec.containers[0]);
       spawnContainer("api", byName(docs, "Deployment", "-api").spec.template.spec.containers[0]);
