@@ -182,7 +182,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     for (const problem of [...lint, ...problems]) console.log(`✗ ${name}: ${problem}`);
     failed ||= lint.length + problems.length > 0;
     console.log(
-      `${name}: ${Object.entries(validated)
+      `${name}: ${Object.entries(validated[name] ?? {})
         .map(([kind, n]) => `${n} ${kind}`)
         .join(", ")}`,
     );
