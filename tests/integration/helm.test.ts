@@ -532,7 +532,7 @@ describe("the chart runs what the code is", () => {
 
     it("answer the probes on the chart's port: liveness at once, readiness once every queue has its worker", async () => {
       const container = byName(docs, "Deployment", "-api").spec.template.spec.containers[0];
-      const deadline = Date.now() + 90_000;
+      const deadline = Date.now() + 150_000;
       let ready = 0;
       let liveAt = 0;
       while (Date.now() < deadline) {
@@ -553,7 +553,7 @@ describe("the chart runs what the code is", () => {
         missing: string[];
       };
       expect(body).toEqual({ status: "ready", missing: [] });
-    }, 120_000);
+    }, 180_000);
 
     it("stop on SIGTERM within the grace period the chart gives them", async () => {
       const apiPod = byName(docs, "Deployment", "-api").spec.template.spec;
