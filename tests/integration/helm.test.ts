@@ -530,7 +530,7 @@ describe("the chart runs what the code is", () => {
         () => 0,
       );
 
-    it("answer the probes on the chart's port: liveness at once, readiness once every queue has its worker", async () => {
+    it("answer the probes on the chart's port: liveness, and readiness once every queue has its worker", async () => {
       const container = byName(docs, "Deployment", "-api").spec.template.spec.containers[0];
       const deadline = Date.now() + 150_000;
       let ready = 0;
