@@ -17,6 +17,7 @@ export * from "./schemas/chat";
 export * from "./schemas/conversations";
 export * from "./schemas/sms-integration";
 export * from "./schemas/ops";
+export * from "./schemas/storefront";
 export * from "./permissions";
 export * from "./queues";
 export * from "./events";

@@ -25,6 +25,8 @@ export const TEST_LIMITS: Record<string, string> = {
   // proves these limits on API processes of its own with small ones.
   SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: "100000",
   WEBHOOK_FAILURE_LIMIT_PER_MINUTE: "100000",
+  // Every page the browser suites open reads the public price list from 127.0.0.1.
+  STOREFRONT_RATE_LIMIT_PER_IP_PER_MINUTE: "100000",
 };
 
 let stack: Stack | undefined;

@@ -26,6 +26,7 @@ import { smsAiRoutes } from "./sms/ai/ai";
 import { smsConfigRoutes } from "./sms/integration/config";
 import { smsLogsRoutes } from "./sms/integration/logs";
 import { smsWebhookRoutes } from "./sms/integration/webhook";
+import { storefrontRoutes } from "./storefront/storefront";
 import { profileRoutes } from "./user/profile";
 import { videoRoutes } from "./videos/videos";
 import { walletHistoryRoutes } from "./wallet/history";
@@ -45,6 +46,7 @@ export const API_ROUTES: readonly Route[] = [
   ...profileRoutes,
   ...walletRoutes,
   ...walletShopRoutes,
+  ...storefrontRoutes,
   ...walletHistoryRoutes,
   ...redemptionRoutes,
   ...adminAnalyticsRoutes,

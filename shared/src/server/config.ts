@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 import { isPhoneCountry, type PhoneCountry } from "../phone";
+import { currencyCodeSchema } from "../schemas/storefront";
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().min(1);
@@ -128,6 +129,12 @@ const envSchema = z.object({
     .refine(isPhoneCountry, "must be a two-letter country code such as US, SA or EG")
     .transform((v) => v as PhoneCountry)
     .default("US"),
+  /** Currency of package prices and revenue (ISO 4217), shown with Intl.NumberFormat in the reader's language. */
+  CURRENCY: currencyCodeSchema
+    .refine((code) => Intl.supportedValuesOf("currency").includes(code), "is not a currency code this runtime knows")
+    .default("USD"),
+  /** Visitors' reads of the public price list (storefront.php) allowed per client address per minute. */
+  STOREFRONT_RATE_LIMIT_PER_IP_PER_MINUTE: positiveInt.default(600),
 });
 
 export type Config = z.infer<typeof envSchema> & { SESSION_SECRET: string; dataDir: string };

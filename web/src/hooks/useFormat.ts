@@ -18,6 +18,15 @@ export function useFormat() {
     return {
       language,
       number: (n: number) => integer.format(n),
+      /**
+       * An amount of money in `currency` (ISO 4217) with that currency's sign and decimals, as the
+       * language writes it; with no currency yet (still loading), the bare amount to 2 decimals.
+       */
+      money: (amount: number, currency: string | null, digits?: number) =>
+        new Intl.NumberFormat(locale, {
+          ...(currency ? { style: "currency", currency, currencyDisplay: "narrowSymbol" } : { minimumFractionDigits: 2 }),
+          ...(digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+        }).format(amount),
       decimal: (n: number, digits: number) =>
         new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n),
       dateTime: (value: string | number | Date) => (valid(parse(value)) ? dateTime.format(parse(value)) : ""),

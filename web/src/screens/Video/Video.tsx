@@ -227,13 +227,13 @@ export default function Video() {
                 >
                   {VIDEO_MODELS.map((m) => (
                     <option key={m.id} value={m.id}>
-                      {t("video.modelOption", { name: m.name, price: format.decimal(m.costPerSecond, 2) })} ·{" "}
+                      {t("video.modelOption", { name: m.name, price: format.money(m.costPerSecond, "USD", 2) })} ·{" "}
                       {t(`videoModels.${m.id}.description`, { defaultValue: m.description })}
                     </option>
                   ))}
                 </select>
                 <span className="video-page__cost" data-testid="video-cost">
-                  {t("video.costCoins", { coins: format.number(coins), price: format.decimal(dollars, 3) })}
+                  {t("video.costCoins", { coins: format.number(coins), price: format.money(dollars, "USD", 3) })}
                 </span>
                 {balance !== undefined && (
                   <span className={short ? "field-error" : "field-hint"} data-testid="video-balance">
