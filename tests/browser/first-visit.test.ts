@@ -48,6 +48,7 @@ let browser: Browser;
 let admin: Client;
 let adminRecord: unknown;
 let shown: Page | undefined;
+let rich = { id: "", phone: "" };
 keepFailureScreenshots(() => shown);
 
 beforeAll(async () => {
@@ -55,8 +56,18 @@ beforeAll(async () => {
   admin = await adminClient();
   adminRecord = (await admin.get("/admin/session.php")).body.admin;
   // A subscriber with a long balance, so the users table's coin column has a wide figure to show.
-  const rich = await newUser();
+  const user = await newUser();
+  rich = { id: user.id, phone: user.phone };
   await giveCoins(rich.id, 1_234_908, 4);
+  // Spending on five features, so "Coins by feature" has five bars to name.
+  const calls = [
+    user.client.post("/textai/chat.php", { message: "hello", avatarType: "general" }),
+    user.client.post("/textai/chat.php", { message: "headache", avatarType: "doctor" }),
+    user.client.post("/images/generate.php", { prompt: "a lighthouse" }),
+    user.client.post("/videos/generate.php", { prompt: "a calm sea", duration: 5 }),
+    user.client.post("/sms/ai-response.php", { message: "hello" }),
+  ];
+  for (const res of await Promise.all(calls)) expect(res.status).toBe(200);
 });
 
 afterAll(async () => {
@@ -257,9 +268,11 @@ describe.concurrent("a first visit", () => {
           return out;
         });
         expect(hidden).toEqual([]);
-        const rich = table.locator("tbody tr[data-user-id]", { hasText: "1,234,908" }).first();
-        await rich.getByRole("button", { name: text.editTier }).waitFor();
-        await rich.getByRole("button", { name: text.assign }).waitFor();
+        // The rich subscriber found by phone (a long run has more users than a page holds).
+        await page.locator("input[type=search]").fill(rich.phone.slice(1));
+        const row = table.locator(`tbody tr[data-user-id="${rich.id}"]`);
+        await row.getByRole("button", { name: text.editTier }).waitFor();
+        await row.getByRole("button", { name: text.assign }).waitFor();
         await screenshot(page, `first-visit/${size.name}/${language}/admin-users`);
 
         await page.goto(`${baseUrl}/admin-dashboard?section=walletConfig`);
@@ -282,6 +295,40 @@ describe.concurrent("a first visit", () => {
           expect({ where, inView: box.y >= 0 && box.y + box.height <= size.height }).toEqual({ where, inView: true });
         }
         await screenshot(page, `first-visit/${size.name}/${language}/admin-wallet-config`);
+        await context.close();
+      });
+
+      it(`names every bar of "Coins by feature", and the login toast covers no chart ${at}`, async ({ expect }) => {
+        const context = await open(size, language);
+        const page = (shown = await context.newPage());
+        await page.goto(`${baseUrl}/admin-login`);
+        await page.locator("input[autocomplete=username]").fill(inject("adminUsername"));
+        await page.locator("input[type=password]").fill(inject("adminPassword"));
+        await page.locator("form button[type=submit]").click();
+        await page.waitForURL(/\/admin-dashboard/u);
+        const chart = page.locator(".admin-charts .admin-chart").first();
+        const labels = chart.locator("svg text:has(tspan)");
+        await expect.poll(() => labels.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(5);
+        const boxes = await labels.evaluateAll((texts) =>
+          texts.map((t) => {
+            const r = t.getBoundingClientRect();
+            return { text: (t.textContent ?? "").trim(), left: r.left, right: r.right };
+          }),
+        );
+        expect(boxes.every((b) => b.text.length > 0)).toBe(true);
+        const sorted = [...boxes].sort((a, b) => a.left - b.left);
+        for (let i = 1; i < sorted.length; i++) expect(sorted[i]!.left).toBeGreaterThanOrEqual(sorted[i - 1]!.right);
+        // No toast (the login's welcome among them) lies over the first chart.
+        const c = (await chart.boundingBox())!;
+        const over = [];
+        for (const toast of await page.locator(".toast:not(.toast--leaving)").all()) {
+          const t = await toast.boundingBox();
+          if (t && t.x < c.x + c.width && c.x < t.x + t.width && t.y < c.y + c.height && c.y < t.y + t.height) {
+            over.push(await toast.textContent());
+          }
+        }
+        await screenshot(page, `first-visit/${size.name}/${language}/admin-after-login`);
+        expect(over).toEqual([]);
         await context.close();
       });
 

@@ -20,6 +20,9 @@ const UNIT_REQUESTS: readonly { request: PriceRequest; unit: ToolPrice["unit"] }
   { request: { feature: "sms", text: "a" }, unit: "sms" },
 ];
 
+/** The order the home page lists the tools in (the dashboard's). */
+const TOOL_ORDER = ["text", "doctor", "image", "video", "sms"];
+
 async function readPackages(): Promise<StorefrontInfo["packages"]> {
   const packages = await WalletPackageModel.find({ status: "active" })
     .sort({ price: 1, createdAt: 1 })
@@ -58,7 +61,7 @@ export async function storefrontInfo(config: Config, now = Date.now()): Promise<
     tools: [
       ...UNIT_REQUESTS.map(({ request, unit }) => ({ feature: request.feature, coins: priceOf(request, tables.pricing), unit })),
       { feature: "video" as const, coins: cheapestVideo, unit: "second" as const },
-    ],
+    ].sort((a, b) => TOOL_ORDER.indexOf(a.feature) - TOOL_ORDER.indexOf(b.feature)),
     videoModels,
     packages,
   };

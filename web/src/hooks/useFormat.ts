@@ -23,10 +23,11 @@ export function useFormat() {
        * language writes it; with no currency yet (still loading), the bare amount to 2 decimals.
        */
       money: (amount: number, currency: string | null, digits?: number) =>
-        new Intl.NumberFormat(locale, {
+        // Isolated (U+2068…U+2069), so "4.99 US$" keeps its order inside an Arabic sentence.
+        `\u2068${new Intl.NumberFormat(locale, {
           ...(currency ? { style: "currency", currency, currencyDisplay: "narrowSymbol" } : { minimumFractionDigits: 2 }),
           ...(digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits }),
-        }).format(amount),
+        }).format(amount)}\u2069`,
       decimal: (n: number, digits: number) =>
         new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n),
       dateTime: (value: string | number | Date) => (valid(parse(value)) ? dateTime.format(parse(value)) : ""),
