@@ -340,6 +340,7 @@ describe.concurrent("a first visit", () => {
           await page.goto(`${baseUrl}${path}`);
           await page.locator("main").first().waitFor();
           for (const line of await faintFocus(page, 8)) faint.push(`${path}: ${line}`);
+          if (path === "/login") await screenshot(page, `first-visit/${size.name}/${language}/focus-login`);
         }
         await visitor.close();
 
@@ -349,6 +350,7 @@ describe.concurrent("a first visit", () => {
         await dark.goto(`${baseUrl}/doctor`);
         await dark.locator("textarea").first().waitFor();
         for (const line of await faintFocus(dark, 8)) faint.push(`/doctor: ${line}`);
+        await screenshot(dark, `first-visit/${size.name}/${language}/focus-doctor`);
         await subscriber.close();
 
         const office = await open(size, language, admin);
@@ -357,6 +359,7 @@ describe.concurrent("a first visit", () => {
         await back.locator(".admin__content").waitFor();
         if (size.name === "phone") await back.locator("button[aria-controls=admin-menu]").click();
         for (const line of await faintFocus(back, 10)) faint.push(`/admin-dashboard: ${line}`);
+        await screenshot(back, `first-visit/${size.name}/${language}/focus-admin`);
         await office.close();
         expect(faint).toEqual([]);
       });
