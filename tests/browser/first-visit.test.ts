@@ -225,7 +225,9 @@ describe.concurrent("a first visit", () => {
         const context = await open(size, language);
         const page = (shown = await context.newPage());
         await page.goto(`${baseUrl}/signup`);
-        const country = page.locator("select.phone-field__country");
+        // The field's library comes in its own chunk just after the form: then the country list is enabled.
+        const country = page.locator("select.phone-field__country:enabled");
+        await country.waitFor();
         // The configured country (DEFAULT_PHONE_COUNTRY; the test stack keeps the default, US).
         await expect(country.inputValue()).resolves.toBe("US");
         const phone = page.locator("input[name=phone]");

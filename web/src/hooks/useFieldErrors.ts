@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
-import { phoneProblem } from "../components/PhoneField/phoneCheck";
+import { phoneLibrary } from "../components/PhoneField/phoneLibrary";
 
 /** First issue per top-level field of a failed zod parse, e.g. { phone: "..." }. */
 export function fieldIssues(error: z.ZodError): Record<string, z.core.$ZodIssue> {
@@ -41,7 +41,9 @@ export function useCredentials(
   function check(): boolean {
     const parsed = schema.safeParse({ phone, password });
     // The phone field's own check (libphonenumber, as the API reads numbers) says what is wrong.
-    const phoneWrong = phoneProblem(phone) ?? (parsed.success ? null : fieldIssues(parsed.error).phone && "notANumber");
+    const library = phoneLibrary();
+    const schemaWrong = parsed.success || !fieldIssues(parsed.error).phone ? null : phone.trim() ? "notANumber" : "required";
+    const phoneWrong = (library ? library.phoneProblem(phone) : null) ?? schemaWrong;
     if (!parsed.success || phoneWrong) {
       const issues = parsed.success ? {} : fieldIssues(parsed.error);
       setErrors({

@@ -22,12 +22,14 @@ export function useFormat() {
        * An amount of money in `currency` (ISO 4217) with that currency's sign and decimals, as the
        * language writes it; with no currency yet (still loading), the bare amount to 2 decimals.
        */
-      money: (amount: number, currency: string | null, digits?: number) =>
-        // Isolated (U+2068…U+2069), so "4.99 US$" keeps its order inside an Arabic sentence.
-        `\u2068${new Intl.NumberFormat(locale, {
+      money: (amount: number, currency: string | null, digits?: number) => {
+        const text = new Intl.NumberFormat(locale, {
           ...(currency ? { style: "currency", currency, currencyDisplay: "narrowSymbol" } : { minimumFractionDigits: 2 }),
           ...(digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits }),
-        }).format(amount)}\u2069`,
+        }).format(amount);
+        // Isolated (U+2068…U+2069) in Arabic, so "4.99 US$" keeps its order inside the sentence.
+        return language === "ar" ? `\u2068${text}\u2069` : text;
+      },
       decimal: (n: number, digits: number) =>
         new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n),
       dateTime: (value: string | number | Date) => (valid(parse(value)) ? dateTime.format(parse(value)) : ""),

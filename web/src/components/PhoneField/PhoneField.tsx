@@ -5,11 +5,10 @@
  */
 import { useEffect, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { getCountries, getCountryCallingCode, getExampleNumber, isSupportedCountry, type CountryCode } from "libphonenumber-js";
-import examples from "libphonenumber-js/examples.mobile.json";
 import { useStorefront } from "../../hooks/useStorefront";
 import { localeOf } from "../../lib/locale";
-import { countryOf, internationalForm, phoneProblem, type PhoneProblem } from "./phoneCheck";
+import type { CountryCode, PhoneProblem } from "./phoneCheck";
+import { usePhoneLibrary } from "./phoneLibrary";
 import "./PhoneField.css";
 
 export interface PhoneFieldProps {
@@ -21,43 +20,48 @@ export interface PhoneFieldProps {
 }
 
 /** Until the configured country is known (storefront.php), and if it cannot be read. */
-const FALLBACK_COUNTRY: CountryCode = "US";
+const FALLBACK_COUNTRY = "US";
 
 export function PhoneField({ value, onChange, error }: PhoneFieldProps) {
   const { t, i18n } = useTranslation();
   const id = useId();
+  const lib = usePhoneLibrary();
   const configured = useStorefront()?.phoneCountry;
   const [chosen, setChosen] = useState<CountryCode | null>(null);
   const [typed, setTyped] = useState("");
   const [left, setLeft] = useState(false);
-  const country = chosen ?? (configured && isSupportedCountry(configured) ? configured : FALLBACK_COUNTRY);
+  const country = (chosen ?? (configured && lib?.isCountry(configured) ? configured : FALLBACK_COUNTRY)) as CountryCode;
+  const locale = localeOf(i18n.language);
+  const countries = useMemo(() => lib?.countryOptions(locale) ?? [], [lib, locale]);
 
-  const countries = useMemo(() => {
-    const names = new Intl.DisplayNames([localeOf(i18n.language)], { type: "region" });
-    return getCountries()
-      .map((code) => ({ code, name: names.of(code) ?? code, dial: getCountryCallingCode(code) }))
-      .sort((a, b) => a.name.localeCompare(b.name, localeOf(i18n.language)));
-  }, [i18n.language]);
-
-  // The form was reset (or filled) from outside: show what it holds.
+  // The form was reset from outside: show what it holds.
   useEffect(() => {
     if (value === "" && typed !== "") setTyped("");
   }, [value, typed]);
 
   function change(text: string, inCountry: CountryCode) {
     setTyped(text);
-    const detected = countryOf(text);
+    if (!lib) {
+      // Typed before the library came: sent as typed, read again once it is here (below).
+      onChange(text.trim());
+      return;
+    }
+    const detected = lib.countryOf(text);
     if (detected && detected !== inCountry) setChosen(detected);
-    onChange(internationalForm(text, detected ?? inCountry));
+    onChange(lib.internationalForm(text, detected ?? inCountry));
   }
 
-  const problem: PhoneProblem | null = typed.trim() ? phoneProblem(value) : null;
+  // The library arrived after the visitor started typing: send the number in E.164 from now on.
+  useEffect(() => {
+    if (lib && typed) onChange(lib.internationalForm(typed, lib.countryOf(typed) ?? country));
+    // Only when the library arrives.
+  }, [lib]);
+
+  const problem: PhoneProblem | null = lib && typed.trim() ? lib.phoneProblem(value) : null;
   // A number still being typed is short; that is said once the visitor leaves the field.
   const live = problem && (problem !== "tooShort" || left) ? problem : null;
-  const shown =
-    error ??
-    (live ? t(`auth.phoneProblem.${live}`, { country: countries.find((c) => c.code === country)?.name ?? country }) : "");
-  const example = getExampleNumber(country, examples)?.formatNational() ?? "";
+  const shown = error ?? (live ? t(`auth.phoneProblem.${live}`) : "");
+  const example = lib?.exampleOf(country);
 
   return (
     <div className="field phone-field">
@@ -67,17 +71,22 @@ export function PhoneField({ value, onChange, error }: PhoneFieldProps) {
           className="select phone-field__country"
           aria-label={t("auth.phoneCountry")}
           value={country}
+          disabled={!lib}
           onChange={(e) => {
             const next = e.target.value as CountryCode;
             setChosen(next);
             if (typed) change(typed, next);
           }}
         >
-          {countries.map((c) => (
-            <option key={c.code} value={c.code}>
-              {`${c.name} (+${c.dial})`}
-            </option>
-          ))}
+          {lib ? (
+            countries.map((c) => (
+              <option key={c.code} value={c.code}>
+                {`${c.name} (+${c.dial})`}
+              </option>
+            ))
+          ) : (
+            <option value={country}>{new Intl.DisplayNames([locale], { type: "region" }).of(country) ?? country}</option>
+          )}
         </select>
         <input
           id={id}
@@ -87,7 +96,7 @@ export function PhoneField({ value, onChange, error }: PhoneFieldProps) {
           autoComplete="tel-national"
           inputMode="tel"
           dir="ltr"
-          placeholder={example}
+          placeholder={example?.national ?? ""}
           value={typed}
           onChange={(e) => change(e.target.value, country)}
           onBlur={() => setLeft(true)}
@@ -97,7 +106,7 @@ export function PhoneField({ value, onChange, error }: PhoneFieldProps) {
         />
       </div>
       <span id={`${id}-hint`} className="field-hint">
-        {t("auth.phoneHint", { example: `+${getCountryCallingCode(country)} ${example}` })}
+        {example ? t("auth.phoneHint", { example: `+${example.dial} ${example.national}` }) : "\u00a0"}
       </span>
       {shown && (
         <span id={`${id}-error`} className="field-error" role="alert">

@@ -5,11 +5,17 @@
  */
 import {
   AsYouType,
+  getCountries,
   getCountryCallingCode,
+  getExampleNumber,
+  isSupportedCountry,
   parsePhoneNumberFromString,
   validatePhoneNumberLength,
   type CountryCode,
 } from "libphonenumber-js";
+import examples from "libphonenumber-js/examples.mobile.json";
+
+export type { CountryCode };
 
 export type PhoneProblem = "required" | "notANumber" | "tooShort" | "tooLong" | "invalidCountry";
 
@@ -60,4 +66,20 @@ export function countryOf(typed: string): CountryCode | undefined {
   const typer = new AsYouType();
   typer.input(compact(typed));
   return typer.getCountry() ?? undefined;
+}
+
+/** Whether `code` is a country the library knows ("SA"). */
+export const isCountry = (code: string): code is CountryCode => isSupportedCountry(code);
+
+/** Every country with its calling code and its name in `locale`, sorted by name. */
+export function countryOptions(locale: string): { code: CountryCode; name: string; dial: string }[] {
+  const names = new Intl.DisplayNames([locale], { type: "region" });
+  return getCountries()
+    .map((code) => ({ code, name: names.of(code) ?? code, dial: getCountryCallingCode(code) }))
+    .sort((a, b) => a.name.localeCompare(b.name, locale));
+}
+
+/** A mobile number of `country` as it is written there ("051 234 5678"), and its calling code. */
+export function exampleOf(country: CountryCode): { national: string; dial: string } {
+  return { national: getExampleNumber(country, examples)?.formatNational() ?? "", dial: getCountryCallingCode(country) };
 }
