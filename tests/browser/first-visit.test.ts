@@ -309,7 +309,7 @@ describe.concurrent("a first visit", () => {
         await page.locator("form button[type=submit]").click();
         await page.waitForURL(/\/admin-dashboard/u);
         const chart = page.locator(".admin-charts .admin-chart").first();
-        const labels = chart.locator("svg text:has(tspan)");
+        const labels = chart.locator("svg text[text-anchor='middle']");
         await expect.poll(() => labels.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(5);
         const boxes = await labels.evaluateAll((texts) =>
           texts.map((t) => {
