@@ -23,12 +23,15 @@ export function useFormat() {
        * language writes it; with no currency yet (still loading), the bare amount to 2 decimals.
        */
       money: (amount: number, currency: string | null, digits?: number) => {
-        const text = new Intl.NumberFormat(locale, {
+        const parts = new Intl.NumberFormat(locale, {
           ...(currency ? { style: "currency", currency, currencyDisplay: "narrowSymbol" } : { minimumFractionDigits: 2 }),
           ...(digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits }),
-        }).format(amount);
-        // Isolated (U+2068…U+2069) in Arabic, so "4.99 US$" keeps its order inside the sentence.
-        return language === "ar" ? `\u2068${text}\u2069` : text;
+        }).formatToParts(amount);
+        if (language !== "ar") return parts.map((part) => part.value).join("");
+        // Arabic: the sign kept whole as a left-to-right unit (U+2066…U+2069), or "US$" shows as "$US",
+        // and the amount isolated (U+2068…U+2069) from the sentence around it.
+        const text = parts.map((part) => (part.type === "currency" ? `\u2066${part.value}\u2069` : part.value)).join("");
+        return `\u2068${text}\u2069`;
       },
       decimal: (n: number, digits: number) =>
         new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n),
