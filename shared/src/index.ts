@@ -22,3 +22,4 @@ export * from "./queues";
 export * from "./events";
 export * from "./web-assets";
 export * from "./ip-address";
+export * from "./schemas/push";
