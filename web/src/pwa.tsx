@@ -13,12 +13,20 @@ export function startServiceWorker(): void {
   let container: HTMLElement | undefined;
   const update = registerSW({
     immediate: true,
+    // vite-plugin-pwa reloads only when this page was already controlled when it registered; a page
+    // that installed the first version must reload too, so the reload is ours (below) in every case.
+    onNeedReload: () => undefined,
     onNeedRefresh() {
       if (container) return;
       container = document.body.appendChild(document.createElement("div"));
       createRoot(container).render(
         <StrictMode>
-          <UpdatePrompt reload={() => void update(true)} />
+          <UpdatePrompt
+            reload={() => {
+              navigator.serviceWorker.addEventListener("controllerchange", () => window.location.reload(), { once: true });
+              void update();
+            }}
+          />
         </StrictMode>,
       );
     },
