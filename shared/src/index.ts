@@ -23,3 +23,4 @@ export * from "./queues";
 export * from "./events";
 export * from "./web-assets";
 export * from "./ip-address";
+export * from "./schemas/push";

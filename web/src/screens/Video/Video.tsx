@@ -9,6 +9,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { DEFAULT_VIDEO_MODEL, LIMITS, priceOf, VIDEO_MODELS, VIDEO_TIMING, type VideoModelId } from "@storefront/shared";
 import { ApiError } from "../../api/client";
 import { errorMessage } from "../../api/errors";
+import { PushOffer } from "../../push/PushOffer";
 import { generateVideo, videoHistory, videoStatus, type Video as VideoRecord } from "../../api/videos";
 import { announceWalletUpdate } from "../../api/wallet";
 import { AppLink } from "../../components/AppLink";
@@ -322,6 +323,7 @@ export default function Video() {
                   {t("video.processing", { minutes: format.number(Math.max(1, Math.round(current.estimatedSeconds / 60))) })}
                 </p>
               )}
+              <PushOffer started={current?.id} />
               {finished?.videoUrl && <VideoLinks url={finished.videoUrl} prompt={finished.prompt || prompt} />}
             </section>
           </section>
