@@ -18,6 +18,7 @@ export * from "./schemas/conversations";
 export * from "./schemas/sms-integration";
 export * from "./schemas/ops";
 export * from "./permissions";
+export * from "./value-paths";
 export * from "./queues";
 export * from "./events";
 export * from "./web-assets";

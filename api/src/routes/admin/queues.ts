@@ -3,17 +3,20 @@ import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { ExpressAdapter } from "@bull-board/express";
 import type { RequestHandler } from "express";
 import type { Queue } from "bullmq";
-import { queueJobActionRequestSchema, queuesResponseSchema, successSchema } from "@storefront/shared";
+import { queueJobActionRequestSchema, queuesResponseSchema, successSchema, VALUE_PERMISSION } from "@storefront/shared";
 import { requireAdmin } from "../../middleware/auth";
 import { actOnJob, queuesOverview } from "../../services/admin-queues";
 import { defineRawRoute, defineRoute, TAGS } from "../define";
 
 export const BULL_BOARD_PATH = "/admin/queues/board";
 
-/** Reading the board needs queues:view (checked first, from the route); its actions (retry, clean, pause...) need queues:manage. */
+/**
+ * Reading the board needs queues:view (checked first, from the route); its actions (retry, clean,
+ * pause, add...) need queues:manage and, as they run work unpaid (UNPAID_VALUE.job_retry), coins:grant.
+ */
 const boardActions: RequestHandler = (req, res, next) => {
   if (req.method === "GET" || req.method === "HEAD") return next();
-  return requireAdmin("queues:manage")(req, res, next);
+  return requireAdmin("queues:manage", VALUE_PERMISSION)(req, res, next);
 };
 
 const paths = ["/admin/queues.php", "/admin/queues"] as const;
@@ -38,6 +41,7 @@ export const adminQueuesRoutes = [
     summary: "Retry or remove a failed job",
     auth: "admin",
     permission: "queues:manage",
+    grants: "job_retry",
     body: queueJobActionRequestSchema,
     response: successSchema,
     errors: [400, 401, 403, 404],
