@@ -1,9 +1,9 @@
 import type { Request } from "express";
 import type { Redis } from "ioredis";
 import {
-  canonicalPhone,
   MESSAGES,
   phoneLookupForms,
+  possiblePhone,
   type AdminRecord,
   type ChangePasswordRequest,
   type LoginRequest,
@@ -32,7 +32,8 @@ const phoneTaken = () => new AppError(409, "phone_taken", MESSAGES.phoneTaken);
 
 /** Stores the phone in E.164; any other stored form of the same number (not yet migrated) is taken too. */
 export async function signup(input: SignupRequest, country: PhoneCountry): Promise<{ id: string; phone: string }> {
-  const phone = canonicalPhone(input.phone, country);
+  const phone = possiblePhone(input.phone, country);
+  if (!phone) throw badRequest(MESSAGES.phoneImpossible, "phone");
   if (await User.exists({ phone: { $in: phoneLookupForms(input.phone, country) } })) throw phoneTaken();
   const passwordHash = await hashPassword(input.password);
   try {
