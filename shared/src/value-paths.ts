@@ -33,8 +33,8 @@ export const UNPAID_VALUE = {
   job_retry: {
     when: "always",
     what:
-      "retrying a failed job, whose coins were refunded when it failed, or adding one by hand: the work runs unpaid " +
-      "(POST admin/queues.php, Bull Board's actions)",
+      "retrying a job or adding one by hand (POST admin/queues.php, Bull Board's actions): the worker refuses a " +
+      "refunded job, but a completed one whose kept result expired, or a job added with written-up data, runs unpaid",
   },
 } as const satisfies Record<string, { when: "always" | "change"; what: string }>;
 

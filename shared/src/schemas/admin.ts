@@ -257,7 +257,12 @@ export const failedJobSchema = z.object({
   queue: z.string(),
   id: z.string(),
   name: z.string(),
+  /** The failure as the worker gave it, without the subscriber's texts or numbers. */
   error: z.string(),
+  /** The failure code ([code] of the reason: ai_busy, ai_refused...), null when the job gave none. */
+  code: z.string().nullable(),
+  /** Size of the job's payload in bytes; the payload itself is never shown. */
+  bytes: z.number().int(),
   attempts: z.number().int(),
   failed_at: z.string().nullable(),
 });
