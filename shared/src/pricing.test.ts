@@ -165,7 +165,9 @@ describe("wordCount", () => {
     // Chinese and Japanese have no spaces: words by dictionary, never fewer than the floor.
     expect(wordCount("我今天头很疼，还有点发烧，应该吃什么药")).toBeGreaterThanOrEqual(10);
     expect(wordCount("頭が痛くて熱があります")).toBeGreaterThanOrEqual(5);
-    expect(wordCount("我".repeat(2000))).toBeGreaterThanOrEqual(Math.ceil(2000 / CHARACTERS_PER_WORD_FLOOR));
+    expect(wordCount("我".repeat(2000))).toBeGreaterThanOrEqual(Math.floor(2000 / CHARACTERS_PER_WORD_FLOOR));
+    // One long word alone is one word.
+    expect(wordCount("paracetamol")).toBe(1);
   });
 
   const SAMPLES = [
@@ -200,7 +202,7 @@ describe("wordCount", () => {
   it("leaves ordinary prose priced by its words: the floor is below them", () => {
     for (const sample of SAMPLES) {
       const visible = [...sample].filter((c) => !/\s/u.test(c)).length;
-      expect(Math.ceil(visible / CHARACTERS_PER_WORD_FLOOR), sample).toBeLessThanOrEqual(wordCount(sample));
+      expect(Math.floor(visible / CHARACTERS_PER_WORD_FLOOR), sample).toBeLessThanOrEqual(wordCount(sample));
     }
   });
 });

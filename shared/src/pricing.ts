@@ -94,7 +94,8 @@ export function wordCount(text: string): number {
   for (const segment of wordSegmenter.segment(text)) if (segment.isWordLike) words += 1;
   let visible = 0;
   for (const { segment } of graphemeSegmenter.segment(text)) if (!/^\s+$/u.test(segment)) visible += 1;
-  return Math.max(words, Math.ceil(visible / CHARACTERS_PER_WORD_FLOOR));
+  // Whole words of characters only (rounded down): one long word alone ("paracetamol") is still one word.
+  return Math.max(words, Math.floor(visible / CHARACTERS_PER_WORD_FLOOR));
 }
 
 /** GSM 03.38 basic set; characters outside it force UCS-2 encoding. */

@@ -198,7 +198,7 @@ describe("subscriber web app", () => {
     expect(await page.getByTestId("doctor-cost").textContent()).toBe("This message costs 7 coins");
     await box.fill("a".repeat(1700));
     await page.getByText("1,700 / 2,000 characters").waitFor();
-    expect(await page.getByTestId("doctor-cost").textContent()).toBe("This message costs 284 coins");
+    expect(await page.getByTestId("doctor-cost").textContent()).toBe("This message costs 283 coins");
     await box.fill("a".repeat(2001));
     await page.getByText("Message is too long. Please shorten your message.").waitFor();
     expect(await page.getByRole("button", { name: "Send", exact: true }).isDisabled()).toBe(true);
