@@ -20,6 +20,7 @@ export * from "./schemas/sms-integration";
 export * from "./schemas/ops";
 export * from "./schemas/storefront";
 export * from "./permissions";
+export * from "./value-paths";
 export * from "./queues";
 export * from "./events";
 export * from "./web-assets";

@@ -2,6 +2,8 @@
 export const MESSAGES = {
   invalidCredentials: "Invalid phone number or password. Please check your credentials.",
   phoneTaken: "This phone number is already subscribed. Please try logging in instead.",
+  /** Sign-up with a number libphonenumber finds impossible for its region (a 400 naming the field). */
+  phoneImpossible: "phone: not a possible phone number (check the country code and the number of digits)",
   notAuthenticated: "Not authenticated",
   accountInactive: "This account is inactive. Please contact support.",
   forbiddenUser: "You can only act on your own account",

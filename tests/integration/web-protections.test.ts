@@ -294,7 +294,7 @@ describe("bad input answers 4xx", () => {
     expect(refused.body.error).toContain("4096");
 
     const named = new FormData();
-    named.set("displayName", "  \u202Eevil\u0000 name\u2066\u0007 ");
+    named.set("displayName", "  \u202Eevil\u0000 name\u2066\u0007\u200E\u200F\u061C\u2028\u200B\u180E\u{E0041} ");
     const saved = await client.post("/user/update-profile.php", named);
     expect(saved.status).toBe(200);
     expect(saved.body.displayName).toBe("evil name");

@@ -1,9 +1,9 @@
 import type { Request } from "express";
 import type { Redis } from "ioredis";
 import {
-  canonicalPhone,
   MESSAGES,
   phoneLookupForms,
+  possiblePhone,
   type AdminRecord,
   type ChangePasswordRequest,
   type LoginRequest,
@@ -43,12 +43,14 @@ const phoneTaken = () => new AppError(409, "phone_taken", MESSAGES.phoneTaken);
 
 /**
  * Stores the phone in E.164; any other stored form of the same number (not yet migrated) is taken
- * too. With the code sent to the number, the account is created with it proven, taking it back
- * from an account that holds it unproven (phone-proof.ts); without, it proves it later.
+ * too. A number libphonenumber cannot parse or finds impossible is refused. With the code sent to
+ * the number, the account is created with it proven, taking it back from an account that holds it
+ * unproven (phone-proof.ts); without, it proves it later.
  */
 export async function signup(deps: PhoneProofDeps, input: SignupRequest): Promise<SessionUser> {
   const country = deps.config.DEFAULT_PHONE_COUNTRY;
-  const phone = canonicalPhone(input.phone, country);
+  const phone = possiblePhone(input.phone, country);
+  if (!phone) throw badRequest(MESSAGES.phoneImpossible, "phone");
   if (input.code) await claimForSignup(deps, input.phone, input.code);
   else if (await User.exists({ phone: { $in: phoneLookupForms(input.phone, country) } })) throw phoneTaken();
   const passwordHash = await hashPassword(input.password);

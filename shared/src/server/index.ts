@@ -10,6 +10,7 @@ export * from "./queues";
 export * from "./metrics";
 export * from "./jobs";
 export * from "./queue-stats";
+export * from "./queue-privacy";
 export * from "./gateway-http";
 export * from "./migrations/phones";
 export * from "./migrations/phone-proof";
