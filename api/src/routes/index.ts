@@ -26,6 +26,7 @@ import { smsAiRoutes } from "./sms/ai/ai";
 import { smsConfigRoutes } from "./sms/integration/config";
 import { smsLogsRoutes } from "./sms/integration/logs";
 import { smsWebhookRoutes } from "./sms/integration/webhook";
+import { smsReceiptRoutes } from "./sms/integration/receipt";
 import { profileRoutes } from "./user/profile";
 import { videoRoutes } from "./videos/videos";
 import { walletHistoryRoutes } from "./wallet/history";
@@ -68,6 +69,7 @@ export const API_ROUTES: readonly Route[] = [
   ...smsConfigRoutes,
   ...smsLogsRoutes,
   ...smsWebhookRoutes,
+  ...smsReceiptRoutes,
 ];
 
 const readsOwnBody = (route: Route) => route.kind === "raw" && route.ownBody === true;

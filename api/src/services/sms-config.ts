@@ -82,6 +82,7 @@ export async function saveSmsConfig(input: SmsIntegrationConfigRequest, baseUrl:
     gateway_username: input.gateway_username,
     gateway_password: passwordFor(current, input.gateway_url, input.gateway_password),
     sender_id: input.sender_id,
+    gateway_format: input.gateway_format ?? current.gateway_format,
     webhook_auth: auth,
     webhook_username: username,
     webhook_allowed_ips: input.webhook_allowed_ips ?? current.webhook_allowed_ips,
