@@ -11,6 +11,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  */
 const LONG_FIRST = [
   "tests/integration/chaos.test.ts",
+  // RabbitMQ and Jasmin take half a minute to start, mostly waiting: started early, they overlap the web build.
+  "tests/integration/sms-jasmin.test.ts",
   "tests/integration/sms-integration.test.ts",
   "tests/browser/screens.test.ts",
   "tests/browser/admin-dashboard.test.ts",
@@ -23,6 +25,7 @@ const LONG_FIRST = [
   "tests/integration/providers-stack.test.ts",
   "tests/browser/security.test.ts",
   "tests/integration/backup.test.ts",
+  "tests/integration/sms-kannel.test.ts",
   "tests/integration/admin-admins.test.ts",
 ];
 
