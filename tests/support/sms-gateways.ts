@@ -8,6 +8,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -23,7 +24,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import mongoose, { type Connection } from "mongoose";
 import { inject } from "vitest";
-import { cacheDir, ensureBinary, freePort, startRedis, waitForPort, type RunningService } from "../../scripts/lib/infra";
+import { cacheDir, ensureBinary, freePort, startRedis, waitForPort, which, type RunningService } from "../../scripts/lib/infra";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 import type { SmppServerPeer } from "../peers/sms-smpp-server";
 import { TEST_ADMIN, TEST_LIMITS } from "../setup/global";
@@ -85,7 +86,7 @@ export function ensureJasmin(): { python: string; bin: string; site: string } {
       // Debian keeps venv's pip bootstrap in a package of its own.
       if (process.getuid?.() !== 0)
         throw new Error('python3 cannot make a virtualenv: install the Debian package "python3-venv"');
-      run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "python3-venv"], "apt-get install python3-venv");
+      aptInstall("/usr/share/doc/python3-venv", "python3-venv");
       run(python3, ["-m", "venv", building], "python3 -m venv");
     }
     log(`installing jasmin==${JASMIN_VERSION} from PyPI`);
@@ -120,16 +121,38 @@ export function ensureJasmin(): { python: string; bin: string; site: string } {
   return { python, bin: path.join(JASMIN_HOME, "bin"), site: site() };
 }
 
+/**
+ * A Debian package, installed when `file` is missing. The two gateway suites may install at the same
+ * moment: apt-get waits for the other's lock instead of failing on it.
+ */
+function aptInstall(file: string, debianPackage: string): void {
+  if (existsSync(file)) return;
+  if (process.getuid?.() !== 0 || !which("apt-get"))
+    throw new Error(`${file} is missing: install the Debian package "${debianPackage}"`);
+  timed(debianPackage, () => {
+    const wait = ["-o", "DPkg::Lock::Timeout=600"];
+    spawnSync("apt-get", [...wait, "update", "-qq"], {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
+    run(
+      "apt-get",
+      [...wait, "install", "-y", "-qq", "--no-install-recommends", debianPackage],
+      `apt-get install ${debianPackage}`,
+    );
+  });
+  if (!existsSync(file)) throw new Error(`apt-get could not install ${debianPackage}`);
+}
+
 /** Debian's RabbitMQ (it does not start on install; the suites run its server by hand). */
 function ensureRabbitmq(): string {
-  if (!existsSync("/usr/lib/rabbitmq/bin/rabbitmq-server"))
-    timed("rabbitmq-server", () => ensureBinary("rabbitmq-server", "rabbitmq-server"));
+  aptInstall("/usr/lib/rabbitmq/bin/rabbitmq-server", "rabbitmq-server");
   return "/usr/lib/rabbitmq/bin/rabbitmq-server";
 }
 
 /** Debian's Kannel 1.4.5: bearerbox and smsbox. */
 function ensureKannel(): { bearerbox: string; smsbox: string } {
-  if (!existsSync("/usr/sbin/bearerbox")) timed("kannel", () => ensureBinary("bearerbox", "kannel"));
+  aptInstall("/usr/sbin/bearerbox", "kannel");
   return { bearerbox: "/usr/sbin/bearerbox", smsbox: "/usr/sbin/smsbox" };
 }
 
@@ -157,6 +180,13 @@ function stopGroup(child: ChildProcess, graceMs = 5000): Promise<void> {
     });
     kill("SIGTERM");
   });
+}
+
+/** A gateway's logs, kept under test-artifacts/sms-gateways/ for a person to read after the run. */
+function keepLogs(dir: string, name: string): void {
+  const target = path.resolve("test-artifacts/sms-gateways", name);
+  rmSync(target, { recursive: true, force: true });
+  if (existsSync(dir)) cpSync(dir, target, { recursive: true });
 }
 
 /** Every file of a folder, as one text (the gateway's logs, searched by the suites). */
@@ -294,6 +324,7 @@ export async function startJasmin(): Promise<RunningJasmin> {
     await Promise.all([jasmind ? stopGroup(jasmind) : undefined, redis?.stop()]);
     await stopGroup(rabbit, 10_000);
     await stopGroup(epmd);
+    keepLogs(logDir, "jasmin-logs");
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -349,8 +380,8 @@ export interface KannelOptions {
   smsc: { port: number; systemId: string; password: string };
   /** Where Kannel's sms-service sends subscribers' messages (get-url, Kannel's escapes allowed). */
   getUrl: string;
-  /** A second sms-service: messages whose first word is `keyword` go to this URL instead. */
-  wrongSecret?: { keyword: string; getUrl: string };
+  /** More sms-services: messages whose first word is `keyword` go to their URL instead. */
+  services?: { keyword: string; getUrl: string }[];
   sendsms: { username: string; password: string };
 }
 
@@ -358,6 +389,8 @@ export interface RunningKannel {
   sendsmsUrl: string;
   logDir: string;
   logs(): string;
+  /** Each file of its folder by name: bearerbox.log and smsbox.log (log-level 1), *.out (the console). */
+  logFiles(): Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -417,17 +450,17 @@ keyword = default
 catch-all = true
 max-messages = 0
 get-url = "${options.getUrl}"
-${
-  options.wrongSecret
-    ? `
+${(options.services ?? [])
+  .map(
+    (service) => `
 group = sms-service
-keyword = ${options.wrongSecret.keyword}
+keyword = ${service.keyword}
 catch-all = true
 max-messages = 0
-get-url = "${options.wrongSecret.getUrl}"
-`
-    : ""
-}`,
+get-url = "${service.getUrl}"
+`,
+  )
+  .join("")}`,
   );
   const bearer = startGroup(bearerbox, [conf], process.env, path.join(dir, "bearerbox.out"));
   let box: ChildProcess | undefined;
@@ -443,8 +476,10 @@ get-url = "${options.wrongSecret.getUrl}"
       sendsmsUrl: `http://127.0.0.1:${sendsms}/cgi-bin/sendsms`,
       logDir: dir,
       logs: () => readLogs(dir),
+      logFiles: () => Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(path.join(dir, name), "latin1")])),
       stop: async () => {
         await stop();
+        keepLogs(dir, "kannel-logs");
         rmSync(dir, { recursive: true, force: true });
       },
     };
