@@ -10,6 +10,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * web build, and two test workers busy with other work keep both cores busy while it builds.
  */
 const LONG_FIRST = [
+  // On a fresh machine it first builds helm from the Go module proxy (minutes); seconds afterwards.
+  "tests/integration/helm.test.ts",
   "tests/integration/chaos.test.ts",
   // RabbitMQ and Jasmin take half a minute to start, mostly waiting: started early, they overlap the web build.
   "tests/integration/sms-jasmin.test.ts",
