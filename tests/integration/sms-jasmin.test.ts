@@ -285,6 +285,21 @@ describe("a real Jasmin 0.11.1 in front of the product", () => {
     expect(receiptCalls[0]!.body.toString("latin1")).toMatch(/(^|&)message_status=DELIVRD(&|$)/u);
   });
 
+  it("tests the gateway in its own interface without sending anything: right and wrong credentials", async () => {
+    const before = smsc.submits.length;
+    const right = await admin.request("PUT", "/sms/integration/config.php", { action: "test_gateway" });
+    expect(right.body.test_result).toEqual({ success: true, error: null });
+    const wrong = await admin.request("PUT", "/sms/integration/config.php", {
+      action: "test_gateway",
+      gateway_url: `http://127.0.0.1:${jasmin.httpPort}/send`,
+      gateway_format: "jasmin",
+      gateway_username: JASMIN_USER.username,
+      gateway_password: "wrong-pw",
+    });
+    expect(wrong.body.test_result).toEqual({ success: false, error: "The gateway refused the credentials (HTTP 403)" });
+    expect(smsc.submits.length).toBe(before);
+  });
+
   it("is Jasmin itself that writes the webhook secret into its logs (docs/operations.md)", () => {
     const lines = jasmin
       .logs()

@@ -233,6 +233,21 @@ describe("a real Kannel 1.4.5 in front of the product", () => {
     expect(call.status).toBe(202);
   });
 
+  it("tests the gateway in its own interface without sending anything: right and wrong credentials", async () => {
+    const before = smsc.submits.length;
+    const right = await admin.request("PUT", "/sms/integration/config.php", { action: "test_gateway" });
+    expect(right.body.test_result).toEqual({ success: true, error: null });
+    const wrong = await admin.request("PUT", "/sms/integration/config.php", {
+      action: "test_gateway",
+      gateway_url: kannel.sendsmsUrl,
+      gateway_format: "kannel",
+      gateway_username: SENDSMS.username,
+      gateway_password: "wrong-pw",
+    });
+    expect(wrong.body.test_result).toEqual({ success: false, error: "The gateway refused the credentials (HTTP 403)" });
+    expect(smsc.submits.length).toBe(before);
+  });
+
   it("keeps the webhook secret out of its log files at log-level 1, but prints it on its console (docs/operations.md)", () => {
     const files = kannel.logFiles();
     const logged = (name: string) => (files[name] ?? "").split("\n").filter((line) => line.includes(SECRET));

@@ -139,6 +139,7 @@ export const smsIntegrationActionSchema = z.discriminatedUnion(
     z.object({
       action: z.literal("test_gateway"),
       gateway_url: z.union([z.literal(""), httpUrl]).optional(),
+      gateway_format: z.enum(SMS_GATEWAY_FORMATS, { error: "gateway_format must be json, kannel or jasmin" }).optional(),
       gateway_username: z.string().trim().max(200).optional(),
       gateway_password: z.string().max(500).optional(),
     }),

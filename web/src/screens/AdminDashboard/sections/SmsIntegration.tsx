@@ -127,6 +127,7 @@ function ConfigTab() {
     try {
       const res = await adminApi.testSmsGateway({
         gateway_url: form.gateway_url.trim(),
+        gateway_format: form.gateway_format,
         gateway_username: form.gateway_username,
         gateway_password: form.gateway_password,
       });
