@@ -23,7 +23,7 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import mongoose, { type Connection } from "mongoose";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import { cacheDir, ensureBinary, freePort, startRedis, waitForPort, which, type RunningService } from "../../scripts/lib/infra";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 import type { SmppServerPeer } from "../peers/sms-smpp-server";
@@ -599,4 +599,21 @@ export function receiptOn(product: ProductStack, id: unknown) {
     "receipt recorded",
     50,
   );
+}
+
+/**
+ * Test Gateway against a real gateway: the stored settings pass, the same gateway with a wrong
+ * password is reported as refusing the credentials, and the SMSC receives nothing either way.
+ */
+export async function expectGatewayTest(admin: Client, smsc: SmppServerPeer, wrong: Record<string, string>): Promise<void> {
+  const before = smsc.submits.length;
+  const right = await admin.request("PUT", "/sms/integration/config.php", { action: "test_gateway" });
+  expect(right.body.test_result).toEqual({ success: true, error: null });
+  const refused = await admin.request("PUT", "/sms/integration/config.php", {
+    action: "test_gateway",
+    ...wrong,
+    gateway_password: "wrong-pw",
+  });
+  expect(refused.body.test_result).toEqual({ success: false, error: "The gateway refused the credentials (HTTP 403)" });
+  expect(smsc.submits.length).toBe(before);
 }
