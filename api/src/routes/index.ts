@@ -27,6 +27,8 @@ import { smsConfigRoutes } from "./sms/integration/config";
 import { smsLogsRoutes } from "./sms/integration/logs";
 import { smsWebhookRoutes } from "./sms/integration/webhook";
 import { smsReceiptRoutes } from "./sms/integration/receipt";
+import { storefrontRoutes } from "./storefront/storefront";
+import { pushRoutes } from "./push/push";
 import { profileRoutes } from "./user/profile";
 import { videoRoutes } from "./videos/videos";
 import { walletHistoryRoutes } from "./wallet/history";
@@ -44,8 +46,10 @@ export const API_ROUTES: readonly Route[] = [
   ...docsRoutes,
   ...authRoutes,
   ...profileRoutes,
+  ...pushRoutes,
   ...walletRoutes,
   ...walletShopRoutes,
+  ...storefrontRoutes,
   ...walletHistoryRoutes,
   ...redemptionRoutes,
   ...adminAnalyticsRoutes,

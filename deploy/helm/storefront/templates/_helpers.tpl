@@ -112,7 +112,7 @@ stays in the Secret.
       name: {{ $secret }}
       key: {{ index $.Values.secrets.keys $name }}
 {{- end }}
-{{- range $name := list "METRICS_TOKEN" "OPENAI_API_KEY" "VIDEO_API_KEY" "ADMIN_USERNAME" "ADMIN_PASSWORD" }}
+{{- range $name := list "METRICS_TOKEN" "OPENAI_API_KEY" "VIDEO_API_KEY" "ADMIN_USERNAME" "ADMIN_PASSWORD" "VAPID_PUBLIC_KEY" "VAPID_PRIVATE_KEY" }}
 {{- if or $existing (index $.Values.secrets.values $name) }}
 - name: {{ $name }}
   valueFrom:
