@@ -279,6 +279,17 @@ describe("sms/integration/config.php", () => {
     expect((await admin.get("/sms/integration/config.php")).body.config.sender_id).toBe("AIStore");
   });
 
+  it("keeps the outbound interface chosen (JSON unless told), and refuses an unknown one naming the field", async () => {
+    expect((await admin.get("/sms/integration/config.php")).body.config.gateway_format).toBe("json");
+    const bad = await admin.post("/sms/integration/config.php", baseConfig({ gateway_format: "smpp" }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain("gateway_format");
+    expect((await configure({ gateway_format: "kannel" })).config.gateway_format).toBe("kannel");
+    // A client that does not know the field keeps the stored choice.
+    expect((await configure()).config.gateway_format).toBe("kannel");
+    expect((await configure({ gateway_format: "json" })).config.gateway_format).toBe("json");
+  });
+
   it("reports a gateway that cannot be reached in the test result", async () => {
     await configure({ gateway_url: "http://127.0.0.1:9/send" });
     const res = await admin.request("PUT", "/sms/integration/config.php", { action: "test_gateway" });
@@ -374,17 +385,18 @@ describe("webhook authenticity", () => {
     }
   });
 
-  it("takes Jasmin's MO form as Jasmin 0.11 posts it (query token + allowlist): UCS-2 decoded, answered ACK/Jasmin", async () => {
+  it("takes Jasmin's MO form as Jasmin 0.11.1 posts it (query token + allowlist): UCS-2 decoded, answered ACK/Jasmin", async () => {
     const user = await newUser();
     await setCoins(user.id, 100);
     const arabic = "مرحبا، كم رصيدي؟";
     const ucs2 = Buffer.from(arabic, "utf16le").swap16();
     const percent = [...ucs2].map((b) => `%${b.toString(16).padStart(2, "0").toUpperCase()}`).join("");
     const id = randomUUID();
-    // Jasmin's connector has only a URL: the secret rides in it, limited to Jasmin's address.
+    // Jasmin's connector has only a URL: the secret rides in it, limited to Jasmin's address. The
+    // form as a real Jasmin posts it (tests/integration/sms-jasmin.test.ts): `coding` is the byte %08.
     const body =
       `id=${id}&from=${encodeURIComponent(user.phone)}&to=5555&origin-connector=smsc-1&content=${percent}` +
-      `&binary=${ucs2.toString("hex")}&priority=0&coding=8`;
+      `&binary=${ucs2.toString("hex")}&priority=0&coding=%08`;
     const post = () =>
       fetch(`${baseUrl}/api/sms/integration/webhook.php?token=${encodeURIComponent(SECRET)}`, {
         method: "POST",

@@ -27,6 +27,7 @@ import { smsAiRoutes } from "./sms/ai/ai";
 import { smsConfigRoutes } from "./sms/integration/config";
 import { smsLogsRoutes } from "./sms/integration/logs";
 import { smsWebhookRoutes } from "./sms/integration/webhook";
+import { smsReceiptRoutes } from "./sms/integration/receipt";
 import { storefrontRoutes } from "./storefront/storefront";
 import { pushRoutes } from "./push/push";
 import { profileRoutes } from "./user/profile";
@@ -74,6 +75,7 @@ export const API_ROUTES: readonly Route[] = [
   ...smsConfigRoutes,
   ...smsLogsRoutes,
   ...smsWebhookRoutes,
+  ...smsReceiptRoutes,
 ];
 
 const readsOwnBody = (route: Route) => route.kind === "raw" && route.ownBody === true;

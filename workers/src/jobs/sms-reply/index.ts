@@ -14,13 +14,17 @@ import { isArabic, priceOf, smsQueueJobSchema, type Language, type SmsQueueJob, 
 import {
   loadSmsIntegrationConfig,
   loadWalletTables,
+  onCacheChange,
+  SmsGatewayConfig,
   SmsLog,
   SmsMessage,
   SmsOptOut,
+  type SmsGatewayConfigDoc,
   type SmsMessageDoc,
 } from "@storefront/shared/server";
 import type { WorkerContext } from "../../context";
-import { SmppLinks } from "../../gateways/smpp";
+import { SmppLinks, smppTargetOf } from "../../gateways/smpp";
+import { acceptSmppInbound } from "./inbound-smpp";
 import { createChatProvider } from "../../providers/chat/index";
 import { alertMessageId, handleAlert } from "./alert";
 import { codeMessageId, handleCode } from "./code";
@@ -50,17 +54,39 @@ function smsDeps(ctx: WorkerContext): SmsReplyDeps {
       chat: createChatProvider(config),
       log,
       phoneCountry: config.DEFAULT_PHONE_COUNTRY,
-      http: {},
+      http: { receiptBaseUrl: config.PUBLIC_BASE_URL },
       smsQueue: new Queue("sms-reply", { connection: redis }).on("error", () => undefined),
       lowBalance: { threshold: config.LOW_BALANCE_THRESHOLD, smsPerDay: config.LOW_BALANCE_SMS_PER_DAY },
       smpp: new SmppLinks({
         onReceipt: (receipt) =>
           void recordReceipt(receipt, redis).catch((err: unknown) => log.warn({ err }, "delivery receipt not stored")),
+        onInbound: async (message) => {
+          const outcome = await acceptSmppInbound(redis, deps!.smsQueue!, message);
+          log.info({ smsc: message.smsc, outcome }, "sms over smpp");
+        },
         onEvent: (event, details) => log.info({ ...details, event }, "smpp link"),
       }),
     };
   }
   return deps;
+}
+
+/**
+ * Binds every gateway of the SMS Config list now and whenever an administrator changes the list
+ * (and every minute, should a change notice be lost): subscribers' messages come over these binds.
+ */
+export function bindSmsGateways(ctx: WorkerContext): void {
+  const { smpp } = smsDeps(ctx);
+  const sync = () =>
+    SmsGatewayConfig.find()
+      .lean<SmsGatewayConfigDoc[]>()
+      .then((rows) =>
+        smpp.keepBound(rows.map(smppTargetOf), (err: unknown) => ctx.log.warn({ err }, "smpp gateway not bound yet")),
+      )
+      .catch((err: unknown) => ctx.log.warn({ err }, "smpp gateways not read"));
+  void sync();
+  onCacheChange("sms-gateways", () => void sync());
+  setInterval(() => void sync(), 60_000).unref();
 }
 
 /** Unbinds this process's SMPP links (worker shutdown, after the last job has finished). */
