@@ -14,6 +14,7 @@ import { PhoneField } from "../../components/PhoneField/PhoneField";
 import { useToast } from "../../components/Toasts";
 import { useAuth } from "../../hooks/useAuth";
 import { useCredentials } from "../../hooks/useFieldErrors";
+import { useHydrated } from "../../hooks/useHydrated";
 
 export default function Signup() {
   const { t } = useTranslation();
@@ -26,6 +27,8 @@ export default function Signup() {
   const [formError, setFormError] = useState("");
   const [offerSignIn, setOfferSignIn] = useState(false);
   const [state, setState] = useState<"idle" | "submitting" | "subscribed">("idle");
+  // Off until the script has the form (useHydrated): never the browser's own GET with the password.
+  const hydrated = useHydrated();
 
   useEffect(() => {
     if (state !== "subscribed") return;
@@ -83,7 +86,7 @@ export default function Signup() {
             )}
           </div>
         )}
-        <fieldset disabled={subscribed || state === "submitting"}>
+        <fieldset disabled={subscribed || state === "submitting" || !hydrated}>
           <PhoneField value={phone} onChange={setPhone} error={errors.phone} />
           <PasswordField
             value={password}
