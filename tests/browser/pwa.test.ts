@@ -95,6 +95,15 @@ describe("public pages rendered at build time", () => {
     // Styled by the inline CSS: the page links no stylesheet.
     expect(await bare.locator('link[rel="stylesheet"]').count()).toBe(0);
     expect(await bare.evaluate(() => getComputedStyle(document.body).margin)).toBe("0px");
+    // A form takes input only once the script has it: a click before would be the browser's own
+    // GET, the password in the address (and in every log and history on its way), and what was
+    // typed before hydration would be reset to the empty state.
+    const submit = bare.locator("form button[type=submit]");
+    const hasForm = (await submit.count()) > 0;
+    if (hasForm) {
+      expect(await submit.isDisabled()).toBe(true);
+      expect(await bare.locator("form input[type=password]").isEditable()).toBe(false);
+    }
     await noScript.close();
 
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
@@ -103,6 +112,7 @@ describe("public pages rendered at build time", () => {
     await page.goto(`${baseUrl}${path}`);
     await hydrated(page, heading);
     expect((await page.locator(heading).first().textContent())!.trim()).toBe(text);
+    if (hasForm) await page.locator("form button[type=submit]:enabled").waitFor();
     expect(await page.evaluate(() => (window as unknown as { __removedFromRoot: string[] }).__removedFromRoot)).toEqual([]);
     expect(errors).toEqual([]);
     expect(csp).toEqual([]);

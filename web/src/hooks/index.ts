@@ -8,3 +8,4 @@ export * from "./useSignOut";
 export * from "./useAutoGrow";
 export * from "./useChatErrors";
 export * from "./useStorefront";
+export * from "./useHydrated";

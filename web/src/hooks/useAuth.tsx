@@ -3,7 +3,7 @@
  * Logout clears the user even if the call fails, and forgets the attempted URL. Plain React state
  * (not the data cache) so the public pages stay light.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { SessionUser } from "@storefront/shared";
 import * as authApi from "../api/auth";
 import { safeReturnPath } from "../lib/returnPath";
@@ -51,8 +51,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     let live = true;
     void authApi.checkSession().then((found) => {
       if (!live) return;
-      setUser(found);
-      setReady(true);
+      // A transition: on a page the build rendered, a part still waiting for its chunk (the home
+      // page's prices) keeps the server's markup. An urgent change of this context would reach that
+      // part before it is hydrated, and React would throw the markup away and draw it again.
+      startTransition(() => {
+        setUser(found);
+        setReady(true);
+      });
     });
     return () => {
       live = false;

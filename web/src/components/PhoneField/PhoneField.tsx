@@ -85,7 +85,11 @@ export function PhoneField({ value, onChange, error }: PhoneFieldProps) {
               </option>
             ))
           ) : (
-            <option value={country}>{new Intl.DisplayNames([locale], { type: "region" }).of(country) ?? country}</option>
+            // Keyed by its code, like the list's: when the library comes, this very node stays (the
+            // server rendered it; hydration keeps it) and the other countries join it.
+            <option key={country} value={country}>
+              {new Intl.DisplayNames([locale], { type: "region" }).of(country) ?? country}
+            </option>
           )}
         </select>
         <input

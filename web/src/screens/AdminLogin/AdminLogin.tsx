@@ -7,6 +7,7 @@ import { errorMessage } from "../../api/errors";
 import { AppLink } from "../../components/AppLink";
 import { AuthCard, PasswordField } from "../../components/AuthCard";
 import { useToast } from "../../components/Toasts";
+import { useHydrated } from "../../hooks/useHydrated";
 import { adminApi } from "../AdminDashboard/adminApi";
 import { storeAdminSession } from "../AdminDashboard/adminSession";
 
@@ -20,6 +21,7 @@ export default function AdminLogin() {
   const [error, setError] = useState("");
   const [success, setSuccess] = useState("");
   const [submitting, setSubmitting] = useState(false);
+  const hydrated = useHydrated();
   const redirect = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   // The welcome toast belongs to this screen: it leaves with it, so it never lies over the
@@ -80,28 +82,31 @@ export default function AdminLogin() {
             {success}
           </div>
         )}
-        <div className="field">
-          <label htmlFor={usernameId}>{t("admin.login.username")}</label>
-          <input
-            id={usernameId}
-            name="username"
-            className="input"
-            autoComplete="username"
-            dir="ltr"
-            value={username}
-            onChange={(e) => setUsername(e.target.value)}
-            required
+        {/* Off until the script has the form (useHydrated). */}
+        <fieldset disabled={!hydrated}>
+          <div className="field">
+            <label htmlFor={usernameId}>{t("admin.login.username")}</label>
+            <input
+              id={usernameId}
+              name="username"
+              className="input"
+              autoComplete="username"
+              dir="ltr"
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
+              required
+            />
+          </div>
+          <PasswordField
+            value={password}
+            onChange={setPassword}
+            label={t("admin.login.password")}
+            autoComplete="current-password"
           />
-        </div>
-        <PasswordField
-          value={password}
-          onChange={setPassword}
-          label={t("admin.login.password")}
-          autoComplete="current-password"
-        />
-        <button type="submit" className="btn btn--primary btn--block" disabled={submitting}>
-          {submitting ? t("admin.login.signingIn") : t("admin.login.signIn")}
-        </button>
+          <button type="submit" className="btn btn--primary btn--block" disabled={submitting}>
+            {submitting ? t("admin.login.signingIn") : t("admin.login.signIn")}
+          </button>
+        </fieldset>
       </form>
     </AuthCard>
   );

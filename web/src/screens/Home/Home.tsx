@@ -10,6 +10,18 @@ import "./Home.css";
 /** The price list is its own chunk with its texts in the full catalog: neither is on the first paint's path. */
 const Prices = lazy(() => Promise.all([import("./Prices"), ensureFullCatalog()]).then(([module]) => module));
 
+/**
+ * One element for every render of Home: the server rendered the prices, and until their chunk has
+ * come the boundary waits dehydrated. Home renders again meanwhile (the full catalog's arrival
+ * re-renders every translated component); a new element there would be an update to a boundary not
+ * yet hydrated, which React answers by dropping the server's markup and rendering it anew.
+ */
+const prices = (
+  <Suspense fallback={null}>
+    <Prices />
+  </Suspense>
+);
+
 const FEATURES = [
   { key: "text", Icon: ChatIcon },
   { key: "image", Icon: ImageIcon },
@@ -65,9 +77,7 @@ export default function Home() {
             </article>
           ))}
         </section>
-        <Suspense fallback={null}>
-          <Prices />
-        </Suspense>
+        {prices}
       </main>
       <footer className="home__footer">
         <span>{t("home.footer")}</span>

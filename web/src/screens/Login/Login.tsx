@@ -10,6 +10,7 @@ import { PhoneField } from "../../components/PhoneField/PhoneField";
 import { useToast } from "../../components/Toasts";
 import { takeAttemptedUrl, useAuth } from "../../hooks/useAuth";
 import { useCredentials } from "../../hooks/useFieldErrors";
+import { useHydrated } from "../../hooks/useHydrated";
 import { safeReturnPath } from "../../lib/returnPath";
 
 export default function Login() {
@@ -23,6 +24,7 @@ export default function Login() {
   );
   const [formError, setFormError] = useState("");
   const [submitting, setSubmitting] = useState(false);
+  const hydrated = useHydrated();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -61,17 +63,20 @@ export default function Login() {
             {formError}
           </div>
         )}
-        <PhoneField value={phone} onChange={setPhone} error={errors.phone} />
-        <PasswordField
-          value={password}
-          onChange={setPassword}
-          error={errors.password}
-          label={t("auth.password")}
-          autoComplete="current-password"
-        />
-        <button type="submit" className="btn btn--primary btn--block" disabled={submitting}>
-          {submitting ? t("auth.signingIn") : t("auth.signIn")}
-        </button>
+        {/* Off until the script has the form (useHydrated). */}
+        <fieldset disabled={!hydrated}>
+          <PhoneField value={phone} onChange={setPhone} error={errors.phone} />
+          <PasswordField
+            value={password}
+            onChange={setPassword}
+            error={errors.password}
+            label={t("auth.password")}
+            autoComplete="current-password"
+          />
+          <button type="submit" className="btn btn--primary btn--block" disabled={submitting}>
+            {submitting ? t("auth.signingIn") : t("auth.signIn")}
+          </button>
+        </fieldset>
       </form>
     </AuthCard>
   );

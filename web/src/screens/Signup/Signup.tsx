@@ -16,6 +16,7 @@ import { useAuth } from "../../hooks/useAuth";
 import { useCredentials } from "../../hooks/useFieldErrors";
 import { sendPhoneCode } from "../../api/phone";
 import { ClaimNumberLink } from "../VerifyPhone/ClaimNumberLink";
+import { useHydrated } from "../../hooks/useHydrated";
 
 export default function Signup() {
   const { t } = useTranslation();
@@ -28,6 +29,8 @@ export default function Signup() {
   const [formError, setFormError] = useState("");
   const [offerSignIn, setOfferSignIn] = useState(false);
   const [state, setState] = useState<"idle" | "submitting" | "subscribed">("idle");
+  // Off until the script has the form (useHydrated): never the browser's own GET with the password.
+  const hydrated = useHydrated();
 
   useEffect(() => {
     if (state !== "subscribed") return;
@@ -87,7 +90,7 @@ export default function Signup() {
             )}
           </div>
         )}
-        <fieldset disabled={subscribed || state === "submitting"}>
+        <fieldset disabled={subscribed || state === "submitting" || !hydrated}>
           <PhoneField value={phone} onChange={setPhone} error={errors.phone} />
           <PasswordField
             value={password}
