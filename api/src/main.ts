@@ -74,7 +74,9 @@ async function main(): Promise<void> {
   observeSocketServer(sockets.io);
   // With several API processes, npm start keeps the public port and hands their clients over.
   const handover = serveHandedConnections(server);
-  server.listen(config.PORT, config.HOST, () => {
+  // The kernel's queue of connections not accepted yet, as long as it allows (somaxconn; Node's own
+  // default is 511): a burst of new clients waits there instead of having its SYNs dropped and resent.
+  server.listen({ port: config.PORT, host: config.HOST, backlog: 4096 }, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
     log.info({ port, host: config.HOST }, "api listening");
