@@ -27,6 +27,7 @@ import type { AppContext } from "./context";
 import { attachSocketServer } from "./realtime/socket";
 import { ensureFirstAdmin, migrateData } from "./services/auth";
 import { queuesWithoutLiveWorker } from "./services/queue-health";
+import { watchFrozenWorkers } from "./services/frozen-workers";
 import { JobWaiter } from "./job-waiter";
 import { answerClientErrors } from "./client-errors";
 
@@ -57,8 +58,10 @@ async function main(): Promise<void> {
     log,
     queues,
     jobs,
-    missingWorkers: () => queuesWithoutLiveWorker(queues),
+    missingWorkers: () => queuesWithoutLiveWorker(queues, redis),
   };
+  // Holds of jobs whose queue has no live worker (a frozen one) go back to their users.
+  const frozenWorkers = watchFrozenWorkers(ctx);
   await ensureFirstAdmin(config, log);
   await migrateData(config, log);
   // Once per data set; not awaited, so a large session store does not delay the first call.
@@ -90,6 +93,7 @@ async function main(): Promise<void> {
     log.info({ signal }, "shutting down");
     // New clients go to the other API processes from now on.
     handover.stop();
+    frozenWorkers.stop();
     const socketsClosed = sockets.close().catch(() => undefined);
     server.closeAllConnections();
     await socketsClosed;

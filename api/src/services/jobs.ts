@@ -91,7 +91,7 @@ export async function acceptJob<Q extends HeldQueueName>(
     ...(input.requestId ? { requestId: input.requestId } : {}),
   }) as JobData<Q>;
 
-  await assertLiveWorker(ctx.queues[input.queue]);
+  await assertLiveWorker(ctx.queues[input.queue], ctx.redis);
   const held = await hold({
     dailyCap: await dailyCapOf(input.userId),
     conversationId: input.conversationId ?? null,
