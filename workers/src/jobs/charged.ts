@@ -52,18 +52,38 @@ function permanent(error: ProviderError): UnrecoverableError {
   return final;
 }
 
+/** Kept of a waited-on call's budget for the answer itself: the refund, BullMQ's event, the API's reply. */
+const ANSWER_MARGIN_MS = 500;
+
+/**
+ * When the caller of a waited-on job (chat, Doctor, SMS AI, images) must have its answer:
+ * AI_RETRY_BUDGET_MS after its HTTP request arrived (the job's `arrivedAt`; the job's own time for
+ * jobs queued before it was recorded), less the answer's margin. Undefined for other queues.
+ */
+export function answerDeadline(
+  queue: HeldQueueName,
+  data: Partial<ChargedJobBase>,
+  job: Job,
+  budgetMs: number,
+): number | undefined {
+  if (!WAITED_ON.has(queue)) return undefined;
+  const from = data.arrivedAt ?? job.timestamp;
+  return typeof from === "number" ? from + budgetMs - ANSWER_MARGIN_MS : undefined;
+}
+
 /**
  * Permanent provider errors (bad prompt, refusal, malformed reply) must not be retried. On a
- * waited-on queue, neither is a retry that would start after AI_RETRY_BUDGET_MS from the request
- * (a provider that keeps refusing, or asks to wait longer with Retry-After): the subscriber gets
- * an answer and a refund now instead of waiting out the whole backoff.
+ * waited-on queue, neither is a retry that would not end before the answer's deadline (a provider
+ * that keeps refusing, or asks to wait longer with Retry-After): the next try is taken to last as
+ * long as this one did (a proxy that answers 429 after its own retries takes seconds), and the
+ * subscriber gets an answer and a refund now instead of after the deadline.
  */
-function classify(error: unknown, queue: HeldQueueName, job: Job, budgetMs: number): unknown {
+function classify(error: unknown, deadline: number | undefined, job: Job, tryMs: number): unknown {
   if (!isProviderError(error)) return error;
   if (!error.retryable) return permanent(error);
-  if (WAITED_ON.has(queue) && typeof job.timestamp === "number") {
+  if (deadline !== undefined) {
     const nextTryAt = Date.now() + Number(providerBackoff(job.attemptsMade + 1, "provider", error, job));
-    if (nextTryAt - job.timestamp > budgetMs) return permanent(error);
+    if (nextTryAt + tryMs > deadline) return permanent(error);
   }
   return error;
 }
@@ -131,6 +151,7 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
   hooks: ChargedHooks<Q, R> = {},
 ): Processor {
   return async (job: Job, token?: string) => {
+    const triedAt = Date.now();
     const jobId = job.id ?? "";
     const parsed = jobSchemas[queue].safeParse(job.data);
     const base = job.data as Partial<ChargedJobBase>;
@@ -175,7 +196,8 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       return result;
     } catch (raw) {
       if (raw instanceof DelayedError) throw raw;
-      const error = classify(raw, queue, job, ctx.config.AI_RETRY_BUDGET_MS);
+      const deadline = answerDeadline(queue, base, job, ctx.config.AI_RETRY_BUDGET_MS);
+      const error = classify(raw, deadline, job, Date.now() - triedAt);
       if (isFinalFailure(error, job)) {
         const code = failureCode(error);
         const detail = userFacingReason(error);
