@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole product on this machine. Starts Redis and the MongoDB-compatible server
  * when REDIS_URL / MONGODB_URI are unset (data under DATA_DIR), builds the web app when needed,
- * then API_PROCESSES API processes (one per core by default, behind the one PORT) and one worker
+ * then API_PROCESSES API processes (one per two cores by default, behind the one PORT) and one worker
  * process per queue, each supervised (restarted with backoff when it exits on its own). Ctrl+C
  * stops everything.
  */

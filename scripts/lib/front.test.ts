@@ -217,9 +217,11 @@ describe("the front of several API processes", () => {
 });
 
 describe("API_PROCESSES", () => {
-  it("defaults to the cores and takes a whole number from 1 to 64", () => {
-    expect(apiProcessCount(undefined, 2)).toBe(2);
-    expect(apiProcessCount(" ", 8)).toBe(8);
+  it("defaults to one per two cores (one on two) and takes a whole number from 1 to 64", () => {
+    expect(apiProcessCount(undefined, 2)).toBe(1);
+    expect(apiProcessCount(undefined, 1)).toBe(1);
+    expect(apiProcessCount(undefined, 3)).toBe(1);
+    expect(apiProcessCount(" ", 8)).toBe(4);
     expect(apiProcessCount("3", 2)).toBe(3);
     expect(apiProcessCount(" 1 ", 16)).toBe(1);
     expect(apiProcessCount(undefined, 128)).toBe(64);

@@ -24,12 +24,16 @@ import { HANDED_CONNECTION, HANDOVER_ANSWER } from "../../shared/src/server/hand
 const MAX_API_PROCESSES = 64;
 
 /**
- * How many API processes `npm start` runs: API_PROCESSES (`value`), or one per core. They share
- * Redis, the database and the pushes (the Socket.IO Redis adapter), so any number serves the same.
+ * How many API processes `npm start` runs: API_PROCESSES (`value`), or one per two cores (one on
+ * two cores). They share Redis, the database and the pushes (the Socket.IO Redis adapter), so any
+ * number serves the same. The default leaves half the cores to Redis, the database and the
+ * workers, which share the machine: on two cores a second API process made chat and wallet
+ * throughput lower, for clients on many addresses and on one (docs/performance.md, "API processes
+ * under npm start").
  */
 export function apiProcessCount(value: string | undefined, cores: number): number {
   const wanted = value?.trim();
-  if (!wanted) return Math.max(1, Math.min(cores, MAX_API_PROCESSES));
+  if (!wanted) return Math.max(1, Math.min(Math.floor(cores / 2), MAX_API_PROCESSES));
   const count = Number(wanted);
   if (!/^\d+$/u.test(wanted) || count < 1 || count > MAX_API_PROCESSES) {
     throw new Error(`API_PROCESSES must be a whole number from 1 to ${MAX_API_PROCESSES} (got "${wanted}")`);

@@ -1,9 +1,13 @@
 /**
  * A frozen worker holds no coins (issue 33). Each API process reads the charged queues' heartbeats
- * every second (shared/src/server/heartbeat.ts); once no worker of a queue has beaten for
- * SILENT_AFTER_MS, the holds of that queue's unfinished jobs (waiting, active on the frozen worker,
- * delayed for a retry) are released, and the calls of this process waiting for them are answered
- * 503 at once. The jobs stay in BullMQ: each gets a rerun marker first, so a worker that runs it
+ * every second (shared/src/server/heartbeat.ts); once a queue has workers connected but none has
+ * beaten for SILENT_AFTER_MS (frozen: alive, silent), the holds of that queue's unfinished jobs
+ * (waiting, active on the frozen worker, delayed for a retry) are released, and the calls of this
+ * process waiting for them are answered 503 at once. A queue whose workers are gone (killed, being
+ * restarted by the supervisor) is left as before: new calls are refused, queued jobs wait for the
+ * restart, and the hold sweeper releases what can no longer run. A queue with no beat known at all
+ * (Redis restarted without its data) counts as silent only once this process has seen it so for
+ * SILENT_AFTER_MS: its workers beat again within a second of reconnecting. The jobs stay in BullMQ: each gets a rerun marker first, so a worker that runs it
  * later (the frozen one resumed, or a new one) charges it then, once (workers/src/jobs/charged.ts).
  * A job whose worker comes back after the marker's time (HOLD_MAX_AGE_MS) is not run: its coins
  * went back and its caller was told.
@@ -47,7 +51,23 @@ export interface FrozenWorkerWatch {
 export function watchFrozenWorkers(ctx: AppContext, intervalMs = HEARTBEAT_INTERVAL_MS): FrozenWorkerWatch {
   /** Jobs this process has released (and answered the waiters of), per queue, while the queue is silent. */
   const released = new Map<ChargedQueueName, Set<string>>(CHARGED_QUEUES.map((queue) => [queue, new Set<string>()]));
+  /** When this process first saw a queue with no beat known, while it stays so. */
+  const unknownSince = new Map<ChargedQueueName, number>();
   let running = false;
+
+  /** Connected workers that have not beaten for SILENT_AFTER_MS: frozen. */
+  async function frozenQueue(queue: ChargedQueueName, silence: number): Promise<boolean> {
+    if (silence < SILENT_AFTER_MS) {
+      unknownSince.delete(queue);
+      return false;
+    }
+    if (silence === Infinity) {
+      const since = unknownSince.get(queue) ?? Date.now();
+      unknownSince.set(queue, since);
+      if (Date.now() - since < SILENT_AFTER_MS) return false;
+    }
+    return (await ctx.queues[queue].getWorkersCount()) > 0;
+  }
 
   async function releaseJob(queue: ChargedQueueName, job: Job): Promise<void> {
     const { holdKey, userId } = job.data as Partial<ChargedJobBase>;
@@ -78,7 +98,7 @@ export function watchFrozenWorkers(ctx: AppContext, intervalMs = HEARTBEAT_INTER
   async function check(): Promise<void> {
     const silence = await silenceOf(ctx.redis, CHARGED_QUEUES);
     for (const queue of CHARGED_QUEUES) {
-      if (silence[queue] < SILENT_AFTER_MS) {
+      if (!(await frozenQueue(queue, silence[queue]))) {
         released.get(queue)!.clear();
         continue;
       }
