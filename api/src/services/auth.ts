@@ -10,7 +10,16 @@ import {
   type PhoneCountry,
   type SignupRequest,
 } from "@storefront/shared";
-import { Admin, migratePhonesOnce, User, type Config, type Logger, type Pusher } from "@storefront/shared/server";
+import {
+  Admin,
+  endSessionSubscriptions,
+  keepOnlySessionSubscriptions,
+  migratePhonesOnce,
+  User,
+  type Config,
+  type Logger,
+  type Pusher,
+} from "@storefront/shared/server";
 import { AppError, badRequest, forbidden, notFound, unauthorized } from "../errors";
 import { hit } from "../middleware/rate-limit";
 import { endUserSessions } from "../middleware/session";
@@ -158,6 +167,7 @@ export async function ensureFirstAdmin(config: Config, log: Logger): Promise<voi
 /** Ends the session and closes its sockets on every API process. */
 export async function logout(req: Request, pusher: Pusher): Promise<void> {
   pusher.disconnectSession(req.sessionID);
+  await endSessionSubscriptions(req.sessionID);
   await new Promise<void>((resolve) => req.session.destroy(() => resolve()));
 }
 
@@ -194,5 +204,6 @@ export async function changePassword(
   await save(req);
   await endUserSessions(deps.redis, userId, req.sessionID);
   deps.pusher.keepOnlySession(userId, oldSid, req.sessionID);
+  await keepOnlySessionSubscriptions(userId, oldSid, req.sessionID);
   return { success: true };
 }

@@ -20,3 +20,4 @@ export * from "./rate-limiters";
 export * from "./process-identity";
 export * from "./handover";
 export * from "./heartbeat";
+export * from "./web-push";
