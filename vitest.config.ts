@@ -13,6 +13,9 @@ import { LongFilesFirst } from "./tests/setup/sequencer";
  * the browser files (vitest sets up the projects before the root), so the stack serves the fresh
  * build; a run of a few integration files builds it too, beside the tests, which do not wait for it.
  *
+ * The burst test (2,000 connections at once, on a stack of its own) is one of the files run first, one
+ * at a time (below): beside other files it would slow them, and they it.
+ *
  * Three files change shared settings in a way the others would notice, so none of them runs beside
  * the others: one rotates the SMS integration's webhook secret (the SMS suites sign with it), two
  * change the wallet tables for a while (cache-bus behind the API's back, admin-config through it) and
@@ -38,6 +41,7 @@ const FIRST_FILES = [
   "tests/integration/admin-sms-audit.test.ts",
   "tests/integration/cache-bus.test.ts",
   "tests/integration/admin-config.test.ts",
+  "tests/integration/burst.test.ts",
 ];
 const UNIT_FILES = ["shared/src/**/*.test.ts", "api/src/**/*.test.ts", "workers/src/**/*.test.ts", "scripts/lib/**/*.test.ts"];
 

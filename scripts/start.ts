@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole product on this machine. Starts Redis and the MongoDB-compatible server
  * when REDIS_URL / MONGODB_URI are unset (data under DATA_DIR), builds the web app when needed,
- * then API_PROCESSES API processes (one per core by default, behind the one PORT) and one worker
+ * then API_PROCESSES API processes (one per two cores by default, behind the one PORT) and one worker
  * process per queue, each supervised (restarted with backoff when it exits on its own). Ctrl+C
  * stops everything.
  */
@@ -12,6 +12,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { QUEUE_NAMES } from "@storefront/shared";
 import { apiProcessCount } from "./lib/front";
+import { assertPortFree } from "./lib/infra";
 import { startStack } from "./lib/stack";
 import { vapidKeys } from "./lib/vapid";
 
@@ -35,8 +36,10 @@ function buildWeb(): void {
 
 async function main(): Promise<void> {
   const apiCount = apiProcessCount(process.env.API_PROCESSES, availableParallelism());
-  buildWeb();
   const port = Number(process.env.PORT ?? 3000);
+  // Before anything is built or started: a taken port (a second npm start) leaves nothing behind.
+  await assertPortFree(port, process.env.HOST ?? "127.0.0.1");
+  buildWeb();
   const stack = await startStack({
     ...(process.env.MONGODB_URI ? { mongoUri: process.env.MONGODB_URI } : {}),
     ...(process.env.REDIS_URL ? { redisUrl: process.env.REDIS_URL } : {}),
@@ -69,6 +72,7 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void stop());
 }
 
+// A start that fails has already stopped whatever it had started (startStack).
 main().catch((error: unknown) => {
   console.error(`[start] ${(error as Error).message}`);
   process.exit(1);

@@ -168,6 +168,11 @@ export class JobWaiter {
     };
   }
 
+  /** Answers every call of this process waiting for `jobId` of `queue` with `error` now (the job itself is left as it is). */
+  refuse(queue: QueueName, jobId: string, error: Error): void {
+    this.settle(queue, jobId, (w) => w.reject(error));
+  }
+
   async close(): Promise<void> {
     const listeners = await Promise.allSettled(this.listeners.values());
     await Promise.all(listeners.map((l) => (l.status === "fulfilled" ? l.value.close() : undefined)));

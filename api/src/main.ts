@@ -28,6 +28,7 @@ import type { AppContext } from "./context";
 import { attachSocketServer } from "./realtime/socket";
 import { ensureFirstAdmin, migrateData } from "./services/auth";
 import { queuesWithoutLiveWorker } from "./services/queue-health";
+import { watchFrozenWorkers } from "./services/frozen-workers";
 import { JobWaiter } from "./job-waiter";
 import { answerClientErrors } from "./client-errors";
 
@@ -58,8 +59,10 @@ async function main(): Promise<void> {
     log,
     queues,
     jobs,
-    missingWorkers: () => queuesWithoutLiveWorker(queues),
+    missingWorkers: () => queuesWithoutLiveWorker(queues, redis),
   };
+  // Holds of jobs whose queue has no live worker (a frozen one) go back to their users.
+  const frozenWorkers = watchFrozenWorkers(ctx);
   await ensureFirstAdmin(config, log);
   await migrateData(config, log);
   // Once per data set; not awaited, so a large session store does not delay the first call.
@@ -75,7 +78,9 @@ async function main(): Promise<void> {
   observeSocketServer(sockets.io);
   // With several API processes, npm start keeps the public port and hands their clients over.
   const handover = serveHandedConnections(server);
-  server.listen(config.PORT, config.HOST, () => {
+  // The kernel's queue of connections not accepted yet, as long as it allows (somaxconn; Node's own
+  // default is 511): a burst of new clients waits there instead of having its SYNs dropped and resent.
+  server.listen({ port: config.PORT, host: config.HOST, backlog: 4096 }, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
     log.info({ port, host: config.HOST }, "api listening");
@@ -89,6 +94,7 @@ async function main(): Promise<void> {
     log.info({ signal }, "shutting down");
     // New clients go to the other API processes from now on.
     handover.stop();
+    frozenWorkers.stop();
     const socketsClosed = sockets.close().catch(() => undefined);
     server.closeAllConnections();
     await socketsClosed;

@@ -15,8 +15,9 @@ export interface HttpReply {
 export class BenchClient {
   private readonly agent: http.Agent;
 
-  constructor(maxSockets: number) {
-    this.agent = new http.Agent({ keepAlive: true, maxSockets });
+  /** `localAddress`: the loopback address its connections come from (a client of its own to the front). */
+  constructor(maxSockets: number, localAddress?: string) {
+    this.agent = new http.Agent({ keepAlive: true, maxSockets, ...(localAddress ? { localAddress } : {}) });
   }
 
   post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpReply> {

@@ -37,6 +37,17 @@ function answeredBy(port: number, localAddress = "127.0.0.1"): Promise<number> {
   });
 }
 
+/** The raw answer to a request sent on a new connection (read to the server's close). */
+function rawAnswer(port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write("GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n"));
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString()));
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
+  });
+}
+
 /** Loopback addresses whose clients the front puts on the slot `wanted` of `count`. */
 function addressesOnSlot(wanted: number, count: number, howMany: number): string[] {
   const found: string[] = [];
@@ -84,12 +95,33 @@ describe("the front of several API processes", () => {
     expect(await answeredBy(front.port, address)).toBe(children[0]!.pid);
   });
 
-  it("closes the connection when no process is up", async () => {
+  it("keeps a connection while no process is up, and hands it over when one comes up", async () => {
     up = [false, false];
+    const answer = answeredBy(front.port);
+    // Still waiting, unread, after a few rounds of the front's queue (50 ms each).
+    const early = await Promise.race([answer, new Promise((resolve) => setTimeout(() => resolve("waiting"), 300))]);
+    up = [true, true];
+    expect(early).toBe("waiting");
+    expect(children.map((c) => c.pid)).toContain(await answer);
+  });
+
+  it("answers 503 with Retry-After, never a reset, past its queue's time or its bound", async () => {
+    const own = await startFront(0, "127.0.0.1", () => [undefined], { queueTimeoutMs: 100 });
+    const full = await startFront(0, "127.0.0.1", () => [undefined], { maxHeld: 2 });
     try {
-      await expect(answeredBy(front.port)).rejects.toThrow(/socket hang up|ECONNRESET/u);
+      const waited = await rawAnswer(own.port);
+      expect(waited).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/u);
+      expect(waited).toMatch(/\r\nRetry-After: 2\r\n/u);
+      expect(JSON.parse(waited.slice(waited.indexOf("\r\n\r\n") + 4))).toMatchObject({ success: false, code: "unavailable" });
+      // Two held (no process is up), the third answered at once.
+      const held = [rawAnswer(full.port), rawAnswer(full.port)];
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await rawAnswer(full.port)).toMatch(/^HTTP\/1\.1 503 /u);
+      full.close();
+      for (const answer of await Promise.all(held)) expect(answer).toMatch(/^HTTP\/1\.1 503 /u);
     } finally {
-      up = [true, true];
+      own.close();
+      full.close();
     }
   });
 
@@ -119,42 +151,43 @@ describe("the front of several API processes", () => {
     }
   });
 
-  it("closes, not loses, the connections a process had not taken when it died", async () => {
+  it("hands the connections a process had not taken when it died to the process that is left", async () => {
     const doomed = await startChild();
     const survivor = children[1]!;
     const own = await startFront(0, "127.0.0.1", () => [doomed, survivor]);
     try {
       await block(doomed, 500, true);
-      const requests = addressesOnSlot(0, 2, 3).map((address) =>
-        answeredBy(own.port, address).then(
-          () => "answered",
-          (error: Error) => error.message,
-        ),
-      );
-      // Without the front's bookkeeping these would wait forever (the test's timeout).
-      for (const outcome of await Promise.all(requests)) expect(outcome).toMatch(/socket hang up|ECONNRESET/u);
-      // The next client of that slot goes to the process that is left.
-      expect(await answeredBy(own.port, addressesOnSlot(0, 2, 1)[0])).toBe(survivor.pid);
+      // Handed to the blocked process, which dies without taking them: none is lost or reset.
+      const answers = await Promise.all(addressesOnSlot(0, 2, 3).map((address) => answeredBy(own.port, address)));
+      expect(answers).toEqual([survivor.pid, survivor.pid, survivor.pid]);
     } finally {
       own.close();
       doomed.kill();
     }
   });
 
-  it("closes a connection no process answered for in time, and frees its place", async () => {
+  it("passes over a process that leaves a handover unanswered, and closes one it never got", async () => {
     const mute = await startChild();
-    const own = await startFront(0, "127.0.0.1", () => [mute, children[1]!], { maxWaiting: 1, answerTimeoutMs: 200 });
+    const own = await startFront(0, "127.0.0.1", () => [mute, children[1]!], { answerTimeoutMs: 200, abandonAfterMs: 300 });
     try {
       await new Promise<void>((resolve) => {
         mute.send({ type: "mute" }, () => resolve());
       });
-      const [address] = addressesOnSlot(0, 2, 1);
-      // Without the deadline this client would wait forever, and the muted process's one place stay taken.
-      await expect(answeredBy(own.port, address)).rejects.toThrow(/socket hang up|ECONNRESET/u);
+      const [first, second] = addressesOnSlot(0, 2, 2);
+      // Dropped by the muted process (as one out of file descriptors does): closed once abandoned.
+      const lost = answeredBy(own.port, first).then(
+        () => "answered",
+        (error: Error) => error.message,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      // Its oldest handover is past answerTimeoutMs: the next client of its slot goes to the other process.
+      expect(await answeredBy(own.port, second)).toBe(children[1]!.pid);
+      expect(await lost).toMatch(/socket hang up|ECONNRESET/u);
       await new Promise<void>((resolve) => {
         mute.send({ type: "unmute" }, () => resolve());
       });
-      expect(await answeredBy(own.port, address)).toBe(mute.pid);
+      // Nothing unanswered is left: its clients go to it again.
+      expect(await answeredBy(own.port, first)).toBe(mute.pid);
     } finally {
       own.close();
       mute.kill();
@@ -184,9 +217,11 @@ describe("the front of several API processes", () => {
 });
 
 describe("API_PROCESSES", () => {
-  it("defaults to the cores and takes a whole number from 1 to 64", () => {
-    expect(apiProcessCount(undefined, 2)).toBe(2);
-    expect(apiProcessCount(" ", 8)).toBe(8);
+  it("defaults to one per two cores (one on two) and takes a whole number from 1 to 64", () => {
+    expect(apiProcessCount(undefined, 2)).toBe(1);
+    expect(apiProcessCount(undefined, 1)).toBe(1);
+    expect(apiProcessCount(undefined, 3)).toBe(1);
+    expect(apiProcessCount(" ", 8)).toBe(4);
     expect(apiProcessCount("3", 2)).toBe(3);
     expect(apiProcessCount(" 1 ", 16)).toBe(1);
     expect(apiProcessCount(undefined, 128)).toBe(64);

@@ -69,6 +69,27 @@ function tryBind(port: number): Promise<number | null> {
   });
 }
 
+/**
+ * Throws, naming the port, when `port` cannot be listened on at `host` now (another program has
+ * it): `npm start` asks before it starts anything, so a taken port leaves nothing running.
+ */
+export function assertPortFree(port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          error.code === "EADDRINUSE"
+            ? `port ${port} on ${host} is already in use (another npm start?); set PORT to a free one`
+            : `cannot listen on ${host}:${port}: ${error.message}`,
+        ),
+      ),
+    );
+    server.listen(port, host, () => server.close(() => resolve()));
+  });
+}
+
 /** The lowest port the kernel hands out to outgoing connections (Linux; 32768 elsewhere). */
 function ephemeralLow(): number {
   try {
@@ -145,6 +166,12 @@ export function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> 
   });
 }
 
+/** A server that did not come up is not left running: stopped, then the start's error goes on. */
+const stoppedOnFailure = (child: ChildProcess) => async (error: unknown) => {
+  await stopProcess(child, 2000);
+  throw error;
+};
+
 export interface RedisOptions {
   /** Directory for the append-only file; omitted means no persistence (tests). */
   dataDir?: string;
@@ -169,7 +196,7 @@ export async function startRedis(options: RedisOptions = {}): Promise<RunningSer
   }
   const out = options.logFile ? openSync(options.logFile, "a") : "ignore";
   const child = spawn(binary, args, { stdio: ["ignore", out, out] });
-  await waitForPort(port, 10_000, child);
+  await waitForPort(port, 10_000, child).catch(stoppedOnFailure(child));
   return { url: `redis://127.0.0.1:${port}`, process: child, stop: () => stopProcess(child) };
 }
 
@@ -240,7 +267,7 @@ export async function startMongo(options: MongoOptions = {}): Promise<RunningSer
   }
   const out = options.logFile ? openSync(options.logFile, "a") : "ignore";
   const child = spawn(java, args, { stdio: ["ignore", out, out] });
-  await waitForPort(port, 60_000, child);
+  await waitForPort(port, 60_000, child).catch(stoppedOnFailure(child));
   return { url: `mongodb://127.0.0.1:${port}/storefront`, process: child, stop: () => stopProcess(child) };
 }
 

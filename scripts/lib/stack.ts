@@ -92,7 +92,40 @@ function waitForMessage(child: ChildProcess, type: string, timeoutMs: number): P
   });
 }
 
+/** What a start has running: stopped again if a later step of the start fails. */
+type Stoppable = Pick<Supervised, "halt" | "stop">;
+
+/**
+ * Starts the stack; if any step fails (a taken port, a process that does not come up), everything
+ * it had started is stopped before the error goes on: a failed start leaves nothing running.
+ */
 export async function startStack(options: StackOptions): Promise<Stack> {
+  const started: Stoppable[] = [];
+  try {
+    return await startStackProcesses(options, started);
+  } catch (error) {
+    for (const p of started) p.halt();
+    await Promise.allSettled(started.map((p) => p.stop()));
+    throw error;
+  }
+}
+
+/**
+ * Promise.all for starts, but waiting for every one to settle before the first failure is thrown:
+ * a process still starting when another failed is then known, and stopped with the rest.
+ */
+async function allStarted<T extends readonly unknown[]>(starts: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(starts);
+  const failed = settled.find((result): result is PromiseRejectedResult => result.status === "rejected");
+  if (failed) throw failed.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+async function startStackProcesses(options: StackOptions, started: Stoppable[]): Promise<Stack> {
+  const track = <S extends Stoppable>(process: S): S => {
+    started.push(process);
+    return process;
+  };
   const logDir = options.logDir;
   if (logDir) mkdirSync(logDir, { recursive: true });
   const inherit = options.inheritOutput ?? false;
@@ -108,10 +141,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   let redisUrl = options.redisUrl;
   const [mongoPort, redisPort] = await Promise.all([freePort(), freePort()]);
   // Built beside the servers' start: a fraction of a second, and every start and restart is fast.
-  const [programs, mongo, redis] = await Promise.all([
+  const [programs, mongo, redis] = await allStarted([
     buildServer(root),
     mongoUri
-      ? undefined
+      ? Promise.resolve(undefined)
       : supervise(
           {
             name: "mongo",
@@ -125,9 +158,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
               ).process,
           },
           supervision,
-        ),
+        ).then(track),
     redisUrl
-      ? undefined
+      ? Promise.resolve(undefined)
       : supervise(
           {
             name: "redis",
@@ -141,7 +174,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
               ).process,
           },
           supervision,
-        ),
+        ).then(track),
   ]);
   mongoUri ??= `mongodb://127.0.0.1:${mongoPort}/storefront`;
   redisUrl ??= `redis://127.0.0.1:${redisPort}`;
@@ -162,29 +195,31 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     env: Record<string, string>,
     ready: "listening" | "ready",
   ): Promise<ManagedProcess> {
-    const supervised = await supervise(
-      {
-        name,
-        async start() {
-          const out = output(logDir, name, inherit);
-          const child = fork(programs[program], [], {
-            cwd: root,
-            env,
-            execArgv: [...programFlags, ...(options.nodeArgs ?? [])],
-            stdio: ["ignore", out, out, "ipc"],
-          });
-          try {
-            await waitForMessage(child, ready, 90_000);
-          } catch (error) {
-            child.kill("SIGKILL");
-            throw error;
-          }
-          serving.add(child);
-          child.once("exit", () => serving.delete(child));
-          return child;
+    const supervised = track(
+      await supervise(
+        {
+          name,
+          async start() {
+            const out = output(logDir, name, inherit);
+            const child = fork(programs[program], [], {
+              cwd: root,
+              env,
+              execArgv: [...programFlags, ...(options.nodeArgs ?? [])],
+              stdio: ["ignore", out, out, "ipc"],
+            });
+            try {
+              await waitForMessage(child, ready, 90_000);
+            } catch (error) {
+              child.kill("SIGKILL");
+              throw error;
+            }
+            serving.add(child);
+            child.once("exit", () => serving.delete(child));
+            return child;
+          },
         },
-      },
-      supervision,
+        supervision,
+      ),
     );
     const managed = Object.assign(supervised, { env }) as ManagedProcess;
     processes.push(managed);
@@ -198,7 +233,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   );
   // Behind the front, each process's own port is for this machine's health checks only.
   const apiHost: Record<string, string> = fronted ? { HOST: "127.0.0.1" } : {};
-  const apis = await Promise.all(
+  const apis = await allStarted(
     apiPorts.map((port, i) => launch(`api-${i + 1}`, "api", { ...baseEnv, ...apiHost, PORT: String(port) }, "listening")),
   );
   await Promise.all(apiPorts.map((port) => waitForPort(port, 30_000)));
@@ -206,6 +241,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const front: Front | undefined = fronted
     ? await startFront(options.port!, host, () => apis.map((api) => (serving.has(api.child) ? api.child : undefined)))
     : undefined;
+  if (front) track({ halt: () => front.close(), stop: async () => undefined });
 
   let workerIndex = 0;
   const startWorker = (queues: string, extraEnv: Record<string, string> = {}) =>
@@ -215,7 +251,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       { ...baseEnv, WORKER_QUEUES: queues, ...extraEnv },
       "ready",
     );
-  const workers = await Promise.all((options.workers ?? QUEUE_NAMES).map((queues) => startWorker(queues)));
+  const workers = await allStarted((options.workers ?? QUEUE_NAMES).map((queues) => startWorker(queues)));
 
   return {
     mongoUri,

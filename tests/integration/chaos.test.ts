@@ -388,14 +388,20 @@ describe("chaos under load", () => {
     const holds = await LedgerEntry.find({ userId: { $in: ids }, kind: "hold", state: "applied" }).lean();
     const settled = holds.filter((h) => h.holdState === "settled").length;
     const released = holds.filter((h) => h.holdState === "released").length;
-    // Exactly one hold per accepted job: no job id twice, and every answered chat's job has one, settled.
-    const byJob = new Map<string, number>();
-    for (const h of holds) byJob.set(String(h.jobId), (byJob.get(String(h.jobId)) ?? 0) + 1);
-    for (const [jobId, n] of byJob) if (n > 1) violations.push(`job ${jobId} has ${n} holds`);
+    // One charge per accepted job: one hold, or (a job whose worker fell silent for 5 s, issue 33)
+    // its first hold released and the charge taken again when it ran, under `<key>:rerun`, settled.
+    // Every answered chat's job has its charge settled.
+    const byJob = new Map<string, typeof holds>();
+    for (const h of holds) byJob.set(String(h.jobId), [...(byJob.get(String(h.jobId)) ?? []), h]);
+    for (const [jobId, own] of byJob) {
+      const rerun =
+        own.length === 2 && own.find((h) => own.some((o) => h.key === `${o.key}:rerun` && o.holdState === "released"));
+      if (own.length > 1 && !rerun) violations.push(`job ${jobId} has ${own.length} holds`);
+    }
     for (const c of calls.filter((c) => c.jobId)) {
-      const hold = holds.find((h) => h.jobId === c.jobId);
-      if (hold?.holdState !== "settled")
-        violations.push(`answered chat ${c.jobId} not settled (${hold?.holdState ?? "no hold"})`);
+      const own = byJob.get(c.jobId!) ?? [];
+      if (!own.some((h) => h.holdState === "settled"))
+        violations.push(`answered chat ${c.jobId} not settled (${own.map((h) => h.holdState).join(", ") || "no hold"})`);
     }
     const charged = calls.filter((c) => ["chat", "image", "video"].includes(c.kind) && c.status === 200).length;
     if (settled < charged) violations.push(`${charged} calls answered 200 but only ${settled} holds settled`);

@@ -155,6 +155,23 @@ describe("subscriber-facing errors when the provider fails", () => {
     expect(failed).toContain("litellm.RateLimitError");
   });
 
+  it("a provider that answers 429 after 1.5 s each time: the caller has its answer within 10 s of its request", async () => {
+    const { client, id } = await userWithCoins(baseUrl, 10);
+    const before = openai.requestsTo(/chat\/completions/u).length;
+    // Tries at 0, 3.5 (1.5 s answer + 2 s backoff) and 9 s (+ 4 s backoff) would answer after 10.5 s: the third is not started.
+    for (let i = 0; i < 5; i++) {
+      openai.failNext(/chat/u, { kind: "status", status: 429, afterMs: 1500, body: { error: { message: litellm } } });
+    }
+    const started = Date.now();
+    const res = await client.post("/textai/chat.php", { message: "still there?" });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(res.body).toMatchObject({ success: false, code: "ai_busy", error: MESSAGES.aiBusy, refunded: true });
+    expect(openai.requestsTo(/chat\/completions/u).length - before).toBe(2);
+    expect(await walletCoins(client)).toBe(10);
+    expect(await refunds(id)).toBe(1);
+    openai.clearFaults();
+  });
+
   it("a Retry-After longer than the budget ends the call at once, after one try", async () => {
     const { client, id } = await userWithCoins(baseUrl, 10);
     const before = openai.requestsTo(/chat\/completions/u).length;

@@ -16,7 +16,8 @@ export interface RecordedRequest {
 
 /** How the peer answers the next matching request instead of its normal reply. */
 export type Fault =
-  | { kind: "status"; status: number; body?: unknown; headers?: Record<string, string> }
+  /** `afterMs`: answered that long after the request came (a proxy that retries upstream first, as LiteLLM does). */
+  | { kind: "status"; status: number; body?: unknown; headers?: Record<string, string>; afterMs?: number }
   | { kind: "hang" }
   | { kind: "malformed"; body?: string; contentType?: string }
   | { kind: "close" };
@@ -95,6 +96,11 @@ export class Peer {
   private answerFault(fault: Fault, res: ServerResponse): void {
     switch (fault.kind) {
       case "status":
+        if (fault.afterMs) {
+          const answer = { ...fault, afterMs: 0 };
+          setTimeout(() => this.answerFault(answer, res), fault.afterMs);
+          return;
+        }
         res.writeHead(fault.status, { "content-type": "application/json", ...fault.headers });
         res.end(JSON.stringify(fault.body ?? { error: { message: `peer fault ${fault.status}` } }));
         return;

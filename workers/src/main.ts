@@ -11,6 +11,7 @@ import {
   within,
   isConnectionError,
   loadConfigOrExit,
+  startHeartbeat,
   OutageLog,
   providerBackoff,
   type Config,
@@ -105,6 +106,9 @@ async function main(): Promise<void> {
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
   if (served.includes("sms-reply")) bindSmsGateways(ctx);
+  // Written from this event loop: a process that is frozen (or whose loop is stuck) stops beating,
+  // though its Redis connections stay open (shared/src/server/heartbeat.ts).
+  const heartbeat = startHeartbeat(ctx.redis, served, `${hostname()}:${process.pid}`);
   log.info({ queues: workers.map((w) => w.name) }, "workers ready");
   process.send?.({ type: "ready" });
 
@@ -115,6 +119,7 @@ async function main(): Promise<void> {
     // close() takes no new jobs and lets active ones finish. A job still running after the
     // grace period is left locked: its lock expires and another worker's stalled check takes it.
     log.info({ signal }, "finishing active jobs before exit");
+    heartbeat.stop();
     let timer: NodeJS.Timeout | undefined;
     const graceOver = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), config.WORKER_SHUTDOWN_GRACE_MS);

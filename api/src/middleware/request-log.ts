@@ -43,6 +43,7 @@ export function requestLog(log: Logger, urlForLog: (url: string) => string = (ur
       configurable: true,
     });
     const startedAt = Date.now();
+    req.arrivedAt = startedAt;
     const answered = () => {
       res.removeListener("finish", answered);
       res.removeListener("close", answered);
@@ -57,4 +58,11 @@ export function requestLog(log: Logger, urlForLog: (url: string) => string = (ur
     res.on("close", answered);
     next();
   };
+}
+
+declare module "express-serve-static-core" {
+  interface Request {
+    /** When the request arrived (ms since the epoch): waited-on calls' retry budgets count from it. */
+    arrivedAt?: number;
+  }
 }

@@ -11,6 +11,8 @@ export interface ChatCall {
   userId: string;
   idempotencyKey: string | undefined;
   requestId?: string;
+  /** When the HTTP request arrived (ms since the epoch). */
+  arrivedAt?: number;
 }
 
 /** Doctor is charged by words (min 1), the personas by ceil(characters / 4) (SPEC §9). */
@@ -39,6 +41,7 @@ export async function chat(ctx: AppContext, input: ChatRequest, call: ChatCall):
       history: input.conversationHistory,
     },
     ...(call.requestId ? { requestId: call.requestId } : {}),
+    ...(call.arrivedAt ? { arrivedAt: call.arrivedAt } : {}),
   });
   const result = chatJobResultSchema.parse(reply);
   return {

@@ -73,6 +73,7 @@ async function acceptImageJob(ctx: AppContext, call: JobCall, work: ImageWork, i
       ...(work.sourceKey ? { sourceKey: work.sourceKey } : {}),
     },
     ...(call.requestId ? { requestId: call.requestId } : {}),
+    ...(call.arrivedAt ? { arrivedAt: call.arrivedAt } : {}),
   });
   return { ...accepted, cost };
 }

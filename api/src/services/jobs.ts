@@ -28,6 +28,8 @@ export interface JobCall {
   /** The client's Idempotency-Key header, when it sent one. */
   idempotencyKey: string | undefined;
   requestId?: string;
+  /** When the HTTP request arrived (ms since the epoch); now when not given. */
+  arrivedAt?: number;
 }
 
 export interface AcceptJobInput<Q extends HeldQueueName = HeldQueueName> {
@@ -46,6 +48,8 @@ export interface AcceptJobInput<Q extends HeldQueueName = HeldQueueName> {
   /** The queue's own payload fields (its schema in jobSchemas); the hold's fields are added here. */
   payload: JobPayload<Q>;
   requestId?: string;
+  /** When the HTTP request arrived (ms since the epoch): the retry budget of a waited-on job counts from it. */
+  arrivedAt?: number;
   /**
    * Runs once the cost is held and before the job can reach a worker (again on a retry whose
    * hold is still held), to record what the job works on; if it throws, the hold is released.
@@ -89,9 +93,10 @@ export async function acceptJob<Q extends HeldQueueName>(
     userId: input.userId,
     holdKey,
     ...(input.requestId ? { requestId: input.requestId } : {}),
+    arrivedAt: input.arrivedAt ?? Date.now(),
   }) as JobData<Q>;
 
-  await assertLiveWorker(ctx.queues[input.queue]);
+  await assertLiveWorker(ctx.queues[input.queue], ctx.redis);
   const held = await hold({
     dailyCap: await dailyCapOf(input.userId),
     conversationId: input.conversationId ?? null,

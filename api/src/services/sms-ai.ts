@@ -34,6 +34,8 @@ export interface SmsAiCall {
   phone: string;
   idempotencyKey: string | undefined;
   requestId?: string;
+  /** When the HTTP request arrived (ms since the epoch). */
+  arrivedAt?: number;
 }
 
 /**
@@ -61,6 +63,7 @@ export async function smsAiReply(ctx: AppContext, input: SmsAiRequest, call: Sms
       channel: "sms",
     },
     ...(call.requestId ? { requestId: call.requestId } : {}),
+    ...(call.arrivedAt ? { arrivedAt: call.arrivedAt } : {}),
   });
   const result = answer as ChatJobResult;
   const response = result.reply;

@@ -10,5 +10,10 @@ export const chargedJobBaseSchema = z.object({
   holdKey: z.string().min(1).max(300),
   /** The HTTP request that accepted the job, carried into the worker's logs. */
   requestId: z.string().max(100).optional(),
+  /**
+   * When the HTTP request that accepted the job arrived (ms since the epoch): a waited-on call's
+   * retry budget (AI_RETRY_BUDGET_MS) counts from here, so its caller has an answer within it.
+   */
+  arrivedAt: z.number().int().positive().optional(),
 });
 export type ChargedJobBase = z.infer<typeof chargedJobBaseSchema>;

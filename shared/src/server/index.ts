@@ -21,4 +21,5 @@ export * from "./low-balance";
 export * from "./rate-limiters";
 export * from "./process-identity";
 export * from "./handover";
+export * from "./heartbeat";
 export * from "./web-push";

@@ -14,7 +14,18 @@ import {
   type JobData,
   type JobFailureCode,
 } from "@storefront/shared";
-import { findHold, providerBackoff, releaseHold, scrubbedReason, settleHold, type Logger } from "@storefront/shared/server";
+import {
+  DailyCapError,
+  findHold,
+  hold,
+  InsufficientCoinsError,
+  providerBackoff,
+  releaseHold,
+  rerunMarkerKey,
+  scrubbedReason,
+  settleHold,
+  type Logger,
+} from "@storefront/shared/server";
 import type { WorkerContext } from "../context";
 import { isProviderError, type ProviderError } from "../providers/errors";
 
@@ -42,18 +53,38 @@ function permanent(error: ProviderError): UnrecoverableError {
   return final;
 }
 
+/** Kept of a waited-on call's budget for the answer itself: the refund, BullMQ's event, the API's reply. */
+const ANSWER_MARGIN_MS = 500;
+
+/**
+ * When the caller of a waited-on job (chat, Doctor, SMS AI, images) must have its answer:
+ * AI_RETRY_BUDGET_MS after its HTTP request arrived (the job's `arrivedAt`; the job's own time for
+ * jobs queued before it was recorded), less the answer's margin. Undefined for other queues.
+ */
+export function answerDeadline(
+  queue: HeldQueueName,
+  data: Partial<ChargedJobBase>,
+  job: Job,
+  budgetMs: number,
+): number | undefined {
+  if (!WAITED_ON.has(queue)) return undefined;
+  const from = data.arrivedAt ?? job.timestamp;
+  return typeof from === "number" ? from + budgetMs - ANSWER_MARGIN_MS : undefined;
+}
+
 /**
  * Permanent provider errors (bad prompt, refusal, malformed reply) must not be retried. On a
- * waited-on queue, neither is a retry that would start after AI_RETRY_BUDGET_MS from the request
- * (a provider that keeps refusing, or asks to wait longer with Retry-After): the subscriber gets
- * an answer and a refund now instead of waiting out the whole backoff.
+ * waited-on queue, neither is a retry that would not end before the answer's deadline (a provider
+ * that keeps refusing, or asks to wait longer with Retry-After): the next try is taken to last as
+ * long as this one did (a proxy that answers 429 after its own retries takes seconds), and the
+ * subscriber gets an answer and a refund now instead of after the deadline.
  */
-function classify(error: unknown, queue: HeldQueueName, job: Job, budgetMs: number): unknown {
+function classify(error: unknown, deadline: number | undefined, job: Job, tryMs: number): unknown {
   if (!isProviderError(error)) return error;
   if (!error.retryable) return permanent(error);
-  if (WAITED_ON.has(queue) && typeof job.timestamp === "number") {
+  if (deadline !== undefined) {
     const nextTryAt = Date.now() + Number(providerBackoff(job.attemptsMade + 1, "provider", error, job));
-    if (nextTryAt - job.timestamp > budgetMs) return permanent(error);
+    if (nextTryAt + tryMs > deadline) return permanent(error);
   }
   return error;
 }
@@ -121,6 +152,7 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
   hooks: ChargedHooks<Q, R> = {},
 ): Processor {
   return async (job: Job, token?: string) => {
+    const triedAt = Date.now();
     const jobId = job.id ?? "";
     const parsed = jobSchemas[queue].safeParse(job.data);
     const base = job.data as Partial<ChargedJobBase>;
@@ -136,7 +168,8 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       // the API's releaseUnqueued); the settle below names it still held all the same. A job started
       // before (a retry, a take-over after its worker died, a return from the delayed set) may have
       // been settled or refunded since.
-      const state = job.attemptsStarted > 1 ? await heldState(data.holdKey, data.userId) : "held";
+      const charge: HoldOf = { ctx, queue, jobId, holdKey: data.holdKey, userId: data.userId };
+      const state = job.attemptsStarted > 1 ? await heldState(charge) : "held";
       const earlier =
         state === "settled"
           ? ((await recordedResult<R>(ctx, queue, jobId)) ?? (await hooks.finishedResult?.(data, job)))
@@ -157,14 +190,15 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
         .catch((err: unknown) => log.warn({ err }, "job result not kept for a redelivery"));
       // Not settled: the entry of a fresh hold not written yet, refunded while the work ran, or
       // settled by another run of the same job whose lock had lapsed (settleLate).
-      if (!(await settleHold(data.holdKey))) await settleLate(data.holdKey, data.userId);
+      if (!(await settleHold(data.holdKey))) await settleLate(charge);
       ctx.pusher.toUser(data.userId, "job:completed", { jobId, queue, result });
       log.info("job completed");
       await hooks.onCompleted?.(data, result, job);
       return result;
     } catch (raw) {
       if (raw instanceof DelayedError) throw raw;
-      const error = classify(raw, queue, job, ctx.config.AI_RETRY_BUDGET_MS);
+      const deadline = answerDeadline(queue, base, job, ctx.config.AI_RETRY_BUDGET_MS);
+      const error = classify(raw, deadline, job, Date.now() - triedAt);
       if (isFinalFailure(error, job)) {
         const code = failureCode(error);
         // The provider's error without the subscriber's text: failedReason is what the queue monitor shows.
@@ -187,14 +221,27 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
   };
 }
 
+/** A job's hold, and where to look for the marker of a hold released while no worker was live. */
+interface HoldOf {
+  ctx: WorkerContext;
+  queue: HeldQueueName;
+  jobId: string;
+  holdKey: string;
+  userId: string;
+}
+
 /**
- * The job's hold, still held or already settled. A job never charged does not run, nor one whose hold
- * was released (a refund went out, e.g. by the sweeper): the user would get work they were refunded for.
+ * The job's hold: still held, already settled, or released while no worker of the queue was live
+ * ("rerun": the API left the job queued with a marker, api/src/services/frozen-workers.ts, and it is
+ * charged again when it completes). A job never charged does not run, nor one whose hold was
+ * released otherwise (a refund went out, e.g. by the sweeper): the user would get work they were
+ * refunded for.
  */
-async function heldState(holdKey: string, userId: string): Promise<"held" | "settled"> {
+async function heldState({ ctx, queue, jobId, holdKey, userId }: HoldOf): Promise<"held" | "settled" | "rerun"> {
   const entry = await findHold<{ holdState: string | null; state: string }>(holdKey, { holdState: 1, state: 1 }, userId);
   if (!entry || entry.state !== "applied") throw new UnrecoverableError("This request was not charged");
   if (entry.holdState === "released" || entry.holdState === "releasing") {
+    if (jobId && (await ctx.redis.exists(rerunMarkerKey(queue, jobId)))) return "rerun";
     throw new UnrecoverableError("This request was cancelled and refunded");
   }
   return entry.holdState === "settled" ? "settled" : "held";
@@ -203,13 +250,55 @@ async function heldState(holdKey: string, userId: string): Promise<"held" | "set
 /**
  * After a settle that did not match. The hold's entry was not written yet (a fresh hold's is written
  * while its job is queued; heldState waits for it, then writes it from the commit's marker), and is
- * settled now; or another run of the job settled it: paid once, so delivered; or it was refunded (no
- * path refunds a running job today; if one ever does, heldState throws and the result is not
- * delivered).
+ * settled now; or another run of the job settled it: paid once, so delivered; or it was released
+ * while no worker was live, and the job is charged now (chargeAgain); or it was refunded otherwise
+ * (heldState throws and the result is not delivered).
  */
-async function settleLate(holdKey: string, userId: string): Promise<void> {
-  if ((await heldState(holdKey, userId)) === "settled" || (await settleHold(holdKey))) return;
-  if ((await heldState(holdKey, userId)) === "held") throw new Error("The job's hold could not be settled");
+async function settleLate(charge: HoldOf): Promise<void> {
+  let state = await heldState(charge);
+  if (state === "held" && (await settleHold(charge.holdKey))) return;
+  if (state === "held") state = await heldState(charge);
+  if (state === "settled") return;
+  if (state === "rerun") return chargeAgain(charge);
+  throw new Error("The job's hold could not be settled");
+}
+
+/**
+ * Charges a job whose hold was released while no worker was live, as it completes: the same coins,
+ * feature and conversation, held under a key of its own (`<hold key>:rerun`, so a second run of the
+ * job finds it and is not charged twice) and settled at once. Without the coins now (or past the
+ * daily cap), the result is not delivered.
+ */
+async function chargeAgain({ ctx, holdKey, userId }: HoldOf): Promise<void> {
+  const original = await findHold<{
+    amount: number;
+    feature?: string | null;
+    details?: string;
+    queue?: string | null;
+    jobId?: string | null;
+    conversationId?: string | null;
+  }>(holdKey, { amount: 1, feature: 1, details: 1, queue: 1, jobId: 1, conversationId: 1 }, userId);
+  if (!original) throw new UnrecoverableError("This request was not charged");
+  const key = `${holdKey}:rerun`;
+  try {
+    const charged = await hold({
+      userId,
+      coins: -original.amount,
+      key,
+      feature: original.feature ?? "",
+      details: original.details ?? "",
+      queue: original.queue ?? "",
+      jobId: original.jobId ?? "",
+      conversationId: original.conversationId ?? null,
+    });
+    if (!charged.replayed && charged.balanceAfter !== null)
+      ctx.pusher.toUser(userId, "wallet:updated", { coins: charged.balanceAfter, reason: `hold:${original.feature ?? ""}` });
+  } catch (error) {
+    if (error instanceof InsufficientCoinsError || error instanceof DailyCapError)
+      throw new UnrecoverableError("Not enough coins when the queued request finally ran");
+    throw error;
+  }
+  await settleHold(key);
 }
 
 async function failFinally(

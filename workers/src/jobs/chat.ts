@@ -13,7 +13,8 @@ import {
 } from "@storefront/shared";
 import { createChatProvider, type ChatProvider } from "../providers/chat/index";
 import type { WorkerContext } from "../context";
-import { chargedProcessor } from "./charged";
+import { ProviderError } from "../providers/errors";
+import { answerDeadline, chargedProcessor } from "./charged";
 import { coalesce } from "./coalesce";
 
 let provider: ChatProvider | undefined;
@@ -37,19 +38,31 @@ export async function runChat(ctx: WorkerContext, data: ChatJobData, job: Job): 
   const deltas = coalesce((delta) =>
     pusher.toUser(data.userId, "chat:delta", { jobId, conversationId: data.conversationId, delta }),
   );
+  // The caller is answered by its deadline: a try still running then is cut off (and not retried).
+  const deadline = answerDeadline("chat", data, job, ctx.config.AI_RETRY_BUDGET_MS);
+  const cutOff = deadline === undefined ? undefined : AbortSignal.timeout(Math.max(1, deadline - Date.now()));
   try {
-    for await (const delta of chatProvider(ctx).stream({
-      system: sms ? smsSystemPrompt(persona.systemPrompt, data.language) : persona.systemPrompt,
-      history: data.history,
-      message: data.message,
-      language: data.language,
-      persona: data.persona,
-    })) {
+    for await (const delta of chatProvider(ctx).stream(
+      {
+        system: sms ? smsSystemPrompt(persona.systemPrompt, data.language) : persona.systemPrompt,
+        history: data.history,
+        message: data.message,
+        language: data.language,
+        persona: data.persona,
+      },
+      cutOff,
+    )) {
       text += delta;
       deltas.push(delta);
     }
   } catch (error) {
     deltas.cancel();
+    if (cutOff?.aborted) {
+      throw new ProviderError(`the provider did not answer within the caller's ${ctx.config.AI_RETRY_BUDGET_MS} ms`, {
+        retryable: true,
+        cause: error,
+      });
+    }
     throw error;
   }
   // The last words go out at the end of this turn of the event loop: the caller's next write (the

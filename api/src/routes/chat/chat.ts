@@ -19,6 +19,7 @@ export const chatRoutes = [
         userId: assertOwnUserId(req, body.userId),
         idempotencyKey: req.get("Idempotency-Key"),
         requestId: String(req.id),
+        ...(req.arrivedAt ? { arrivedAt: req.arrivedAt } : {}),
       }),
   }),
 ];

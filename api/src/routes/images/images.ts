@@ -32,6 +32,7 @@ export const imageRoutes = [
         userId: assertOwnUserId(req, body.userId),
         idempotencyKey: req.get("Idempotency-Key"),
         requestId: String(req.id),
+        ...(req.arrivedAt ? { arrivedAt: req.arrivedAt } : {}),
       }),
   }),
 
@@ -53,7 +54,12 @@ export const imageRoutes = [
         ctx,
         body,
         { buffer: file.buffer, ext: image!.ext },
-        { userId, idempotencyKey: req.get("Idempotency-Key"), requestId: String(req.id) },
+        {
+          userId,
+          idempotencyKey: req.get("Idempotency-Key"),
+          requestId: String(req.id),
+          ...(req.arrivedAt ? { arrivedAt: req.arrivedAt } : {}),
+        },
       );
     },
   }),

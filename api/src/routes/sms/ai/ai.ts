@@ -30,6 +30,7 @@ export const smsAiRoutes = [
         phone: req.user!.phone,
         idempotencyKey: req.get("Idempotency-Key"),
         requestId: String(req.id),
+        ...(req.arrivedAt ? { arrivedAt: req.arrivedAt } : {}),
       }),
   }),
 
