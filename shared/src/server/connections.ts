@@ -1,6 +1,5 @@
 import { Redis, type RedisOptions } from "ioredis";
 import mongoose from "mongoose";
-import { flushTidying } from "./ledger";
 import type { Logger } from "./logger";
 
 mongoose.set("strictQuery", true);
@@ -102,8 +101,6 @@ export async function connectMongo(uri: string, options: MongoConnectOptions = {
 }
 
 export async function disconnectMongo(): Promise<void> {
-  // The ledger markers this process still meant to remove: not left to the reconciler.
-  await flushTidying();
   closing = true;
   await mongoose.disconnect();
 }

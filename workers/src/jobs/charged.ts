@@ -130,13 +130,12 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       if (!parsed.success) throw new UnrecoverableError(`invalid job payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);
       // TypeScript cannot tie the schema picked by a generic key to JobData<Q>; the map makes it so.
       const data = parsed.data as JobData<Q>;
-      // A first start needs no look at the hold: its job is added only once the hold is committed
-      // (a fresh hold's entry may still be on its way: the settle waits for it, settleLate), and a
-      // waiting job's hold is refunded only after the job is taken out of the queue (the sweeper,
+      // A first start needs no look at the hold: its job is added only once the hold is in the
+      // ledger, and a waiting job's hold is refunded only after the job is taken out of the queue (the sweeper,
       // the API's releaseUnqueued); the settle below names it still held all the same. A job started
       // before (a retry, a take-over after its worker died, a return from the delayed set) may have
       // been settled or refunded since.
-      const state = job.attemptsStarted > 1 ? await heldState(data.holdKey, data.userId) : "held";
+      const state = job.attemptsStarted > 1 ? await heldState(data.holdKey) : "held";
       const earlier =
         state === "settled"
           ? ((await recordedResult<R>(ctx, queue, jobId)) ?? (await hooks.finishedResult?.(data, job)))
@@ -155,9 +154,9 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       await ctx.redis
         .set(resultKey(queue, jobId), JSON.stringify(result), "EX", RESULT_TTL_SECONDS)
         .catch((err: unknown) => log.warn({ err }, "job result not kept for a redelivery"));
-      // Not settled: the entry of a fresh hold not written yet, refunded while the work ran, or
-      // settled by another run of the same job whose lock had lapsed (settleLate).
-      if (!(await settleHold(data.holdKey))) await settleLate(data.holdKey, data.userId);
+      // Not settled: refunded while the work ran, or settled by another run of the same job whose
+      // lock had lapsed (settleLate).
+      if (!(await settleHold(data.holdKey))) await settleLate(data.holdKey);
       ctx.pusher.toUser(data.userId, "job:completed", { jobId, queue, result });
       log.info("job completed");
       await hooks.onCompleted?.(data, result, job);
@@ -190,9 +189,9 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
  * The job's hold, still held or already settled. A job never charged does not run, nor one whose hold
  * was released (a refund went out, e.g. by the sweeper): the user would get work they were refunded for.
  */
-async function heldState(holdKey: string, userId: string): Promise<"held" | "settled"> {
-  const entry = await findHold<{ holdState: string | null; state: string }>(holdKey, { holdState: 1, state: 1 }, userId);
-  if (!entry || entry.state !== "applied") throw new UnrecoverableError("This request was not charged");
+async function heldState(holdKey: string): Promise<"held" | "settled"> {
+  const entry = await findHold<{ holdState: string | null }>(holdKey, { holdState: 1 });
+  if (!entry) throw new UnrecoverableError("This request was not charged");
   if (entry.holdState === "released" || entry.holdState === "releasing") {
     throw new UnrecoverableError("This request was cancelled and refunded");
   }
@@ -200,15 +199,13 @@ async function heldState(holdKey: string, userId: string): Promise<"held" | "set
 }
 
 /**
- * After a settle that did not match. The hold's entry was not written yet (a fresh hold's is written
- * while its job is queued; heldState waits for it, then writes it from the commit's marker), and is
- * settled now; or another run of the job settled it: paid once, so delivered; or it was refunded (no
- * path refunds a running job today; if one ever does, heldState throws and the result is not
- * delivered).
+ * After a settle that did not match: another run of the job settled it (paid once, so delivered),
+ * or it was refunded (no path refunds a running job today; if one ever does, heldState throws and
+ * the result is not delivered).
  */
-async function settleLate(holdKey: string, userId: string): Promise<void> {
-  if ((await heldState(holdKey, userId)) === "settled" || (await settleHold(holdKey))) return;
-  if ((await heldState(holdKey, userId)) === "held") throw new Error("The job's hold could not be settled");
+async function settleLate(holdKey: string): Promise<void> {
+  if ((await heldState(holdKey)) === "settled" || (await settleHold(holdKey))) return;
+  if ((await heldState(holdKey)) === "held") throw new Error("The job's hold could not be settled");
 }
 
 async function failFinally(
@@ -222,7 +219,7 @@ async function failFinally(
 ): Promise<void> {
   log.warn({ code, reason: detail }, "job failed for good; releasing its hold");
   if (!base.holdKey || !base.userId) return;
-  const refund = await releaseHold(base.holdKey, `job failed: ${code}`, "worker", base.userId);
+  const refund = await releaseHold(base.holdKey, `job failed: ${code}`, "worker");
   ctx.pusher.toUser(base.userId, "job:failed", {
     jobId,
     queue,
