@@ -4,26 +4,17 @@
  * browser test suite runs the same check on the build it tests.
  * `--write` also records the figures in docs/performance.md, between the "bundle figures" markers.
  */
-import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { BUDGET_BYTES, describeBundle, kb, measureBundle } from "./lib/bundle";
+import { writeDocSection } from "./lib/doc-section";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const report = measureBundle(path.join(root, "web/dist"));
 const lines = describeBundle(report);
 console.log(lines.join("\n"));
 
-if (process.argv.includes("--write")) {
-  const doc = path.join(root, "docs/performance.md");
-  const current = readFileSync(doc, "utf8");
-  const pattern = /(<!-- bundle figures -->\n)(?:[\s\S]*?\n)?(<!-- \/bundle figures -->)/u;
-  if (!pattern.test(current)) throw new Error(`${doc} has no <!-- bundle figures --> section`);
-  writeFileSync(
-    doc,
-    current.replace(pattern, (_all, open: string, close: string) => `${open}${lines.join("\n")}\n${close}`),
-  );
-}
+if (process.argv.includes("--write")) writeDocSection(path.join(root, "docs/performance.md"), "bundle figures", lines);
 
 for (const problem of report.problems) console.error(problem);
 if (report.initialGzip > BUDGET_BYTES) {

@@ -13,6 +13,7 @@ import path from "node:path";
 import { QUEUE_NAMES } from "@storefront/shared";
 import { apiProcessCount } from "./lib/front";
 import { startStack } from "./lib/stack";
+import { vapidKeys } from "./lib/vapid";
 
 const dataDir = path.resolve(process.env.DATA_DIR ?? "./data");
 mkdirSync(dataDir, { recursive: true });
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
     port,
     apiProcesses: apiCount,
     workers: [...QUEUE_NAMES],
-    env: { SESSION_SECRET: sessionSecret(), NODE_ENV: process.env.NODE_ENV ?? "production" },
+    env: { SESSION_SECRET: sessionSecret(), ...vapidKeys(dataDir), NODE_ENV: process.env.NODE_ENV ?? "production" },
     inheritOutput: true,
   });
   // Where `npm run backup` finds the running stack (its Redis and database ports change per run).

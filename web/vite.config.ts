@@ -2,15 +2,44 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 import { precompress, publicCatalogs, treeShakeReactRouter } from "./vite.plugins";
+import { OFFLINE_PAGE, prerender } from "./vite.prerender";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The API the dev server forwards /api and /socket.io to (the built app is served by the API itself). */
+const catalogs = path.join(here, "../shared/src/i18n");
 const apiTarget = process.env.API_URL ?? `http://127.0.0.1:${process.env.API_PORT ?? "3000"}`;
 
 export default defineConfig({
   root: here,
-  plugins: [react(), publicCatalogs(path.join(here, "../shared/src/i18n")), treeShakeReactRouter(), precompress()],
+  plugins: [
+    react(),
+    publicCatalogs(catalogs),
+    treeShakeReactRouter(),
+    // The public pages as HTML (and the manifests, the offline page), before the service worker's
+    // precache list is made and before every file is compressed.
+    prerender(catalogs, [react(), publicCatalogs(catalogs)]),
+    VitePWA({
+      strategies: "injectManifest",
+      srcDir: "src",
+      filename: "sw.ts",
+      // src/pwa.ts registers it after the page has loaded; the manifests come from prerender().
+      injectRegister: false,
+      manifest: false,
+      registerType: "prompt",
+      injectManifest: {
+        // The hashed assets, the offline page and what it and the manifests show. Not the
+        // precompressed copies (the browser gets those by Content-Encoding) nor the pages
+        // (each is per language and comes from the network).
+        globPatterns: ["assets/**/*.{js,css,svg,png,woff2}", OFFLINE_PAGE, "offline.css", "icons/*.{png,svg}", "*.webmanifest"],
+        globIgnores: ["**/*.gz", "**/*.br", "pages/**"],
+        // The largest route chunk with its texts stays precached.
+        maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+      },
+    }),
+    precompress(),
+  ],
   server: {
     host: "127.0.0.1",
     port: Number(process.env.WEB_PORT ?? process.env.PORT ?? 5173),

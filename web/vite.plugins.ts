@@ -83,32 +83,37 @@ export function precompress(): Plugin {
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
-    async closeBundle() {
-      const brotli = promisify(brotliCompress);
-      const zlib = promisify(zlibGzip);
-      // Zopfli (the smallest gzip, 15 iterations) for what the home page loads before first paint, the
-      // budget's bytes; zlib's best level for the chunks loaded later: 3% larger, in 0.05 s instead of
-      // 12 s of zopfli. Clients that take brotli (most) get the brotli copy of everything.
-      const firstPaint = new Set([...initialFiles(readManifest(outDir))].map((file) => path.join(outDir, file)));
-      // One file at a time: the zopfli WebAssembly module is not re-entrant.
-      for await (const file of filesUnder(outDir)) {
-        if (!COMPRESSIBLE_ASSET.test(file)) continue;
-        const raw = await readFile(file);
-        const gzip = firstPaint.has(file)
-          ? await gzipAsync(raw, { numiterations: 15 })
-          : await zlib(raw, { level: zlibConstants.Z_BEST_COMPRESSION });
-        const br = await brotli(raw, {
-          params: {
-            [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
-            [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-          },
-        });
-        // A copy no smaller than the file is not worth sending; one left from an earlier build goes.
-        for (const [suffix, copy] of [[PRECOMPRESSED.gzip, gzip] as const, [PRECOMPRESSED.br, br] as const]) {
-          if (copy.length < raw.length) await writeFile(file + suffix, copy);
-          else await rm(file + suffix, { force: true });
+    // After the pages are rendered and the service worker is written (their closeBundle hooks).
+    closeBundle: {
+      sequential: true,
+      order: "post",
+      async handler() {
+        const brotli = promisify(brotliCompress);
+        const zlib = promisify(zlibGzip);
+        // Zopfli (the smallest gzip, 15 iterations) for what the home page loads before first paint, the
+        // budget's bytes; zlib's best level for the chunks loaded later: 3% larger, in 0.05 s instead of
+        // 12 s of zopfli. Clients that take brotli (most) get the brotli copy of everything.
+        const firstPaint = new Set([...initialFiles(readManifest(outDir))].map((file) => path.join(outDir, file)));
+        // One file at a time: the zopfli WebAssembly module is not re-entrant.
+        for await (const file of filesUnder(outDir)) {
+          if (!COMPRESSIBLE_ASSET.test(file)) continue;
+          const raw = await readFile(file);
+          const gzip = firstPaint.has(file)
+            ? await gzipAsync(raw, { numiterations: 15 })
+            : await zlib(raw, { level: zlibConstants.Z_BEST_COMPRESSION });
+          const br = await brotli(raw, {
+            params: {
+              [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+              [zlibConstants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+            },
+          });
+          // A copy no smaller than the file is not worth sending; one left from an earlier build goes.
+          for (const [suffix, copy] of [[PRECOMPRESSED.gzip, gzip] as const, [PRECOMPRESSED.br, br] as const]) {
+            if (copy.length < raw.length) await writeFile(file + suffix, copy);
+            else await rm(file + suffix, { force: true });
+          }
         }
-      }
+      },
     },
   };
 }

@@ -19,6 +19,7 @@ import {
   observeSocketServer,
   OutageLog,
   Pusher,
+  WebPushSender,
   serveHandedConnections,
 } from "@storefront/shared/server";
 import { createApp } from "./app";
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
   const ctx: AppContext = {
     config,
     redis,
-    pusher: new Pusher(redis),
+    pusher: new Pusher(redis, WebPushSender.fromConfig(config, log)),
     storage: localDiskStorage(mediaRoot(config.dataDir)),
     log,
     queues,

@@ -257,3 +257,12 @@ export function ensureHeadlessChromium(): string {
   const installed = ensureBinary("chromium-headless-shell", "chromium-headless-shell");
   return existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : installed;
 }
+
+/**
+ * Debian's full Chromium, for the one thing the headless shell does not do: show notifications (its
+ * `Notification.permission` stays "denied" whatever is granted). The Web Push browser test runs it
+ * in its new headless mode.
+ */
+export function ensureChromium(): string {
+  return ensureBinary("chromium", "chromium");
+}

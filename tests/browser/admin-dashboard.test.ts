@@ -244,10 +244,10 @@ describe("administrator dashboard (/admin-dashboard)", () => {
   it("edits and saves the wallet configuration", async () => {
     await openSection("Wallet Config");
     await page.getByRole("heading", { name: "Token Pricing" }).waitFor();
-    const image = page.getByLabel("IMAGE Tokens per unit");
+    const image = page.getByLabel("IMAGE Coins per unit");
     await image.fill("0");
     await page.getByRole("button", { name: "Save Configuration" }).click();
-    await page.getByRole("alert").filter({ hasText: "image: tokens per unit must be a whole number of at least 1" }).waitFor();
+    await page.getByRole("alert").filter({ hasText: "image: coins per unit must be a whole number of at least 1" }).waitFor();
     await image.fill("20");
     await page.getByRole("button", { name: "Save Configuration" }).click();
     await toast("Wallet configuration updated successfully");

@@ -308,7 +308,7 @@ describe("subscriber web app", () => {
     const before = Number((await page.getByTestId("wallet-coins").innerText()).replace(/\D/gu, ""));
     await page.getByRole("button", { name: `Buy ${name}` }).click();
     const dialog = page.getByRole("dialog", { name: "Buy this package?" });
-    await dialog.getByText(`${name}: 250 coins for 2.50 (Weekly)`, { exact: false }).waitFor();
+    await dialog.getByText(`${name}: 250 coins for $2.50 (Weekly)`, { exact: false }).waitFor();
     await dialog.getByRole("button", { name: "Buy now" }).click();
     await page.getByText(`250 coins added (${name})`).waitFor();
     await page.waitForFunction(

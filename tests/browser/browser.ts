@@ -131,3 +131,15 @@ export async function watchCsp(page: Page): Promise<string[]> {
   });
   return violations;
 }
+
+/** A test client's session cookies, for a browser context that should be signed in as that client. */
+export function cookiesOf(client: { cookieHeader(): string }, url: string) {
+  return client
+    .cookieHeader()
+    .split("; ")
+    .filter(Boolean)
+    .map((pair) => {
+      const at = pair.indexOf("=");
+      return { name: pair.slice(0, at), value: pair.slice(at + 1), url };
+    });
+}

@@ -11,7 +11,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it, type ExpectStatic } from "vitest";
 import { adminClient, giveCoins, newUser, type Client } from "../support/client";
-import { launch, screenshot, seriousViolations, TAKE_SCREENSHOTS } from "./browser";
+import { cookiesOf, launch, screenshot, seriousViolations, TAKE_SCREENSHOTS } from "./browser";
 
 const baseUrl = inject("baseUrl");
 
@@ -86,6 +86,8 @@ const LATIN_ALLOWED = new Set(
     "BullMQ",
     "Redis",
     "USD",
+    // The dollar's sign as Arabic writes it ("4.99 US$").
+    "US",
     "ms",
     "Bull",
     "Board",
@@ -243,20 +245,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-function cookiesOf(client: Client) {
-  return client
-    .cookieHeader()
-    .split("; ")
-    .filter(Boolean)
-    .map((pair) => {
-      const at = pair.indexOf("=");
-      return { name: pair.slice(0, at), value: pair.slice(at + 1), url: baseUrl };
-    });
-}
-
 async function openContext(size: (typeof SIZES)[number], language: "en" | "ar", client: Client | null): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: size.width, height: size.height } });
-  if (client) await context.addCookies(cookiesOf(client));
+  if (client) await context.addCookies(cookiesOf(client, baseUrl));
   await context.addInitScript(
     ([lang, record, allowed]) => {
       localStorage.setItem("language", lang);

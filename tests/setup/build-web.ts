@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ensureHeadlessChromium } from "../../scripts/lib/infra";
+import { ensureChromium, ensureHeadlessChromium } from "../../scripts/lib/infra";
 
 /** Written when the build ends: `{ "code": <exit code> }`. The browser suites wait for it (tests/browser/browser.ts). */
 export const WEB_BUILD_MARKER = path.resolve("test-artifacts/web-build.json");
@@ -13,13 +13,15 @@ let child: ChildProcess | undefined;
  * beside the stack's start and the other suites (they never load the app), and the browser suites
  * wait for its marker. web/dist exists from the start so the API mounts the app.
  * NODE_ENV=production: vitest sets "test", which would bundle React's development runtime.
- * The browser is installed here, once, if it is missing: the suites launch it side by side.
+ * The browser is installed here, once, if it is missing: the suites launch it side by side (the
+ * full Chromium too, for the one test that needs notifications shown: tests/browser/pwa.test.ts).
  */
 export function setup(): () => void {
   // Two browser projects name this setup; the run builds once (both setups run in vitest's own process).
   if (process.env.STOREFRONT_WEB_BUILD_STARTED) return () => undefined;
   process.env.STOREFRONT_WEB_BUILD_STARTED = "1";
   ensureHeadlessChromium();
+  ensureChromium();
   rmSync(WEB_BUILD_MARKER, { force: true });
   mkdirSync(path.resolve("web/dist"), { recursive: true });
   mkdirSync(path.dirname(WEB_BUILD_MARKER), { recursive: true });

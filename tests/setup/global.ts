@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startStack, type Stack } from "../../scripts/lib/stack";
+import { vapidKeys } from "../../scripts/lib/vapid";
+import { pushServiceCertificate } from "../peers/push-service";
 
 export const TEST_ADMIN = { username: "root-admin", password: "test-admin-password-1" };
 
@@ -25,6 +27,8 @@ export const TEST_LIMITS: Record<string, string> = {
   // proves these limits on API processes of its own with small ones.
   SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: "100000",
   WEBHOOK_FAILURE_LIMIT_PER_MINUTE: "100000",
+  // Every page the browser suites open reads the public price list from 127.0.0.1.
+  STOREFRONT_RATE_LIMIT_PER_IP_PER_MINUTE: "100000",
 };
 
 let stack: Stack | undefined;
@@ -43,12 +47,17 @@ export async function setup(project: TestProject): Promise<void> {
       ADMIN_PASSWORD: TEST_ADMIN.password,
       LOG_LEVEL: "warn",
       ...TEST_LIMITS,
+      // Web Push to the tests' own push service on this machine (tests/peers/push-service.ts).
+      ...vapidKeys(dataDir, {}),
+      PUSH_SERVICES: "https://127.0.0.1",
+      NODE_EXTRA_CA_CERTS: pushServiceCertificate(dataDir).certFile,
     },
   });
   project.provide("baseUrl", stack.apiUrls[0]!);
   project.provide("mongoUri", stack.mongoUri);
   project.provide("redisUrl", stack.redisUrl);
   project.provide("dataDir", dataDir);
+  project.provide("pushServiceTls", pushServiceCertificate(dataDir));
   project.provide("adminUsername", TEST_ADMIN.username);
   project.provide("adminPassword", TEST_ADMIN.password);
 }

@@ -5,6 +5,8 @@ declare module "vitest" {
     mongoUri: string;
     redisUrl: string;
     dataDir: string;
+    /** The tests' push service's certificate and key (tests/peers/push-service.ts), trusted by the stack. */
+    pushServiceTls: { certFile: string; keyFile: string };
     adminUsername: string;
     adminPassword: string;
   }

@@ -10,6 +10,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * web build, and two test workers busy with other work keep both cores busy while it builds.
  */
 const LONG_FIRST = [
+  // On a fresh machine it first builds helm from the Go module proxy (minutes); seconds afterwards.
+  "tests/integration/helm.test.ts",
   "tests/integration/chaos.test.ts",
   "tests/integration/sms-integration.test.ts",
   "tests/browser/screens.test.ts",

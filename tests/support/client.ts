@@ -78,7 +78,8 @@ let counter = 0;
 export function uniquePhone(): string {
   counter += 1;
   const base = `${process.pid % 10_000}`.padStart(4, "0");
-  return `+1555${base}${String(counter).padStart(4, "0")}${Math.floor(Math.random() * 10)}`;
+  // Ten national digits: a number libphonenumber finds possible for +1, as the phone field and the API require.
+  return `+1${base}${String(counter).padStart(5, "0")}${Math.floor(Math.random() * 10)}`;
 }
 
 export async function newUser(password = "secret-pass"): Promise<{ client: Client; id: string; phone: string }> {

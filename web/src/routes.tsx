@@ -15,21 +15,29 @@ export interface AppRoute {
   /** Downloads the screen's chunk alone (the lazy screen also waits for the texts it needs). */
   chunk: () => Promise<ScreenModule>;
   screen: LazyExoticComponent<ComponentType>;
+  /** Downloads the chunk and the texts the screen waits for; once done, the screen renders without suspending. */
+  load: () => Promise<ScreenModule>;
   guard?: ComponentType<GuardProps>;
   /** Passed to the guard: where logged-out visitors go instead of Access Denied, and the notice shown. */
   redirectTo?: string;
   redirectNotice?: string;
 }
 
-type RouteSpec = Omit<AppRoute, "screen"> & { fullCatalog?: boolean };
+type RouteSpec = Omit<AppRoute, "screen" | "load"> & { fullCatalog?: boolean };
 
 /**
  * A route whose screen is its own chunk. `fullCatalog` screens also wait for every screen's texts
  * (the public pages need only the part loaded at start).
  */
 function route({ fullCatalog = true, ...spec }: RouteSpec): AppRoute {
-  const load = fullCatalog ? () => Promise.all([spec.chunk(), ensureFullCatalog()]).then(([module]) => module) : spec.chunk;
-  return { ...spec, screen: lazy(load) };
+  const download = fullCatalog ? () => Promise.all([spec.chunk(), ensureFullCatalog()]).then(([module]) => module) : spec.chunk;
+  let loaded: ScreenModule | undefined;
+  const load = () => download().then((module) => (loaded = module));
+  // A screen already loaded is handed over at once (React.lazy takes a thenable that calls back
+  // synchronously), so hydrating a page the build rendered never suspends on it: a boundary that
+  // suspends while hydrating would lose the server's markup to the first state update (the session check).
+  const ready = (): PromiseLike<ScreenModule> => (loaded ? { then: (resolve) => resolve!(loaded!) as never } : load());
+  return { ...spec, load, screen: lazy(ready as () => Promise<ScreenModule>) };
 }
 
 export const ROUTES: AppRoute[] = [
@@ -65,6 +73,11 @@ export function preloadRoute(pathname: string): void {
   const match = ROUTES.find((r) => matchPath(r.path, pathname)) ?? ROUTES[0]!;
   // A failed download surfaces where it would anyway: in the lazy screen.
   match.chunk().catch(() => undefined);
+}
+
+/** The screen at `pathname` with its texts, ready to render at once (main.tsx waits for it before hydrating). */
+export function loadRoute(pathname: string): Promise<unknown> {
+  return (ROUTES.find((r) => matchPath(r.path, pathname)) ?? ROUTES[0]!).load();
 }
 
 /** The data cache is only needed behind a guard; loading it lazily keeps the home page light. */

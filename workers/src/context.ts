@@ -12,6 +12,7 @@ import {
   type Config,
   type Logger,
   type Storage,
+  WebPushSender,
 } from "@storefront/shared/server";
 import type { Redis } from "ioredis";
 
@@ -32,7 +33,7 @@ export function createWorkerContext(config: Config): WorkerContext {
   return {
     config,
     redis,
-    pusher: new Pusher(redis),
+    pusher: new Pusher(redis, WebPushSender.fromConfig(config, log)),
     log,
     storage: localDiskStorage(mediaRoot(config.dataDir)),
   };

@@ -24,9 +24,14 @@ export const CSP_DIRECTIVES: Record<string, string[]> = {
   "frame-ancestors": ["'none'"],
 };
 
-export const CONTENT_SECURITY_POLICY = Object.entries(CSP_DIRECTIVES)
-  .map(([name, values]) => `${name} ${values.join(" ")}`)
-  .join("; ");
+/** The policy with `extra` sources added to some directives (the prerendered pages' inline styles). */
+export function contentSecurityPolicy(extra: Record<string, string[]> = {}): string {
+  return Object.entries(CSP_DIRECTIVES)
+    .map(([name, values]) => `${name} ${[...values, ...(extra[name] ?? [])].join(" ")}`)
+    .join("; ");
+}
+
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 
 export function securityHeaders(): RequestHandler {
   return helmet({

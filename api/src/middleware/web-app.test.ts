@@ -1,10 +1,11 @@
+import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { brotliCompressSync, gzipSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from "node:zlib";
 import express from "express";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chooseEncoding, webApp } from "./web-app";
@@ -125,6 +126,51 @@ describe("webApp's /assets/ files", () => {
       const fallback = await web.get("/assets/app-1a2b.js", { "Accept-Encoding": "br" });
       expect(fallback.headers["content-encoding"]).toBeUndefined();
       expect(fallback.body.equals(script)).toBe(true);
+    } finally {
+      await web.close();
+    }
+  });
+});
+
+describe("webApp's prerendered public pages", () => {
+  const css = "body{color:red}";
+  const page = (language: string) =>
+    `<!doctype html><html lang="${language}"><style>${css}</style><div id="root">${language}</div>`;
+  let dist: string;
+
+  beforeEach(() => {
+    dist = mkdtempSync(path.join(tmpdir(), "web-dist-"));
+    writeFileSync(path.join(dist, "index.html"), "<!doctype html><title>shell</title>");
+    for (const language of ["en", "ar"]) {
+      mkdirSync(path.join(dist, "pages", language), { recursive: true });
+      writeFileSync(path.join(dist, "pages", language, "index.html"), page(language));
+      writeFileSync(path.join(dist, "pages", language, "login.html"), page(language));
+      writeFileSync(path.join(dist, "pages", language, "login.html.br"), brotliCompressSync(page(language)));
+    }
+  });
+  afterEach(() => rmSync(dist, { recursive: true, force: true }));
+
+  it("sends the page of the cookie's language, with a policy allowing exactly its inline style", async () => {
+    const web = await served(dist);
+    try {
+      const english = await web.get("/");
+      expect(english.body.toString()).toBe(page("en"));
+      expect(english.headers.vary?.split(", ").sort()).toEqual(["Accept-Encoding", "Cookie"]);
+      expect(english.headers["cache-control"]).toBe("no-cache");
+      const hash = createHash("sha256").update(css).digest("base64");
+      expect(english.headers["content-security-policy"]).toContain(`style-src 'self' 'sha256-${hash}';`);
+      expect(english.headers["content-security-policy"]).not.toContain("unsafe-inline");
+
+      const arabic = await web.get("/login/", { Cookie: "session=x; language=ar", "Accept-Encoding": "br" });
+      expect(arabic.headers["content-encoding"]).toBe("br");
+      expect(brotliDecompressSync(arabic.body).toString()).toBe(page("ar"));
+      // Any other value is English; a look-alike cookie name is not the language.
+      expect((await web.get("/login", { Cookie: "language=fr" })).body.toString()).toBe(page("en"));
+      expect((await web.get("/login", { Cookie: "xlanguage=ar" })).body.toString()).toBe(page("en"));
+
+      // Other routes, and a public page the build did not render, get the shell.
+      expect((await web.get("/dashboard")).body.toString()).toContain("shell");
+      expect((await web.get("/signup", { Cookie: "language=ar" })).body.toString()).toContain("shell");
     } finally {
       await web.close();
     }

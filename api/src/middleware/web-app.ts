@@ -7,12 +7,23 @@
  * - index.html for every client-side route, but a 404 for a missing /assets/ file (a stale tab
  *   asking for an old chunk must not get HTML back as JavaScript);
  * - the /assets/ files from memory once read: every page load asks for the same few dozen, and a
- *   hashed name's content never changes.
+ *   hashed name's content never changes;
+ * - the public pages the build rendered (web/vite.prerender.ts) in the language the `language`
+ *   cookie names, with a policy that allows exactly their inline styles (by hash).
  */
+import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import express, { type Request, type Response, type NextFunction, type Router } from "express";
-import { COMPRESSIBLE_ASSET, PRECOMPRESSED, type AssetEncoding } from "@storefront/shared";
+import {
+  COMPRESSIBLE_ASSET,
+  PRECOMPRESSED,
+  PRERENDERED_PAGES,
+  prerenderedFile,
+  type AssetEncoding,
+  type Language,
+} from "@storefront/shared";
+import { contentSecurityPolicy } from "./security-headers";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const REVALIDATE = "no-cache";
@@ -128,6 +139,48 @@ async function compressedCopy(req: Request, file: string): Promise<AssetEncoding
   return encoding && (await isFile(file + PRECOMPRESSED[encoding])) ? encoding : undefined;
 }
 
+/** The language the `language` cookie names (web/src/i18n sets it with the stored choice), else English. */
+export function pageLanguage(cookieHeader: string | undefined): Language {
+  return /(?:^|;\s*)language=ar(?:;|$)/u.test(cookieHeader ?? "") ? "ar" : "en";
+}
+
+/**
+ * The Content-Security-Policy of a prerendered page: the usual one, plus the hash of each inline
+ * <style> it carries (its first screen's CSS), so no other inline style runs. Kept per file and
+ * modification time: a new build is seen at once, and an unchanged page is hashed once.
+ */
+function pagePolicies(): (file: string) => Promise<string | undefined> {
+  const known = new Map<string, { mtimeMs: number; policy: string }>();
+  return async (file) => {
+    try {
+      const { mtimeMs } = await stat(file);
+      const held = known.get(file);
+      if (held?.mtimeMs === mtimeMs) return held.policy;
+      const html = await readFile(file, "utf8");
+      const hashes = [...html.matchAll(/<style>([\s\S]*?)<\/style>/gu)].map(
+        ([, css]) => `'sha256-${createHash("sha256").update(css!).digest("base64")}'`,
+      );
+      const policy = contentSecurityPolicy({ "style-src": hashes });
+      known.set(file, { mtimeMs, policy });
+      return policy;
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** An HTML page (its precompressed copy when the client takes one), revalidated on each visit. */
+async function sendPage(req: Request, res: Response, file: string): Promise<void> {
+  clearFileHeaders(res);
+  appendVary(res, "Accept-Encoding");
+  res.setHeader("Cache-Control", REVALIDATE);
+  res.type("html");
+  const encoding = await compressedCopy(req, file);
+  if (!encoding) return res.sendFile(file);
+  res.setHeader("Content-Encoding", encoding);
+  res.sendFile(file + PRECOMPRESSED[encoding]);
+}
+
 export function webApp(dist: string, memoryBytes = ASSET_MEMORY_BYTES): Router {
   const root = path.resolve(dist);
   const assets = path.join(root, "assets") + path.sep;
@@ -209,16 +262,22 @@ export function webApp(dist: string, memoryBytes = ASSET_MEMORY_BYTES): Router {
     clearFileHeaders(res);
     res.status(404).type("text/plain").send("Not found");
   });
-  // Every client-side route loads the app, revalidated on each visit so a deploy is seen at once.
-  router.get(/^(?!\/api(?:\/|$)).*/u, async (req, res) => {
-    clearFileHeaders(res);
-    appendVary(res, "Accept-Encoding");
-    res.setHeader("Cache-Control", REVALIDATE);
-    res.type("html");
-    const encoding = await compressedCopy(req, index);
-    if (!encoding) return res.sendFile(index);
-    res.setHeader("Content-Encoding", encoding);
-    res.sendFile(index + PRECOMPRESSED[encoding]);
+  // The public pages, already rendered in the visitor's language: the first paint needs only this
+  // answer. Revalidated on each visit, and kept apart per language by caches (Vary: Cookie).
+  const policyOf = pagePolicies();
+  const pages = new Set<string>(PRERENDERED_PAGES);
+  router.get(/^\/[a-z-]*\/?$/u, async (req, res, next) => {
+    const page = req.path.length > 1 ? req.path.replace(/\/$/u, "") : req.path;
+    if (!pages.has(page)) return next();
+    const file = path.join(root, prerenderedFile(pageLanguage(req.headers.cookie), page));
+    const policy = await policyOf(file);
+    // A build without the pages (or one being written): the app renders them in the browser.
+    if (!policy) return next();
+    appendVary(res, "Cookie");
+    res.setHeader("Content-Security-Policy", policy);
+    await sendPage(req, res, file);
   });
+  // Every client-side route loads the app, revalidated on each visit so a deploy is seen at once.
+  router.get(/^(?!\/api(?:\/|$)).*/u, (req, res) => sendPage(req, res, index));
   return router;
 }

@@ -26,6 +26,8 @@ import { smsAiRoutes } from "./sms/ai/ai";
 import { smsConfigRoutes } from "./sms/integration/config";
 import { smsLogsRoutes } from "./sms/integration/logs";
 import { smsWebhookRoutes } from "./sms/integration/webhook";
+import { storefrontRoutes } from "./storefront/storefront";
+import { pushRoutes } from "./push/push";
 import { profileRoutes } from "./user/profile";
 import { videoRoutes } from "./videos/videos";
 import { walletHistoryRoutes } from "./wallet/history";
@@ -43,8 +45,10 @@ export const API_ROUTES: readonly Route[] = [
   ...docsRoutes,
   ...authRoutes,
   ...profileRoutes,
+  ...pushRoutes,
   ...walletRoutes,
   ...walletShopRoutes,
+  ...storefrontRoutes,
   ...walletHistoryRoutes,
   ...redemptionRoutes,
   ...adminAnalyticsRoutes,

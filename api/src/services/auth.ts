@@ -12,6 +12,8 @@ import {
 } from "@storefront/shared";
 import {
   Admin,
+  endSessionSubscriptions,
+  keepOnlySessionSubscriptions,
   migrateLedgerOnce,
   migratePhonesOnce,
   User,
@@ -174,6 +176,7 @@ export async function ensureFirstAdmin(config: Config, log: Logger): Promise<voi
 /** Ends the session and closes its sockets on every API process. */
 export async function logout(req: Request, pusher: Pusher): Promise<void> {
   pusher.disconnectSession(req.sessionID);
+  await endSessionSubscriptions(req.sessionID);
   await new Promise<void>((resolve) => req.session.destroy(() => resolve()));
 }
 
@@ -210,5 +213,6 @@ export async function changePassword(
   await save(req);
   await endUserSessions(deps.redis, userId, req.sessionID);
   deps.pusher.keepOnlySession(userId, oldSid, req.sessionID);
+  await keepOnlySessionSubscriptions(userId, oldSid, req.sessionID);
   return { success: true };
 }

@@ -19,6 +19,7 @@ import {
   SUBSCRIPTION_PERIOD_MS,
   type BuyPackageResponse,
   type MySubscription,
+  type ShopPackage,
   type SubscriptionType,
   type WalletShopResponse,
 } from "@storefront/shared";
@@ -48,6 +49,18 @@ function toSubscription(doc: PackageAssignmentDoc): MySubscription {
   };
 }
 
+/** A package as it is offered for sale (the Get coins page, the home page's prices). */
+export function toShopPackage(p: WalletPackageDoc): ShopPackage {
+  return {
+    id: String(p._id),
+    name: p.name,
+    coins: p.coins,
+    price: p.price,
+    subscription_type: p.subscriptionType as SubscriptionType,
+    description: p.description,
+  };
+}
+
 /** The active packages on offer, and the subscriber's own running packages. */
 export async function walletShop(userId: string): Promise<WalletShopResponse> {
   const [packages, mine] = await Promise.all([
@@ -59,14 +72,7 @@ export async function walletShop(userId: string): Promise<WalletShopResponse> {
   ]);
   return {
     success: true,
-    packages: packages.map((p) => ({
-      id: String(p._id),
-      name: p.name,
-      coins: p.coins,
-      price: p.price,
-      subscription_type: p.subscriptionType as SubscriptionType,
-      description: p.description,
-    })),
+    packages: packages.map(toShopPackage),
     subscriptions: mine.map(toSubscription),
   };
 }

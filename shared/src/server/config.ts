@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 import { isPhoneCountry, type PhoneCountry } from "../phone";
+import { currencyCodeSchema } from "../schemas/storefront";
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().min(1);
@@ -88,6 +89,33 @@ const envSchema = z.object({
   LOW_BALANCE_THRESHOLD: z.coerce.number().int().min(0).max(1_000_000).default(50),
   /** Low-balance SMS sent per subscriber per UTC day at most (each one is a free SMS we pay for). */
   LOW_BALANCE_SMS_PER_DAY: positiveInt.default(3),
+  /**
+   * Web Push (VAPID, RFC 8292): the server's key pair, base64url (`npm start` makes one on first
+   * run and keeps it in DATA_DIR/vapid.json). Without both, push is off: GET /api/push/key answers 503.
+   */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{80,100}$/u, "must be a base64url P-256 public key")
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{40,50}$/u, "must be a base64url P-256 private key")
+    .optional(),
+  /** Who push services contact about this sender: a mailto: or https: URL. */
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(?:mailto:|https:\/\/).+/u, "must be a mailto: or https: URL")
+    .default("mailto:admin@localhost"),
+  /**
+   * The push services a subscription's endpoint may point to (comma-separated origins; a host alone
+   * takes any port): the server posts to these and nowhere else, so a subscriber cannot aim it at
+   * an internal address. The browsers' own services by default.
+   */
+  PUSH_SERVICES: z
+    .string()
+    .default(
+      "https://fcm.googleapis.com,https://updates.push.services.mozilla.com,https://web.push.apple.com,https://*.notify.windows.com",
+    ),
   /** Failed (unsigned, malformed) SMS webhook calls per client address per minute before 429s. */
   WEBHOOK_FAILURE_LIMIT_PER_MINUTE: positiveInt.default(30),
   /**
@@ -128,6 +156,12 @@ const envSchema = z.object({
     .refine(isPhoneCountry, "must be a two-letter country code such as US, SA or EG")
     .transform((v) => v as PhoneCountry)
     .default("US"),
+  /** Currency of package prices and revenue (ISO 4217), shown with Intl.NumberFormat in the reader's language. */
+  CURRENCY: currencyCodeSchema
+    .refine((code) => Intl.supportedValuesOf("currency").includes(code), "is not a currency code this runtime knows")
+    .default("USD"),
+  /** Visitors' reads of the public price list (storefront.php) allowed per client address per minute. */
+  STOREFRONT_RATE_LIMIT_PER_IP_PER_MINUTE: positiveInt.default(600),
 });
 
 export type Config = z.infer<typeof envSchema> & { SESSION_SECRET: string; dataDir: string };
@@ -143,6 +177,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config = parsed.data;
   if (!config.SESSION_SECRET && config.NODE_ENV === "production") {
     throw new ConfigError("Invalid environment:\n  SESSION_SECRET: required in production");
+  }
+  if (Boolean(config.VAPID_PUBLIC_KEY) !== Boolean(config.VAPID_PRIVATE_KEY)) {
+    throw new ConfigError("Invalid environment:\n  VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY: set both or neither");
   }
   if (Boolean(config.ADMIN_USERNAME) !== Boolean(config.ADMIN_PASSWORD)) {
     throw new ConfigError("Invalid environment:\n  ADMIN_USERNAME / ADMIN_PASSWORD: set both or neither");

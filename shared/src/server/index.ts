@@ -20,3 +20,4 @@ export * from "./low-balance";
 export * from "./rate-limiters";
 export * from "./process-identity";
 export * from "./handover";
+export * from "./web-push";

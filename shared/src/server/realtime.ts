@@ -5,11 +5,16 @@
 import { Emitter } from "@socket.io/redis-emitter";
 import type { Redis } from "ioredis";
 import { adminsRoom, sessionRoom, userRoom, type ServerEvents } from "../events";
+import type { WebPushSender } from "./web-push";
 
 export class Pusher {
   private readonly emitter: Emitter;
 
-  constructor(redis: Redis) {
+  /** `webPush` also tells the user's subscribed devices about a job's end and the low-balance notice (web-push.ts). */
+  constructor(
+    redis: Redis,
+    private readonly webPush?: WebPushSender,
+  ) {
     // The emitter publishes without awaiting: a push that fails while Redis is down (or times
     // out) is dropped, not left as an unhandled rejection. Pushes are best effort; screens re-read.
     const publisher = { publish: (channel: string, message: string | Buffer) => redis.publish(channel, message).catch(() => 0) };
@@ -18,6 +23,7 @@ export class Pusher {
 
   toUser<E extends keyof ServerEvents>(userId: string, event: E, payload: ServerEvents[E]): void {
     this.emitter.to(userRoom(userId)).emit(event, payload);
+    this.webPush?.forward(userId, event, payload);
   }
 
   toAdmins<E extends keyof ServerEvents>(event: E, payload: ServerEvents[E]): void {

@@ -1,4 +1,4 @@
-/** The centred card of the login and signup screens, with the phone and password fields. */
+/** The centred card of the login and signup screens, with the password field (the phone one: PhoneField/). */
 import { useId, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "./AppLink";
@@ -46,36 +46,6 @@ export interface FieldProps {
   value: string;
   onChange(value: string): void;
   error?: string | undefined;
-}
-
-export function PhoneField({ value, onChange, error }: FieldProps) {
-  const { t } = useTranslation();
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{t("auth.phone")}</label>
-      <input
-        id={id}
-        name="phone"
-        type="tel"
-        className="input"
-        autoComplete="tel"
-        inputMode="tel"
-        dir="ltr"
-        placeholder={t("auth.phonePlaceholder")}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        required
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
-      {error && (
-        <span id={`${id}-error`} className="field-error">
-          {error}
-        </span>
-      )}
-    </div>
-  );
 }
 
 export function PasswordField({

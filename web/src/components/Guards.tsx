@@ -7,6 +7,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation } from "react-router-dom";
 import { rememberAttemptedUrl, useAuth } from "../hooks/useAuth";
+import { loginLinkFor } from "../lib/returnPath";
 import AccessDenied from "../screens/AccessDenied/AccessDenied";
 import { PageLoading } from "./Spinner";
 import { useToast } from "./Toasts";
@@ -40,7 +41,7 @@ export function RequireUser({ children, redirectTo, redirectNotice }: GuardProps
 
   if (!ready) return <PageLoading label={t("guard.verifying")} />;
   if (!user && signedOut) return <PageLoading label={t("auth.loggedOut")} />;
-  if (!user) return redirectTo ? <Navigate to={redirectTo} replace /> : <AccessDenied />;
+  if (!user) return redirectTo ? <Navigate to={redirectTo} replace /> : <AccessDenied loginTo={loginLinkFor(attempted)} />;
   return <>{children}</>;
 }
 

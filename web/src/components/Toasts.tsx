@@ -16,12 +16,15 @@ interface Toast {
   leaving: boolean;
 }
 
+/** Each call returns the toast's id, for `dismiss`. */
 export interface ToastApi {
-  show(message: string, type?: ToastType, durationMs?: number): void;
-  success(message: string, durationMs?: number): void;
-  error(message: string, durationMs?: number): void;
-  warning(message: string, durationMs?: number): void;
-  info(message: string, durationMs?: number): void;
+  show(message: string, type?: ToastType, durationMs?: number): number;
+  success(message: string, durationMs?: number): number;
+  error(message: string, durationMs?: number): number;
+  warning(message: string, durationMs?: number): number;
+  info(message: string, durationMs?: number): number;
+  /** Slides a toast out before its time (nothing if it has gone already). */
+  dismiss(id: number): void;
 }
 
 const ToastContext = createContext<ToastApi | null>(null);
@@ -59,6 +62,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       const id = nextId.current++;
       setToasts((all) => [...all, { id, type, message, leaving: false }]);
       later(() => dismiss(id), durationMs);
+      return id;
     },
     [dismiss, later],
   );
@@ -70,8 +74,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       error: (m, d) => show(m, "error", d ?? TOAST_MS.error),
       warning: (m, d) => show(m, "warning", d),
       info: (m, d) => show(m, "info", d),
+      dismiss,
     }),
-    [show],
+    [show, dismiss],
   );
 
   return (

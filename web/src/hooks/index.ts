@@ -7,3 +7,4 @@ export * from "./useWallet";
 export * from "./useSignOut";
 export * from "./useAutoGrow";
 export * from "./useChatErrors";
+export * from "./useStorefront";

@@ -6,6 +6,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { SessionUser } from "@storefront/shared";
 import * as authApi from "../api/auth";
+import { safeReturnPath } from "../lib/returnPath";
 import { connectSocket, disconnectSocket } from "../socket";
 
 /** Where a guard remembers the page a logged-out visitor tried to open. */
@@ -19,7 +20,7 @@ export function rememberAttemptedUrl(url: string): void {
 export function takeAttemptedUrl(fallback: string): string {
   const url = sessionStorage.getItem(ATTEMPTED_URL_KEY);
   sessionStorage.removeItem(ATTEMPTED_URL_KEY);
-  return url && url.startsWith("/") && !url.startsWith("//") ? url : fallback;
+  return safeReturnPath(url) ?? fallback;
 }
 
 interface AuthValue {

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
+import { phoneLibrary } from "../components/PhoneField/phoneLibrary";
 
 /** First issue per top-level field of a failed zod parse, e.g. { phone: "..." }. */
 export function fieldIssues(error: z.ZodError): Record<string, z.core.$ZodIssue> {
@@ -33,22 +34,32 @@ export function useCredentials(
   check(): boolean;
 } {
   const { t } = useTranslation();
-  const [phone, setPhone] = useState("");
+  const [phone, setPhoneValue] = useState("");
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<CredentialErrors>({});
 
   function check(): boolean {
     const parsed = schema.safeParse({ phone, password });
-    if (!parsed.success) {
-      const issues = fieldIssues(parsed.error);
+    // The phone field's own check (libphonenumber, as the API reads numbers) says what is wrong.
+    const library = phoneLibrary();
+    const schemaWrong = parsed.success || !fieldIssues(parsed.error).phone ? null : phone.trim() ? "notANumber" : "required";
+    const phoneWrong = (library ? library.phoneProblem(phone) : null) ?? schemaWrong;
+    if (!parsed.success || phoneWrong) {
+      const issues = parsed.success ? {} : fieldIssues(parsed.error);
       setErrors({
-        ...(issues.phone ? { phone: phone.trim() ? t("auth.phoneInvalid") : t("auth.phoneRequired") } : {}),
+        ...(phoneWrong ? { phone: t(`auth.phoneProblem.${phoneWrong}`) } : {}),
         ...(issues.password ? { password: passwordText(password) } : {}),
       });
       return false;
     }
     setErrors({});
     return true;
+  }
+
+  /** A new number clears the message about the old one (the field checks as it is typed). */
+  function setPhone(value: string) {
+    setPhoneValue(value);
+    setErrors(({ phone: _old, ...rest }) => rest);
   }
 
   return { phone, setPhone, password, setPassword, errors, check };

@@ -18,6 +18,21 @@ export function useFormat() {
     return {
       language,
       number: (n: number) => integer.format(n),
+      /**
+       * An amount of money in `currency` (ISO 4217) with that currency's sign and decimals, as the
+       * language writes it; with no currency yet (still loading), the bare amount to 2 decimals.
+       */
+      money: (amount: number, currency: string | null, digits?: number) => {
+        const parts = new Intl.NumberFormat(locale, {
+          ...(currency ? { style: "currency", currency, currencyDisplay: "narrowSymbol" } : { minimumFractionDigits: 2 }),
+          ...(digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+        }).formatToParts(amount);
+        if (language !== "ar") return parts.map((part) => part.value).join("");
+        // Arabic: the sign kept whole as a left-to-right unit (U+2066…U+2069), or "US$" shows as "$US",
+        // and the amount isolated (U+2068…U+2069) from the sentence around it.
+        const text = parts.map((part) => (part.type === "currency" ? `\u2066${part.value}\u2069` : part.value)).join("");
+        return `\u2068${text}\u2069`;
+      },
       decimal: (n: number, digits: number) =>
         new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n),
       dateTime: (value: string | number | Date) => (valid(parse(value)) ? dateTime.format(parse(value)) : ""),

@@ -48,16 +48,30 @@ function isLanguage(value: unknown): value is Language {
   return typeof value === "string" && (LANGUAGES as readonly string[]).includes(value);
 }
 
+/**
+ * The language stored in this browser; else the page's own (a page the server rendered in the
+ * language its cookie names), else the default.
+ */
 function storedLanguage(): Language {
   try {
     const value = localStorage.getItem(LANGUAGE_STORAGE_KEY);
-    return isLanguage(value) ? value : DEFAULT_LANGUAGE;
+    if (isLanguage(value)) return value;
   } catch {
-    return DEFAULT_LANGUAGE;
+    // Private mode without storage: the page's language stands.
   }
+  const pageLanguage = document.documentElement.lang;
+  return isLanguage(pageLanguage) ? pageLanguage : DEFAULT_LANGUAGE;
 }
 
+/**
+ * The cookie the server reads to send the public pages already rendered in this language
+ * (api/src/middleware/web-app.ts); a year, like the stored choice.
+ */
+export const LANGUAGE_COOKIE = "language";
+
 function applyToDocument(language: Language): void {
+  // The build renders the public pages in Node (entry-server.tsx), where there is no document.
+  if (typeof document === "undefined") return;
   document.documentElement.lang = language;
   document.documentElement.dir = language === "ar" ? "rtl" : "ltr";
 }
@@ -78,6 +92,8 @@ export function toggleLanguage(): Promise<void> {
 i18n.on("languageChanged", (language: string) => {
   if (!isLanguage(language)) return;
   applyToDocument(language);
+  if (typeof document === "undefined") return;
+  document.cookie = `${LANGUAGE_COOKIE}=${language}; path=/; max-age=31536000; samesite=lax`;
   try {
     localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
   } catch {
@@ -86,23 +102,28 @@ i18n.on("languageChanged", (language: string) => {
 });
 
 /** Loads the stored language's catalog and starts i18next; the app renders after it. */
-export async function initI18n(): Promise<void> {
+export function initI18n(): Promise<void> {
   const initial = storedLanguage();
   applyToDocument(initial);
-  await i18n.use(initReactI18next).init({
-    resources: {},
-    lng: initial,
-    fallbackLng: false,
-    interpolation: { escapeValue: false },
-    returnNull: false,
-    react: { bindI18nStore: "added" },
-  });
+  return startI18n(initial).then(() => void ensureFullCatalog(initial));
+}
+
+/** i18next in `initial` with the public texts loaded (the browser at start, the build's rendering). */
+export async function startI18n(initial: Language): Promise<void> {
+  if (!i18n.isInitialized)
+    await i18n.use(initReactI18next).init({
+      resources: {},
+      lng: initial,
+      fallbackLng: false,
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      react: { bindI18nStore: "added" },
+    });
   if (!i18n.hasResourceBundle(initial, "translation")) {
     const catalog = await PUBLIC_CATALOGS[initial]();
     i18n.addResourceBundle(initial, "translation", catalog.default, true, true);
   }
   await i18n.changeLanguage(initial);
-  void ensureFullCatalog(initial);
 }
 
 export default i18n;

@@ -17,3 +17,4 @@ export * from "./sms-opt-out";
 export * from "./image";
 export * from "./video";
 export * from "./redemption";
+export * from "./push-subscription";

@@ -149,6 +149,10 @@ function BackOffice({ admin }: { admin: AdminRecord }) {
             </span>
             <span className="admin__brand-text">{t("admin.menu.title")}</span>
           </div>
+          {/* On a phone the header keeps to one row: who is signed in is said here, in the menu. */}
+          <p className="admin__menu-who">
+            <span dir="auto">{admin.username}</span> · {t(`admin.roles.${admin.role}`)}
+          </p>
           <ul>
             {visible.map((section) => (
               <li key={section.id}>
@@ -193,7 +197,7 @@ function BackOffice({ admin }: { admin: AdminRecord }) {
               </span>
               <LanguageToggle />
               <AppLink to="/dashboard" className="btn btn--secondary">
-                <HomeIcon size={18} /> {t("admin.menu.home")}
+                <HomeIcon size={18} /> <span className="admin__header-label">{t("admin.menu.home")}</span>
               </AppLink>
               <button type="button" className="btn btn--secondary" onClick={() => void logout()}>
                 {t("admin.menu.logout")}

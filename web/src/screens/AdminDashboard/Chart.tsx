@@ -27,6 +27,11 @@ export interface ChartProps {
   /** What the chart shows, for screen readers. */
   label: string;
   legend?: boolean;
+  /**
+   * Every category is a name to read (features), not a point on a scale (days): each bar keeps its
+   * label, wrapped onto more lines where it is wider than its bar, instead of every second one.
+   */
+  nameEvery?: boolean;
 }
 
 const MARGIN = { top: 10, end: 12, bottom: 26 };
@@ -34,6 +39,18 @@ const MAX_BAR = 56;
 /** About how wide a character of a 12 px label is, and the room kept between two labels. */
 const CHAR_WIDTH = 7;
 const LABEL_GAP = 12;
+const LINE_HEIGHT = 14;
+
+/** Words of `text` on lines of at most `fit` characters (a longer word keeps its own line). */
+function wrapLabel(text: string, fit: number): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(/\s+/u).filter(Boolean)) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= fit) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines.length ? lines : [text];
+}
 
 /** A whole round step (1, 2 or 5 times a power of ten) that divides 0..max into about four parts. */
 function niceStep(max: number): number {
@@ -48,7 +65,7 @@ function valueOf(datum: Record<string, string | number>, key: string): number {
   return Number.isFinite(value) ? value : 0;
 }
 
-export function Chart({ kind, data, category, series, height, label, legend = false }: ChartProps) {
+export function Chart({ kind, data, category, series, height, label, legend = false, nameEvery = false }: ChartProps) {
   const { i18n } = useTranslation();
   const rtl = i18n.dir() === "rtl";
   /** Numbers as the sections show them (Western digits in both languages). */
@@ -75,15 +92,21 @@ export function Chart({ kind, data, category, series, height, label, legend = fa
   const axis = Math.max(30, ...ticks.map((tick) => format(tick).length * CHAR_WIDTH + 10));
   const plotLeft = rtl ? MARGIN.end : axis;
   const plotWidth = Math.max(0, width - axis - MARGIN.end);
-  const plotHeight = height - MARGIN.top - MARGIN.bottom;
   const band = data.length ? plotWidth / data.length : 0;
+  const labelLines = data.map((d) =>
+    nameEvery ? wrapLabel(String(d[category]), Math.max(1, Math.floor((band - 4) / CHAR_WIDTH))) : [String(d[category])],
+  );
+  // Wrapped labels take more room under the plot; the plot keeps its height.
+  const extraLines = Math.max(0, ...labelLines.map((lines) => lines.length - 1));
+  const svgHeight = height + extraLines * LINE_HEIGHT;
+  const plotHeight = height - MARGIN.top - MARGIN.bottom;
   /** Where category i's band starts: from the left in English, from the right in Arabic. */
   const bandStart = (i: number) => (rtl ? plotLeft + plotWidth - (i + 1) * band : plotLeft + i * band);
   const y = (value: number) => MARGIN.top + plotHeight - (value / top) * plotHeight;
   // Every label when they all fit side by side; otherwise every second, third… so none overlaps.
   const longest = Math.max(1, ...data.map((d) => String(d[category]).length));
   const labelsThatFit = Math.max(1, Math.floor(plotWidth / (longest * CHAR_WIDTH + LABEL_GAP)));
-  const labelEvery = Math.max(1, Math.ceil(data.length / labelsThatFit));
+  const labelEvery = nameEvery ? 1 : Math.max(1, Math.ceil(data.length / labelsThatFit));
 
   const onPointer = (event: PointerEvent<SVGSVGElement>) => {
     const x = event.clientX - event.currentTarget.getBoundingClientRect().left - plotLeft;
@@ -105,7 +128,7 @@ export function Chart({ kind, data, category, series, height, label, legend = fa
         {width > 0 && (
           <svg
             width={width}
-            height={height}
+            height={svgHeight}
             className="chart__svg"
             onPointerMove={onPointer}
             // A tap on a phone sends no move: it shows the tapped category, and the tooltip stays.
@@ -172,7 +195,11 @@ export function Chart({ kind, data, category, series, height, label, legend = fa
                   textAnchor="middle"
                   className="chart__label"
                 >
-                  {String(d[category])}
+                  {labelLines[i]!.map((line, k) => (
+                    <tspan key={k} x={bandStart(i) + band / 2} dy={k === 0 ? 0 : LINE_HEIGHT}>
+                      {line}
+                    </tspan>
+                  ))}
                 </text>
               ) : null,
             )}

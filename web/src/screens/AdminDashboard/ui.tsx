@@ -1,5 +1,5 @@
 /** Small pieces the admin sections share: pager, table, section card, load state. */
-import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { roleAllows, type AdminPermission } from "@storefront/shared";
 import { ApiError } from "../../api/client";
@@ -55,10 +55,23 @@ export function Table<T>({
   empty?: string;
   children(row: T, index: number): ReactNode;
 }) {
+  const table = useRef<HTMLTableElement>(null);
+  // On a phone each row is a card of labelled lines (AdminDashboard.css): every cell carries its
+  // column's name. Set here, after each render, so no section has to repeat its headers per cell.
+  useLayoutEffect(() => {
+    const names = [...(table.current?.tHead?.rows[0]?.cells ?? [])].map((th) => th.textContent?.trim() ?? "");
+    for (const row of table.current?.tBodies[0]?.rows ?? []) {
+      if (row.cells.length !== names.length) continue;
+      [...row.cells].forEach((cell, i) => {
+        if (names[i]) cell.dataset.label = names[i];
+        else delete cell.dataset.label;
+      });
+    }
+  });
   return (
     // Focusable, so a keyboard can scroll a table wider than the screen.
     <div className="admin-table-wrap" tabIndex={0}>
-      <table className="admin-table" data-testid={testId}>
+      <table ref={table} className="admin-table admin-table--cards" data-testid={testId}>
         <thead>
           <tr>
             {headers.map((header, i) => (

@@ -22,7 +22,16 @@ export default function AdminLogin() {
   const [submitting, setSubmitting] = useState(false);
   const redirect = useRef<ReturnType<typeof setTimeout>>(undefined);
 
-  useEffect(() => () => clearTimeout(redirect.current), []);
+  // The welcome toast belongs to this screen: it leaves with it, so it never lies over the
+  // dashboard's first chart on a phone (the redirect comes 1 s after it, SPEC §2).
+  const welcome = useRef<number | null>(null);
+  useEffect(
+    () => () => {
+      clearTimeout(redirect.current);
+      if (welcome.current !== null) toast.dismiss(welcome.current);
+    },
+    [toast],
+  );
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -38,7 +47,7 @@ export default function AdminLogin() {
       storeAdminSession(res.admin);
       const message = t("admin.login.success");
       setSuccess(message);
-      toast.success(message, TOAST_MS.loginSuccess);
+      welcome.current = toast.success(message, TOAST_MS.loginSuccess);
       redirect.current = setTimeout(() => navigate("/admin-dashboard", { replace: true }), TOAST_MS.adminLoginRedirect);
     } catch (caught) {
       // The code's own text: "Login failed. Please check..." once, in the screen's language.

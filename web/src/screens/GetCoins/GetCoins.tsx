@@ -21,6 +21,7 @@ import { CoinIcon } from "../../components/toolIcons";
 import { useToast } from "../../components/Toasts";
 import { WalletBadge } from "../../components/WalletBadge";
 import { useFormat } from "../../hooks/useFormat";
+import { useMoney } from "../../hooks/useStorefront";
 import "./GetCoins.css";
 
 const SHOP_KEY = ["wallet-shop"];
@@ -42,7 +43,7 @@ export default function GetCoins() {
   // One key per confirmed purchase; a retry after a failed answer reuses it.
   const purchaseKey = useRef<{ packageId: string; key: string } | null>(null);
 
-  const price = (value: number) => format.decimal(value, 2);
+  const price = useMoney();
   const period = (type: string) => t(`getCoins.period.${type}`, { defaultValue: type });
 
   async function confirmBuy() {

@@ -1,9 +1,14 @@
 /** SPEC §2 Home: platform name, welcome text, four feature cards, sign-in / get-started / admin links. */
+import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "../../components/AppLink";
 import { ChatIcon, ImageIcon, PhoneIcon, VideoIcon } from "../../components/icons";
 import { LanguageToggle } from "../../components/LanguageToggle";
+import { ensureFullCatalog } from "../../i18n";
 import "./Home.css";
+
+/** The price list is its own chunk with its texts in the full catalog: neither is on the first paint's path. */
+const Prices = lazy(() => Promise.all([import("./Prices"), ensureFullCatalog()]).then(([module]) => module));
 
 const FEATURES = [
   { key: "text", Icon: ChatIcon },
@@ -60,6 +65,9 @@ export default function Home() {
             </article>
           ))}
         </section>
+        <Suspense fallback={null}>
+          <Prices />
+        </Suspense>
       </main>
       <footer className="home__footer">
         <span>{t("home.footer")}</span>

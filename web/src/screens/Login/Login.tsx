@@ -1,20 +1,23 @@
 /** SPEC §2 Login: phone and password (show/hide), "Signing in...", 3 s welcome toast, then /dashboard. */
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router-dom";
+import { useNavigate, useSearchParams } from "react-router-dom";
 import { AppLink } from "../../components/AppLink";
 import { loginRequestSchema, TOAST_MS } from "@storefront/shared";
 import { errorMessage } from "../../api/errors";
-import { AuthCard, PasswordField, PhoneField } from "../../components/AuthCard";
+import { AuthCard, PasswordField } from "../../components/AuthCard";
+import { PhoneField } from "../../components/PhoneField/PhoneField";
 import { useToast } from "../../components/Toasts";
 import { takeAttemptedUrl, useAuth } from "../../hooks/useAuth";
 import { useCredentials } from "../../hooks/useFieldErrors";
+import { safeReturnPath } from "../../lib/returnPath";
 
 export default function Login() {
   const { t } = useTranslation();
   const { login } = useAuth();
   const toast = useToast();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
   const { phone, setPhone, password, setPassword, errors, check } = useCredentials(loginRequestSchema, () =>
     t("auth.passwordRequired"),
   );
@@ -30,7 +33,9 @@ export default function Login() {
     try {
       await login(phone, password);
       toast.success(t("auth.welcome"), TOAST_MS.loginSuccess);
-      navigate(takeAttemptedUrl("/dashboard"), { replace: true });
+      // The page the visitor wanted (?next= from Access Denied, else the one a guard remembered).
+      const remembered = takeAttemptedUrl("/dashboard");
+      navigate(safeReturnPath(params.get("next")) ?? remembered, { replace: true });
     } catch (error) {
       const message = errorMessage(error, t("auth.loginFailedFallback"));
       setFormError(message);

@@ -9,6 +9,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { DEFAULT_VIDEO_MODEL, LIMITS, priceOf, VIDEO_MODELS, VIDEO_TIMING, type VideoModelId } from "@storefront/shared";
 import { ApiError } from "../../api/client";
 import { errorMessage } from "../../api/errors";
+import { PushOffer } from "../../push/PushOffer";
 import { generateVideo, videoHistory, videoStatus, type Video as VideoRecord } from "../../api/videos";
 import { announceWalletUpdate } from "../../api/wallet";
 import { AppLink } from "../../components/AppLink";
@@ -227,13 +228,13 @@ export default function Video() {
                 >
                   {VIDEO_MODELS.map((m) => (
                     <option key={m.id} value={m.id}>
-                      {t("video.modelOption", { name: m.name, price: format.decimal(m.costPerSecond, 2) })} ·{" "}
+                      {t("video.modelOption", { name: m.name, price: format.money(m.costPerSecond, "USD", 2) })} ·{" "}
                       {t(`videoModels.${m.id}.description`, { defaultValue: m.description })}
                     </option>
                   ))}
                 </select>
                 <span className="video-page__cost" data-testid="video-cost">
-                  {t("video.costCoins", { coins: format.number(coins), price: format.decimal(dollars, 3) })}
+                  {t("video.costCoins", { coins: format.number(coins), price: format.money(dollars, "USD", 3) })}
                 </span>
                 {balance !== undefined && (
                   <span className={short ? "field-error" : "field-hint"} data-testid="video-balance">
@@ -322,6 +323,7 @@ export default function Video() {
                   {t("video.processing", { minutes: format.number(Math.max(1, Math.round(current.estimatedSeconds / 60))) })}
                 </p>
               )}
+              <PushOffer started={current?.id} />
               {finished?.videoUrl && <VideoLinks url={finished.videoUrl} prompt={finished.prompt || prompt} />}
             </section>
           </section>

@@ -9,6 +9,7 @@ import { apiUrl } from "../../../api/client";
 import { adminApi } from "../adminApi";
 import { Chart } from "../Chart";
 import { formatNumber, Panel, Table, useLoad } from "../ui";
+import { useMoney } from "../../../hooks/useStorefront";
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const sum = (values: Record<string, number | { completed: number; failed: number }>, pick?: "completed" | "failed") =>
@@ -23,6 +24,7 @@ export default function Analytics() {
     `${range.from}:${range.to}`,
   );
   const n = (value: number) => formatNumber(value, i18n.language);
+  const money = useMoney();
   const days = data?.days ?? [];
   const totals = {
     spent: days.reduce((s, d) => s + sum(d.coins_spent), 0),
@@ -65,7 +67,7 @@ export default function Analytics() {
             [
               ["coinsSpent", n(totals.spent)],
               ["signups", n(totals.signups)],
-              ["revenue", totals.revenue.toFixed(2)],
+              ["revenue", money(totals.revenue)],
               ["redemptions", n(totals.redemptions)],
             ] as const
           ).map(([key, value]) => (
@@ -114,7 +116,7 @@ export default function Analytics() {
               <td>{n(d.active_users)}</td>
               <td>{n(d.new_signups)}</td>
               <td>{n(d.packages_sold)}</td>
-              <td>{d.package_revenue.toFixed(2)}</td>
+              <td>{money(d.package_revenue)}</td>
               <td>{n(d.redemptions)}</td>
               <td>{n(sum(d.jobs, "completed"))}</td>
               <td>{n(sum(d.jobs, "failed"))}</td>

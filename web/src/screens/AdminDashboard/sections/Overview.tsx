@@ -31,6 +31,9 @@ export default function Overview() {
           {t("admin.common.refresh")}
         </button>
       </div>
+      <p className="admin-muted" data-testid="tokens-note">
+        {t("admin.dashboard.tokensNote")}
+      </p>
       <div className="admin-cards" data-testid="dashboard-cards">
         {cards.map(([key, value]) => {
           const Icon = STAT_ICONS[key];
@@ -59,6 +62,7 @@ export default function Overview() {
                 series={[{ key: "total_tokens", name: t("admin.dashboard.totalTokens"), color: "#4f46e5" }]}
                 height={240}
                 label={t("admin.dashboard.chartUsage")}
+                nameEvery
               />
             )}
           </Panel>

@@ -6,6 +6,7 @@ import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { FALLBACK_PACKAGES, PACKAGE_MAX, SUBSCRIPTION_TYPES, type WalletPackage } from "@storefront/shared";
 import { useToast } from "../../../components/Toasts";
+import { useMoney } from "../../../hooks/useStorefront";
 import { adminApi, type PackageForm } from "../adminApi";
 import { errorText, FormActions, formatNumber, Panel, useCan, useConfirmedDelete, useLoad } from "../ui";
 
@@ -33,7 +34,9 @@ export default function Packages() {
   const { data, failed, loading, reload } = useLoad(load, t("admin.packages.loadFailed"));
   const [form, setForm] = useState<(PackageForm & { id?: string }) | null>(null);
   const n = (value: number) => formatNumber(value, i18n.language);
-  const money = (value: number) => value.toFixed(2);
+  const toMoney = useMoney();
+  // SPEC §9: prices to 2 decimals, the price per 1K coins to 3.
+  const money = (value: number) => toMoney(value, 2);
 
   const useFallback = !loading && (failed || (data?.length ?? 0) === 0);
   const shown: Shown[] = useFallback ? fallbackPackages() : (data ?? []);
@@ -94,7 +97,7 @@ export default function Packages() {
               </p>
               <p className="admin-package__price">{money(p.price)}</p>
               <p className="admin-muted">
-                {t("admin.packages.perK", { price: p.coins > 0 ? ((p.price / p.coins) * 1000).toFixed(3) : "—" })}
+                {t("admin.packages.perK", { price: p.coins > 0 ? toMoney((p.price / p.coins) * 1000, 3) : "—" })}
               </p>
               {p.description && <p dir="auto">{p.description}</p>}
               {!p.fallback && can("packages:manage") && (

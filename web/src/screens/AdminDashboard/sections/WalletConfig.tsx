@@ -37,12 +37,26 @@ export default function WalletConfig() {
   const [tiers, setTiers] = useState<EditRow<TierRow>[]>([]);
   const [problem, setProblem] = useState("");
   const [saving, setSaving] = useState(false);
+  // What the server holds, to tell unsaved edits apart (as text: an input gives "5" for 5).
+  const [saved, setSaved] = useState("");
+  const snapshot = (p: EditRow<PricingRow>[], tr: EditRow<TierRow>[]) =>
+    JSON.stringify([p, tr], (_key, value: unknown) => (typeof value === "number" ? String(value) : (value ?? "")));
+  const dirty = saved !== "" && snapshot(pricing, tiers) !== saved;
 
   useEffect(() => {
     if (!data) return;
     setPricing(data.pricing.map((r) => ({ ...r })));
     setTiers(data.tiers.map((r) => ({ ...r })));
+    setSaved(snapshot(data.pricing, data.tiers));
   }, [data]);
+
+  // Leaving the page (reload, closing the tab) with unsaved edits asks first.
+  useEffect(() => {
+    if (!dirty) return;
+    const ask = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener("beforeunload", ask);
+    return () => window.removeEventListener("beforeunload", ask);
+  }, [dirty]);
 
   function validate(): string {
     for (const row of pricing)
@@ -70,6 +84,7 @@ export default function WalletConfig() {
       // An empty daily cap is "no default cap" for the tier.
       const cleaned = tiers.map((r) => ({ ...r, daily_cap: String(r.daily_cap ?? "").trim() === "" ? null : r.daily_cap }));
       await adminApi.saveWalletConfig(pricing, cleaned);
+      setSaved(snapshot(pricing, tiers));
       toast.success(t("admin.walletConfig.saved"));
     } catch (caught) {
       const server = errorText(caught, "");
@@ -175,7 +190,11 @@ export default function WalletConfig() {
         </Table>
       </Panel>
       {editable && (
-        <div className="admin-toolbar">
+        // Stays on screen at the bottom while the tables scroll, saying whether anything is unsaved.
+        <div className="admin-toolbar admin-savebar" data-dirty={dirty || undefined}>
+          <span className="admin-savebar__state" role="status" data-testid="unsaved-state">
+            {dirty ? t("admin.walletConfig.unsaved") : t("admin.walletConfig.allSaved")}
+          </span>
           <button type="button" className="btn btn--primary" onClick={() => void save()} disabled={saving || !data}>
             {saving ? t("admin.common.saving") : t("admin.walletConfig.save")}
           </button>
