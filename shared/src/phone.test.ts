@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalPhone, phoneLookupForms } from "./phone";
+import { canonicalPhone, phoneLookupForms, possiblePhone } from "./phone";
 
 describe("canonicalPhone", () => {
   it("writes every form of one number as the same E.164 phone", () => {
@@ -18,6 +18,15 @@ describe("canonicalPhone", () => {
     expect(canonicalPhone("+1555123456789", "US")).toBe("+1555123456789");
     expect(canonicalPhone("1555123456789", "US")).toBe("+1555123456789");
     expect(canonicalPhone("001555123456789", "US")).toBe("+1555123456789");
+  });
+});
+
+describe("possiblePhone", () => {
+  it("refuses what libphonenumber cannot parse or finds impossible, never falling back to + and digits", () => {
+    expect(possiblePhone("+015550001001", "US")).toBeNull();
+    expect(possiblePhone("+1555123456789", "US")).toBeNull();
+    expect(possiblePhone("0501234567", "SA")).toBe("+966501234567");
+    expect(possiblePhone("00 1 460 005 9478", "SA")).toBe("+14600059478");
   });
 });
 

@@ -18,11 +18,11 @@ function stripped(raw: string): string {
 }
 
 /**
- * The E.164 form of a phone. A number without "+" (or "00") is read in `defaultCountry` first,
- * then as international digits (gateways send "14600059478"). A number libphonenumber finds
- * impossible for its country is kept as "+" and its digits, so every form of it still agrees.
+ * The E.164 form of a number libphonenumber considers possible for its region, or null. A
+ * number without "+" (or "00") is read in `defaultCountry` first, then as international digits
+ * (gateways send "14600059478"). Sign-up takes only these (issue 31: "+015550001001" is no number).
  */
-export function canonicalPhone(raw: string, defaultCountry?: PhoneCountry): string {
+export function possiblePhone(raw: string, defaultCountry?: PhoneCountry): string | null {
   const text = stripped(raw);
   const digits = text.replace(/\D/gu, "");
   const candidates = text.startsWith("+") ? [`+${digits}`] : [digits, `+${digits}`];
@@ -34,7 +34,15 @@ export function canonicalPhone(raw: string, defaultCountry?: PhoneCountry): stri
         : undefined;
     if (parsed?.isPossible()) return parsed.number;
   }
-  return `+${digits}`;
+  return null;
+}
+
+/**
+ * The one stored form of a phone: possiblePhone's, else "+" and its digits, so every form of a
+ * number stored before sign-up refused impossible ones (or sent by a gateway) still agrees.
+ */
+export function canonicalPhone(raw: string, defaultCountry?: PhoneCountry): string {
+  return possiblePhone(raw, defaultCountry) ?? `+${stripped(raw).replace(/\D/gu, "")}`;
 }
 
 /**

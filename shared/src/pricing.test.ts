@@ -11,6 +11,7 @@ import {
   tierInfo,
   tierTableProblems,
   wordCount,
+  CHARACTERS_PER_WORD_FLOOR,
   type PricingRow,
 } from "./pricing";
 
@@ -28,7 +29,7 @@ describe("priceOf", () => {
     expect(priceOf({ feature: "doctor", message: "I have a headache today" })).toBe(5);
     expect(priceOf({ feature: "doctor", message: "   " })).toBe(1);
     fc.assert(
-      fc.property(fc.array(fc.stringMatching(/^[a-z]{1,8}$/u), { minLength: 1, maxLength: 40 }), (words) => {
+      fc.property(fc.array(fc.stringMatching(/^[a-z]{1,6}$/u), { minLength: 1, maxLength: 40 }), (words) => {
         expect(priceOf({ feature: "doctor", message: words.join("  ") })).toBe(words.length);
       }),
     );
@@ -157,9 +158,52 @@ describe("tiers", () => {
 });
 
 describe("wordCount", () => {
-  it("counts runs of non-space characters in any script", () => {
+  it("counts words as people do, in any script", () => {
     expect(wordCount("  مرحبا   بك يا دكتور ")).toBe(4);
     expect(wordCount("")).toBe(0);
+    expect(wordCount("I have a headache, and a fever.")).toBe(7);
+    // Chinese and Japanese have no spaces: words by dictionary, never fewer than the floor.
+    expect(wordCount("我今天头很疼，还有点发烧，应该吃什么药")).toBeGreaterThanOrEqual(10);
+    expect(wordCount("頭が痛くて熱があります")).toBeGreaterThanOrEqual(5);
+    expect(wordCount("我".repeat(2000))).toBeGreaterThanOrEqual(Math.floor(2000 / CHARACTERS_PER_WORD_FLOOR));
+    // One long word alone is one word.
+    expect(wordCount("paracetamol")).toBe(1);
+  });
+
+  const SAMPLES = [
+    "I have had a headache for three days and a slight fever since yesterday evening. What should I take, and when should I see a doctor about it?",
+    "My daughter is six years old and has a rash on her arms after playing in the garden. It itches but she has no fever.",
+    "Is it safe to take ibuprofen with paracetamol for back pain, and how many tablets a day at most?",
+    "أشعر بألم في رأسي منذ يومين مع ارتفاع بسيط في الحرارة، ماذا أتناول ومتى يجب أن أزور الطبيب؟",
+    "ابني عمره ست سنوات ولديه طفح جلدي على ذراعيه بعد اللعب في الحديقة",
+  ];
+  /** Ways of writing a text with fewer "words" between the same letters. */
+  const RESPELLINGS: [string, (words: string[]) => string][] = [
+    ["commas", (w) => w.join(",")],
+    ["zero-width spaces", (w) => w.join("\u200B")],
+    ["dots", (w) => w.join(".")],
+    ["underscores", (w) => w.join("_")],
+    ["nothing", (w) => w.join("")],
+    ["apostrophes", (w) => w.join("'")],
+    ["word joiners", (w) => w.join("\u2060")],
+  ];
+
+  it("prices no respelling of a message below half of it written normally", () => {
+    for (const sample of SAMPLES) {
+      const normal = wordCount(sample);
+      const words = sample.split(/\s+/u);
+      expect(normal, sample).toBe(words.filter((w) => /\p{L}|\p{N}/u.test(w)).length);
+      for (const [how, respell] of RESPELLINGS) {
+        expect(wordCount(respell(words)), `${how}: ${sample}`).toBeGreaterThanOrEqual(normal / 2);
+      }
+    }
+  });
+
+  it("leaves ordinary prose priced by its words: the floor is below them", () => {
+    for (const sample of SAMPLES) {
+      const visible = [...sample].filter((c) => !/\s/u.test(c)).length;
+      expect(Math.floor(visible / CHARACTERS_PER_WORD_FLOOR), sample).toBeLessThanOrEqual(wordCount(sample));
+    }
   });
 });
 

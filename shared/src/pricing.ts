@@ -72,10 +72,30 @@ export type PriceRequest =
   | { feature: "sms"; text: string }
   | { feature: "audio"; seconds: number };
 
-/** Words as a person counts them: runs of non-space characters. */
+/**
+ * Visible characters (graphemes other than spaces) the Doctor's price counts as at least one
+ * word: what the AI reads does not shrink when the spaces go, so neither does the price
+ * (docs/decisions.md says why 6).
+ */
+export const CHARACTERS_PER_WORD_FLOOR = 6;
+
+// One locale for the server and every browser: the same text has the same price everywhere.
+const wordSegmenter = new Intl.Segmenter("und", { granularity: "word" });
+const graphemeSegmenter = new Intl.Segmenter("und", { granularity: "grapheme" });
+
+/**
+ * Words as people count them in every script (Unicode word boundaries: Chinese, Japanese and Thai
+ * by dictionary; commas and zero-width spaces are breaks), never fewer than one per
+ * CHARACTERS_PER_WORD_FLOOR visible characters, so that joining words by dots, underscores or
+ * nothing at all does not make a text cheaper than half of it written normally.
+ */
 export function wordCount(text: string): number {
-  const words = text.trim().split(/\s+/u).filter(Boolean);
-  return words.length;
+  let words = 0;
+  for (const segment of wordSegmenter.segment(text)) if (segment.isWordLike) words += 1;
+  let visible = 0;
+  for (const { segment } of graphemeSegmenter.segment(text)) if (!/^\s+$/u.test(segment)) visible += 1;
+  // Whole words of characters only (rounded down): one long word alone ("paracetamol") is still one word.
+  return Math.max(words, Math.floor(visible / CHARACTERS_PER_WORD_FLOOR));
 }
 
 /** GSM 03.38 basic set; characters outside it force UCS-2 encoding. */

@@ -110,6 +110,11 @@ describe("SMS Integration form (admin)", () => {
     await form.getByLabel("How the gateway authenticates").selectOption("basic");
     await form.getByLabel("Webhook user name").waitFor();
     await form.getByLabel("How the gateway authenticates").selectOption("hmac");
+
+    // The outbound interface: the gateway products' own, or our JSON.
+    const format = form.getByLabel("Gateway's interface");
+    expect(await format.inputValue()).toBe("json");
+    expect(await format.locator("option").allTextContents()).toEqual(["Our JSON", "Kannel sendsms", "Jasmin HTTP API (/send)"]);
   });
 
   it("rotates the webhook secret and shows the new one only once", async () => {

@@ -193,8 +193,12 @@ describe("subscriber web app", () => {
   it("shows the Doctor counter past 80% and blocks messages over 2000 characters", async () => {
     await page.goto(`${baseUrl}/doctor`);
     const box = page.getByLabel("Your message to the Doctor");
+    // The price line is the server's own function: words, and never under one per 6 characters.
+    await box.fill("I have a headache, and a fever.");
+    expect(await page.getByTestId("doctor-cost").textContent()).toBe("This message costs 7 coins");
     await box.fill("a".repeat(1700));
     await page.getByText("1,700 / 2,000 characters").waitFor();
+    expect(await page.getByTestId("doctor-cost").textContent()).toBe("This message costs 283 coins");
     await box.fill("a".repeat(2001));
     await page.getByText("Message is too long. Please shorten your message.").waitFor();
     expect(await page.getByRole("button", { name: "Send", exact: true }).isDisabled()).toBe(true);

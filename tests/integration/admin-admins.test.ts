@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { io } from "socket.io-client";
 import { describe, expect, inject, it } from "vitest";
 import { Admin, AuditLog } from "@storefront/shared/server";
 import { Client } from "../support/client";
@@ -23,6 +24,24 @@ async function createViaApi(role: string, username = uniqueName(role)) {
   const res = await (await superAdmin()).post(ADMINS, { username, password: PASSWORD, role });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.admin as { id: string; username: string; role: string; is_active: boolean };
+}
+
+/** How a Socket.IO handshake with the client's cookies ends: "connected" or the server's refusal. */
+async function socketAnswer(client: Client): Promise<string> {
+  const socket = io(inject("baseUrl"), {
+    path: "/socket.io",
+    extraHeaders: { cookie: client.cookieHeader() },
+    transports: ["websocket"],
+    reconnection: false,
+  });
+  try {
+    return await new Promise<string>((resolve) => {
+      socket.on("connect", () => resolve("connected"));
+      socket.on("connect_error", (error) => resolve(error.message));
+    });
+  } finally {
+    socket.close();
+  }
 }
 
 describe("admin/admins.php", () => {
@@ -101,6 +120,16 @@ describe("admin/admins.php", () => {
     expect(entry?.after).toMatchObject({ password_reset: true });
     expect(JSON.stringify(entry)).not.toContain(newPassword);
     expect(JSON.stringify(entry)).not.toMatch(/passwordHash|argon2/u);
+  });
+
+  it("a reset password's old cookie opens no socket, even before any HTTP call has refused it", async () => {
+    const created = await createViaApi("support");
+    const session = await login(created.username, PASSWORD);
+    expect(await socketAnswer(session)).toBe("connected");
+    expect((await put(await superAdmin(), ADMINS, { id: created.id, password: "Another-Secret-78" })).status).toBe(200);
+    // No HTTP call with the old cookie in between: the socket handshake decides on its own.
+    expect(await socketAnswer(session)).toBe("unauthorized");
+    expect((await session.get("/admin/session.php")).status).toBe(401);
   });
 
   it("changes a role (effective on the live session) and deactivates / reactivates; a deactivated session stays ended", async () => {

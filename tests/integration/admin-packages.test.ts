@@ -29,7 +29,8 @@ describe("admin/wallet-packages-simple.php", () => {
       coins: 0,
       price: 0,
       subscription_type: "daily",
-      auto_renew: true,
+      // Renewing charges again: off unless the body asks (the form sends SPEC's default, on).
+      auto_renew: false,
       description: "",
       status: "active",
     });
@@ -43,7 +44,7 @@ describe("admin/wallet-packages-simple.php", () => {
       id,
       name: "Starter+",
       coins: "1500",
-      price: "2.499",
+      price: "2.50",
       subscription_type: "weekly",
       auto_renew: false,
       description: "More",

@@ -3,7 +3,7 @@ import { Redis } from "ioredis";
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { AuditLog } from "@storefront/shared/server";
-import { Client } from "../support/client";
+import { Client, giveCoins, newUser } from "../support/client";
 import { adminWithRole, superAdmin, useDatabase } from "./admin-helpers";
 
 useDatabase();
@@ -94,6 +94,52 @@ describe("admin/queues.php", () => {
     const manager = await adminWithRole("manager");
     expect((await manager.get("/admin/queues/board/api/queues")).status).toBe(200);
     expect((await manager.request("PUT", "/admin/queues/board/api/queues/maintenance/retry/failed")).status).toBe(403);
+  });
+
+  it("never shows a job's payload, reply or numbers in Bull Board or the Queues section, to any role", async () => {
+    const marker = `Private-${Date.now().toString(36)}`;
+    const { client, id, phone } = await newUser();
+    await giveCoins(id, 100);
+    const doctorText = `${marker} I have a rash and my number is ${phone}`;
+    const asked = await client.post("/textai/chat.php", { message: doctorText, avatarType: "doctor", language: "en" });
+    expect(asked.status).toBe(200);
+    const jobId = asked.body.jobId as string;
+    const reply = asked.body.message as string;
+
+    // A failure whose reason quotes the job's own text (here its name, as a provider quotes a prompt).
+    const quoted = `no-such-schedule ${marker}`;
+    const failing = await maintenance.add(quoted, { message: quoted, phone }, { attempts: 1 });
+    await expect.poll(() => failing.getState(), { timeout: 15_000 }).toBe("failed");
+
+    for (const role of ["manager", "admin", "super_admin"] as const) {
+      const viewer = await adminWithRole(role);
+      const answers = [
+        await viewer.get("/admin/queues/board/api/queues?activeQueue=chat&status=completed&page=1&jobsPerPage=50"),
+        await viewer.get(`/admin/queues/board/api/queues/chat/${jobId}`),
+        await viewer.get("/admin/queues/board/api/queues?activeQueue=maintenance&status=failed&page=1&jobsPerPage=50"),
+        await viewer.get(`/admin/queues/board/api/queues/maintenance/${failing.id}`),
+        await viewer.get("/admin/queues.php"),
+      ];
+      for (const answer of answers) {
+        expect(answer.status, role).toBe(200);
+        // The stand-in job's name is the test's own (the product names jobs by kind: "doctor", "text"...).
+        const text = JSON.stringify(answer.body).replaceAll(JSON.stringify(quoted), '"stand-in"');
+        for (const secret of [marker, phone, phone.slice(1), reply, id]) {
+          const at = text.indexOf(secret);
+          expect(text, `${role}: ${secret} in ${text.slice(Math.max(0, at - 300), at + 100)}`).not.toContain(secret);
+        }
+      }
+      const job = answers[1]!.body.job;
+      expect(job).toMatchObject({ id: jobId, data: { hidden: true, bytes: expect.any(Number) }, stacktrace: [] });
+      expect(job.data.bytes).toBeGreaterThan(doctorText.length);
+      const failed = answers[4]!.body.failed.find((f: { id: string }) => f.id === String(failing.id));
+      expect(failed).toMatchObject({
+        queue: "maintenance",
+        error: expect.stringContaining("[hidden]"),
+        bytes: expect.any(Number),
+      });
+      expect((await viewer.get(`/admin/queues/board/api/queues/chat/${jobId}/logs`)).status).toBe(404);
+    }
   });
 
   it("pushes queues:stats to the admins room", async () => {

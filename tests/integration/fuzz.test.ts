@@ -1,19 +1,22 @@
 /**
  * Throws bad input at every route of the API, taken from the route table (api/src/routes), not a
  * hand list: wrong types, missing fields, huge values, query operators, bad encodings and
- * malformed bodies, each as the route's own kind of caller. The answer is never a 500, a 4xx is
- * the JSON error shape, and the fuzzed user's coins do not move.
+ * malformed bodies, each as the route's own kind of caller (administrator routes also as a manager
+ * and as support, who hold no coins:grant). The answer is never a 500, a 4xx is the JSON error
+ * shape, the fuzzed user's coins do not move, no administrator without coins:grant created value,
+ * and no administrator route or queue view shows a subscriber's Doctor message or its reply.
  */
 import { createHmac } from "node:crypto";
 import fc from "fast-check";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
-import { ledgerSum } from "@storefront/shared/server";
+import { AuditLog, ledgerSum } from "@storefront/shared/server";
 import { API_ROUTES } from "../../api/src/routes/index";
 import type { Route } from "../../api/src/routes/define";
 import { documentedPaths } from "../../api/src/routes/openapi";
 import { adminClient, Client, giveCoins, newUser, walletCoins } from "../support/client";
+import { adminWithRole } from "./admin-helpers";
 
 const COINS = 500;
 /** Generated bodies and queries per route and caller (about 23 s for the file on an idle machine at 12). */
@@ -22,12 +25,24 @@ const baseUrl = inject("baseUrl");
 
 let user: Awaited<ReturnType<typeof newUser>>;
 let admin: Client;
+let manager: Client;
+let support: Client;
+/** A Doctor message another subscriber sent before the walk, and its reply: no admin answer may hold either. */
+let privateTexts: string[];
 
 beforeAll(async () => {
   await mongoose.connect(inject("mongoUri"));
   user = await newUser();
   await giveCoins(user.id, COINS);
   admin = await adminClient();
+  manager = await adminWithRole("manager");
+  support = await adminWithRole("support");
+  const patient = await newUser();
+  await giveCoins(patient.id, 50);
+  const message = `Fuzz-private-${Date.now().toString(36)} I have a rash on my arm`;
+  const asked = await patient.client.post("/textai/chat.php", { message, avatarType: "doctor", language: "en" });
+  expect(asked.status).toBe(200);
+  privateTexts = [message, asked.body.message as string];
 });
 
 afterAll(async () => {
@@ -184,6 +199,12 @@ function callersFor(route: Route): { label: string; client: Client | null; full:
         { label: "anonymous", client: null, full: false },
       ];
     case "admin":
+      return [
+        { label: "admin", client: admin, full: true },
+        { label: "manager", client: manager, full: true },
+        { label: "support", client: support, full: false },
+        { label: "anonymous", client: null, full: false },
+      ];
     case "metrics":
       return [
         { label: "admin", client: admin, full: true },
@@ -281,5 +302,37 @@ describe("bad input on every route of the table never reaches a 500 nor moves a 
   it("moved no coin of the fuzzed user: the wallet equals its ledger and the starting balance", async () => {
     expect(await walletCoins(user.client)).toBe(COINS);
     expect(await ledgerSum(user.id)).toBe(COINS);
+  });
+
+  it("let no administrator without coins:grant create value (shared/src/value-paths.ts)", async () => {
+    const ids = await Promise.all(
+      [manager, support].map(async (client) => (await client.get("/admin/session.php")).body.admin.id as string),
+    );
+    const valueActions = ["user.set_wallet", "assignment.create", "assignment.resume", "redemption_batch.create"];
+    const entries = await AuditLog.find({ adminId: { $in: ids } }).lean();
+    expect(entries.filter((e) => valueActions.includes(e.action) || e.action.startsWith("queue_job."))).toEqual([]);
+    expect(entries.filter((e) => e.action === "wallet_config.update" || e.action === "redemption_batch.update")).toEqual([]);
+    expect(entries.filter((e) => (e.after as { value_change?: string } | null)?.value_change)).toEqual([]);
+  });
+
+  it("shows no subscriber's Doctor message or reply on any administrator route or queue view, to any role", async () => {
+    const reads = API_ROUTES.filter((route) => route.auth === "admin" && route.method === "get")
+      .flatMap((route) => documentedPaths(route))
+      .filter((path) => !path.includes(":"));
+    const boardReads = ["chat", "sms-reply", "image"].flatMap((queue) =>
+      ["completed", "failed", "waiting", "active"].map(
+        (status) => `/admin/queues/board/api/queues?activeQueue=${queue}&status=${status}&page=1&jobsPerPage=100`,
+      ),
+    );
+    for (const [label, client] of [
+      ["super_admin", admin],
+      ["manager", manager],
+      ["support", support],
+    ] as const) {
+      for (const path of [...reads, ...boardReads]) {
+        const answer = await send(client, "get", path);
+        for (const secret of privateTexts) expect(answer.text, `${label} GET ${path}`).not.toContain(secret);
+      }
+    }
   });
 });

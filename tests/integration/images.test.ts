@@ -246,25 +246,40 @@ describe("images history, save and delete", () => {
     expect((await client.post("/images/save.php", { userId: id, imageData: second.image })).body).toEqual({ success: true });
     const byUrl = { ...first.image, id: `client-${Date.now()}` };
     expect((await client.post("/images/save.php", { userId: id, imageData: byUrl })).status).toBe(200);
-    const external = {
-      id: "ext-1",
-      url: "https://cdn.example.test/a.png",
-      prompt: "kept",
-      size: "1024x1024",
-      mode: "edit",
-      timestamp: Date.now(),
-    };
-    expect((await client.post("/images/save.php", { imageData: external })).status).toBe(200);
+    const again = { ...second.image, id: "own-1", prompt: "kept", mode: "edit", timestamp: Date.now() };
+    expect((await client.post("/images/save.php", { imageData: again })).status).toBe(200);
     const after = (await client.get("/images/history.php")).body.images;
-    expect(after).toHaveLength(3);
-    expect(after.find((i: { id: string }) => i.id === "ext-1")).toMatchObject({ url: external.url, mode: "edit" });
+    expect(after).toHaveLength(2);
+    expect(after.find((i: { url: string }) => i.url === second.imageUrl)).toMatchObject({ prompt: "kept", mode: "edit" });
+
+    // Only what the product made for this user: no foreign site, no script URL, no other user's file.
+    const stranger = await newUser();
+    const theirs = { id: "theirs", url: first.imageUrl, prompt: "", size: "1024x1024", mode: "generate" };
+    expect((await stranger.client.post("/images/save.php", { imageData: theirs })).body).toMatchObject({
+      field: "imageData.url",
+    });
+    for (const url of ["https://cdn.example.test/a.png", "javascript:alert(1)", `https://evil.example${first.imageUrl}`]) {
+      const refused = await client.post("/images/save.php", { imageData: { id: "ext-1", url } });
+      expect(refused.status, url).toBe(400);
+      expect(refused.body.field, url).toBe("imageData.url");
+    }
+    expect((await stranger.client.get("/images/history.php")).body.images).toEqual([]);
+    expect((await client.get("/images/history.php")).body.images).toHaveLength(2);
+
+    // A timestamp that is not a date is refused, not replaced by the current time.
+    for (const timestamp of ["not-a-date", "2026-13-45", 1e20, "1"]) {
+      const refused = await client.post("/images/save.php", { imageData: { ...second.image, timestamp } });
+      expect(refused.status, String(timestamp)).toBe(400);
+      expect(refused.body.field, String(timestamp)).toBe("imageData.timestamp");
+    }
+    const dated = await client.post("/images/save.php", { imageData: { ...second.image, timestamp: "2026-01-02T03:04:05Z" } });
+    expect(dated.status).toBe(200);
 
     const badSave = await client.post("/images/save.php", { imageData: { id: "x", url: "u", mode: "paint" } });
     expect(badSave.status).toBe(400);
     expect(badSave.body.field).toBe("imageData.mode");
 
     // Another user can neither list, delete nor fetch it.
-    const stranger = await newUser();
     expect((await stranger.client.get(`/images/history.php?userId=${id}`)).status).toBe(403);
     expect((await stranger.client.get("/images/history.php")).body.images).toEqual([]);
     const foreignDelete = await stranger.client.post("/images/delete.php", { imageId: first.image.id });

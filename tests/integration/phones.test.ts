@@ -46,6 +46,28 @@ describe("one phone, one account", () => {
     expect(await User.countDocuments({ phone: { $in: [phone, phone.slice(1), `00${phone.slice(1)}`] } })).toBe(1);
   });
 
+  it("refuses a number libphonenumber finds impossible (400 naming phone) and keeps every real format", async () => {
+    const phone = nanpNumber();
+    // Country code 0 used to fall back to "+" and digits: a second account beside the real number.
+    for (const impossible of [`+0${phone.slice(2)}`, `000${phone.slice(2)}`, "+1555123456789", "+999123456789"]) {
+      const res = await signup(impossible);
+      expect(res.status, impossible).toBe(400);
+      expect(res.body).toMatchObject({ field: "phone", error: expect.stringMatching(/^phone/u) });
+    }
+    expect(await User.countDocuments({ phone: { $regex: `${phone.slice(2)}$` } })).toBe(0);
+    const forms = [
+      phone,
+      phone.slice(1),
+      `00${phone.slice(1)}`,
+      `+1 ${phone.slice(2, 5)} ${phone.slice(5, 8)} ${phone.slice(8)}`,
+    ];
+    const first = await signup(forms[0]!);
+    expect(first.status).toBe(201);
+    for (const form of forms.slice(1)) expect((await signup(form)).status, form).toBe(409);
+    expect((await signup("+44 7911 123456".replace("123456", String(Math.floor(Math.random() * 9e5 + 1e5))))).status).toBe(201);
+    expect((await signup(`00966 50 ${String(Math.floor(Math.random() * 9e6 + 1e6))}`)).status).toBe(201);
+  });
+
   it("stores the E.164 form of a number typed without a prefix and logs in with any form of it", async () => {
     const phone = nanpNumber();
     const national = `(${phone.slice(2, 5)}) ${phone.slice(5, 8)}-${phone.slice(8)}`;
@@ -55,7 +77,7 @@ describe("one phone, one account", () => {
     for (const form of [phone, phone.slice(1), national]) {
       const res = await login(form);
       expect(res.status, form).toBe(200);
-      expect(res.body.user).toEqual({ id: created.body.user.id, phone });
+      expect(res.body.user).toEqual({ id: created.body.user.id, phone, phoneStatus: "unproven" });
     }
   });
 

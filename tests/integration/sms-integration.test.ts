@@ -35,10 +35,12 @@ import { offlineChatProvider } from "../../workers/src/providers/chat/offline";
 import { HttpGatewayPeer } from "../peers/sms-http-gateway";
 import { SmppServerPeer } from "../peers/sms-smpp-server";
 import { startApiProcess, type ApiProcess } from "../support/api-process";
-import { adminClient, Client, newUser } from "../support/client";
+import { adminClient, Client, newUser as signUp, provenInDatabase } from "../support/client";
 import { adminWithRole } from "./admin-helpers";
 import { until } from "../support/realtime";
 
+/** Every subscriber of these suites has proven their number: only a proven number is tied to SMS. */
+const newUser = async () => provenInDatabase(await signUp());
 const SECRET = `test-webhook-secret-${randomUUID()}`;
 const baseUrl = inject("baseUrl");
 const http = new HttpGatewayPeer();
@@ -277,6 +279,17 @@ describe("sms/integration/config.php", () => {
     expect((await admin.get("/sms/integration/config.php")).body.config.sender_id).toBe("AIStore");
   });
 
+  it("keeps the outbound interface chosen (JSON unless told), and refuses an unknown one naming the field", async () => {
+    expect((await admin.get("/sms/integration/config.php")).body.config.gateway_format).toBe("json");
+    const bad = await admin.post("/sms/integration/config.php", baseConfig({ gateway_format: "smpp" }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain("gateway_format");
+    expect((await configure({ gateway_format: "kannel" })).config.gateway_format).toBe("kannel");
+    // A client that does not know the field keeps the stored choice.
+    expect((await configure()).config.gateway_format).toBe("kannel");
+    expect((await configure({ gateway_format: "json" })).config.gateway_format).toBe("json");
+  });
+
   it("reports a gateway that cannot be reached in the test result", async () => {
     await configure({ gateway_url: "http://127.0.0.1:9/send" });
     const res = await admin.request("PUT", "/sms/integration/config.php", { action: "test_gateway" });
@@ -372,17 +385,18 @@ describe("webhook authenticity", () => {
     }
   });
 
-  it("takes Jasmin's MO form as Jasmin 0.11 posts it (query token + allowlist): UCS-2 decoded, answered ACK/Jasmin", async () => {
+  it("takes Jasmin's MO form as Jasmin 0.11.1 posts it (query token + allowlist): UCS-2 decoded, answered ACK/Jasmin", async () => {
     const user = await newUser();
     await setCoins(user.id, 100);
     const arabic = "مرحبا، كم رصيدي؟";
     const ucs2 = Buffer.from(arabic, "utf16le").swap16();
     const percent = [...ucs2].map((b) => `%${b.toString(16).padStart(2, "0").toUpperCase()}`).join("");
     const id = randomUUID();
-    // Jasmin's connector has only a URL: the secret rides in it, limited to Jasmin's address.
+    // Jasmin's connector has only a URL: the secret rides in it, limited to Jasmin's address. The
+    // form as a real Jasmin posts it (tests/integration/sms-jasmin.test.ts): `coding` is the byte %08.
     const body =
       `id=${id}&from=${encodeURIComponent(user.phone)}&to=5555&origin-connector=smsc-1&content=${percent}` +
-      `&binary=${ucs2.toString("hex")}&priority=0&coding=8`;
+      `&binary=${ucs2.toString("hex")}&priority=0&coding=%08`;
     const post = () =>
       fetch(`${baseUrl}/api/sms/integration/webhook.php?token=${encodeURIComponent(SECRET)}`, {
         method: "POST",
@@ -1320,4 +1334,49 @@ exact across processes because they live in Redis and in unique keys.
       await configure();
     }
   }, 300_000);
+});
+
+describe("phone proof and the SMS pipeline", () => {
+  const codeIn = (text: string) => /\b(\d{6})\b/u.exec(text)?.[1];
+
+  it("answers the number of an account that never proved it as an unknown sender, charging and alerting nobody", async () => {
+    const squatter = await signUp();
+    await setCoins(squatter.id, 100);
+    const settings = await squatter.client.request("PUT", "/wallet/settings.php", { smsAlerts: true, lowBalanceThreshold: 90 });
+    expect(settings.status).toBe(200);
+    const id = randomUUID();
+    expect((await postSigned({ from: squatter.phone, text: "what is the weather?", id })).status).toBe(202);
+    expect(await processed(id)).toMatchObject({ result: "replied", kind: "welcome" });
+    expect(http.deliveredTo(squatter.phone).map((s) => s.body.text)).toEqual([SMS_INTEGRATION_DEFAULTS.welcome_message]);
+    expect(await SmsMessage.findOne({ key: `in:${id}` }).lean()).toMatchObject({ user_id: null });
+    expect(await coinsOf(squatter.id)).toBe(100);
+
+    // Below its threshold: the in-app notice only, no SMS to a number that may be someone else's.
+    expect((await squatter.client.post("/wallet/use.php", { featureType: "text", tokens: 20 })).status).toBe(200);
+    expect(await processed(`low-balance:${squatter.id}-1`)).toMatchObject({ result: "phone_unproven", kind: "low_balance" });
+    expect(http.deliveredTo(squatter.phone)).toHaveLength(1);
+  });
+
+  it("sends the code through the configured gateway, records it masked, and ties the proven number's SMS to the account", async () => {
+    const user = await signUp();
+    await setCoins(user.id, 100);
+    const sent = await user.client.post("/auth/phone/code", {}, { "accept-language": "ar" });
+    expect(sent.status).toBe(200);
+    const delivered = await until(() => http.deliveredTo(user.phone)[0], 15_000, "the code SMS");
+    const code = codeIn(String(delivered.body.text));
+    expect(code).toMatch(/^\d{6}$/u);
+    expect(delivered.body.text).toMatch(/[\u0600-\u06FF]/u);
+    const record = await SmsMessage.findOne({ phone: user.phone, kind: "phone_code" }).lean();
+    expect(record).toMatchObject({ direction: "outbound", state: "sent", coins: 0 });
+    expect(record!.message).toContain("••••••");
+    expect(record!.message).not.toContain(code!);
+    expect(JSON.stringify(await SmsLog.find({ phone: user.phone }).lean())).not.toContain(code!);
+
+    expect((await user.client.post("/auth/phone/verify", { code })).body.user.phoneStatus).toBe("proven");
+    const id = randomUUID();
+    await postSigned({ from: user.phone, text: "hello there", id });
+    expect(await processed(id)).toMatchObject({ result: "replied", kind: "ai" });
+    expect(await coinsOf(user.id)).toBeLessThan(100);
+    expect((await SmsMessage.findOne({ key: `in:${id}` }).lean())!.user_id?.toString()).toBe(user.id);
+  });
 });

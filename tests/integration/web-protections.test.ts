@@ -190,9 +190,14 @@ describe("limits on unauthenticated work", () => {
     for (const url of [a, b]) {
       const refused = await signup(url);
       expect(refused.status).toBe(429);
-      expect(refused.body.error).toBe("Too many sign-ups from this address. Please try again later.");
-      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      // When to come back, in the Retry-After header and in the text (the user's language).
+      expect(refused.body.code).toBe("too_many_signups");
+      expect(refused.body.error).toMatch(/^Too many sign-ups from this address\. Please try again in (60|59) minutes\.$/u);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3500);
     }
+    const arabic = await signup(a, { ...address, "accept-language": "ar,en;q=0.5" });
+    expect(arabic.status).toBe(429);
+    expect(arabic.body.error).toMatch(/^محاولات تسجيل كثيرة جدًا من هذا العنوان\. يرجى المحاولة مرة أخرى خلال (60|59) دقيقة\.$/u);
     expect((await signup(a, clientAddress())).status).toBe(201);
   });
 
@@ -289,7 +294,7 @@ describe("bad input answers 4xx", () => {
     expect(refused.body.error).toContain("4096");
 
     const named = new FormData();
-    named.set("displayName", "  \u202Eevil\u0000 name\u2066\u0007 ");
+    named.set("displayName", "  \u202Eevil\u0000 name\u2066\u0007\u200E\u200F\u061C\u2028\u200B\u180E\u{E0041} ");
     const saved = await client.post("/user/update-profile.php", named);
     expect(saved.status).toBe(200);
     expect(saved.body.displayName).toBe("evil name");

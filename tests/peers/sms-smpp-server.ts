@@ -27,6 +27,8 @@ export class SmppServerPeer {
   /** Each delivery receipt sent, and whether the client answered it (deliver_sm_resp). */
   readonly receipts: { messageId: string; acknowledged: boolean }[] = [];
   private readonly sessions = new Set<Session>();
+  /** Bound sessions that take deliver_sm (transceivers and receivers): where a subscriber's message goes. */
+  private readonly receivers = new Set<Session>();
   private server: Server | null = null;
   port = 0;
 
@@ -64,17 +66,24 @@ export class SmppServerPeer {
     let counter = 0;
     this.server = smpp.createServer((session: Session) => {
       this.sessions.add(session);
-      session.on("close", () => this.sessions.delete(session));
-      session.on("error", () => undefined);
-      session.on("bind_transceiver", (pdu: PDU) => {
-        if (pdu.system_id !== this.systemId || pdu.password !== this.password) {
-          session.send(pdu.response({ command_status: smpp.ESME_RBINDFAIL }));
-          session.close();
-          return;
-        }
-        this.binds += 1;
-        session.send(pdu.response());
+      session.on("close", () => {
+        this.sessions.delete(session);
+        this.receivers.delete(session);
       });
+      session.on("error", () => undefined);
+      // A transceiver does both; Kannel binds a transmitter and a receiver unless told otherwise.
+      for (const mode of ["bind_transceiver", "bind_transmitter", "bind_receiver"] as const) {
+        session.on(mode, (pdu: PDU) => {
+          if (pdu.system_id !== this.systemId || pdu.password !== this.password) {
+            session.send(pdu.response({ command_status: smpp.ESME_RBINDFAIL }));
+            session.close();
+            return;
+          }
+          this.binds += 1;
+          if (mode !== "bind_transmitter") this.receivers.add(session);
+          session.send(pdu.response());
+        });
+      }
       session.on("enquire_link", (pdu: PDU) => session.send(pdu.response()));
       session.on("unbind", (pdu: PDU) => {
         this.unbinds += 1;
@@ -119,6 +128,40 @@ export class SmppServerPeer {
     await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
     this.port = (this.server.address() as AddressInfo).port;
     return this.port;
+  }
+
+  /** Waits (polling every 50 ms, up to `timeoutMs`) until a client is bound to receive. */
+  async receiverBound(timeoutMs = 20_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.receivers.size === 0) {
+      if (Date.now() > deadline) throw new Error("no client bound to receive within the time");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /**
+   * A subscriber's message (MO) as a carrier's SMSC hands it to the gateway: one deliver_sm, GSM
+   * default alphabet or UCS-2 (data_coding 8) when the text needs it. Resolves with the gateway's
+   * deliver_sm_resp status (0 = taken).
+   */
+  deliverMo(message: { from: string; to: string; text: string }): Promise<number> {
+    const session = [...this.receivers][0];
+    if (!session) return Promise.reject(new Error("no client bound to receive"));
+    const ucs2 = [...message.text].some((ch) => ch.charCodeAt(0) > 0x7e);
+    return new Promise((resolve) => {
+      session.deliver_sm(
+        {
+          source_addr: message.from,
+          source_addr_ton: 1,
+          source_addr_npi: 1,
+          destination_addr: message.to,
+          esm_class: 0,
+          data_coding: ucs2 ? 8 : 0,
+          short_message: message.text,
+        },
+        (pdu: PDU) => resolve(pdu.command_status),
+      );
+    });
   }
 
   /** Cuts every bound client off, as a network loss would. */

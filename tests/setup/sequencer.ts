@@ -13,6 +13,8 @@ const LONG_FIRST = [
   // On a fresh machine it first builds helm from the Go module proxy (minutes); seconds afterwards.
   "tests/integration/helm.test.ts",
   "tests/integration/chaos.test.ts",
+  // RabbitMQ and Jasmin take half a minute to start, mostly waiting: started early, they overlap the web build.
+  "tests/integration/sms-jasmin.test.ts",
   "tests/integration/sms-integration.test.ts",
   "tests/browser/screens.test.ts",
   "tests/browser/admin-dashboard.test.ts",
@@ -25,6 +27,7 @@ const LONG_FIRST = [
   "tests/integration/providers-stack.test.ts",
   "tests/browser/security.test.ts",
   "tests/integration/backup.test.ts",
+  "tests/integration/sms-kannel.test.ts",
   "tests/integration/admin-admins.test.ts",
 ];
 

@@ -1,5 +1,6 @@
 /** A tiny HTTP client with a cookie jar, so tests talk to the API as a browser does. */
 import { inject } from "vitest";
+import { User } from "@storefront/shared/server";
 
 export interface Reply<T = any> {
   status: number;
@@ -90,6 +91,16 @@ export async function newUser(password = "secret-pass"): Promise<{ client: Clien
   const login = await client.post("/login-session-fix.php", { phone, password });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${JSON.stringify(login.body)}`);
   return { client, id: login.body.user.id, phone };
+}
+
+/**
+ * Marks the user's number proven, as the code sent to it would (tests/integration/phone-proof.test.ts
+ * proves numbers through the API): for suites about what a proven number enables, the SMS pipeline.
+ * Needs the file's mongoose connection to the run's database.
+ */
+export async function provenInDatabase<T extends { id: string }>(user: T): Promise<T> {
+  await User.updateOne({ _id: user.id }, { $set: { phoneVerifiedAt: new Date() } });
+  return user;
 }
 
 let sharedAdmin: Promise<Client> | null = null;

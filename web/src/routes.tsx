@@ -44,6 +44,8 @@ export const ROUTES: AppRoute[] = [
   route({ path: "/", chunk: () => import("./screens/Home/Home"), fullCatalog: false }),
   route({ path: "/login", chunk: () => import("./screens/Login/Login"), fullCatalog: false }),
   route({ path: "/signup", chunk: () => import("./screens/Signup/Signup"), fullCatalog: false }),
+  // Public: a visitor proves a number an unproven account holds from here (the screen sends others to /login).
+  route({ path: "/verify-phone", chunk: () => import("./screens/VerifyPhone/VerifyPhone") }),
   route({ path: "/dashboard", guard: RequireUser, chunk: () => import("./screens/Dashboard/Dashboard") }),
   route({
     path: "/text-ai",

@@ -17,7 +17,7 @@ import {
 } from "@storefront/shared/server";
 import { createWorkerContext } from "./context";
 import { createProcessors } from "./jobs/index";
-import { closeSmsGateways } from "./jobs/sms-reply";
+import { bindSmsGateways, closeSmsGateways } from "./jobs/sms-reply";
 import { intervalOf, schedules } from "./schedules/index";
 
 const ctx = createWorkerContext(loadConfigOrExit());
@@ -104,6 +104,7 @@ async function main(): Promise<void> {
     );
   }
   await Promise.all(workers.map((w) => w.waitUntilReady()));
+  if (served.includes("sms-reply")) bindSmsGateways(ctx);
   log.info({ queues: workers.map((w) => w.name) }, "workers ready");
   process.send?.({ type: "ready" });
 

@@ -4,6 +4,8 @@ import { Types } from "mongoose";
 import { MESSAGES, roleAllows, type AdminPermission, type AdminRole } from "@storefront/shared";
 import { Admin, RecordCache, User } from "@storefront/shared/server";
 import { forbidden, unauthorized } from "../errors";
+import { accountPhone, ACCOUNT_PHONE_FIELDS } from "../services/phone-proof";
+import type { SessionData } from "express-session";
 import "./session";
 
 export interface AuthedUser {
@@ -39,28 +41,66 @@ export interface CachedUser {
   smsAlerts: boolean;
 }
 
-const users = new RecordCache("user", async (id): Promise<CachedUser | null> => {
+async function loadUser(id: string): Promise<CachedUser | null> {
   const found = await User.findById(id, {
-    phone: 1,
+    ...ACCOUNT_PHONE_FIELDS,
     isActive: 1,
     dailyCap: 1,
     lowBalanceThreshold: 1,
     smsAlerts: 1,
-  }).lean<Partial<CachedUser> & { phone: string; isActive: boolean }>();
+  }).lean<Partial<CachedUser> & { phone?: string; phoneVerifiedAt?: Date | null; releasedPhone?: string; isActive: boolean }>();
   return found
     ? {
-        phone: found.phone,
+        phone: accountPhone(found).phone,
         isActive: found.isActive,
         dailyCap: found.dailyCap ?? null,
         lowBalanceThreshold: found.lowBalanceThreshold ?? null,
         smsAlerts: found.smsAlerts ?? false,
       }
     : null;
-});
+}
+
+const users = new RecordCache("user", loadUser);
 
 /** The session user's cached record (settings included), or null for an unknown id. */
 export function cachedUser(userId: string): Promise<CachedUser | null> {
   return users.get(userId);
+}
+
+/** The parts of a stored session that say who holds it (express-session's data). */
+export type SessionClaims = Partial<Pick<SessionData, "userId" | "adminId" | "adminSessionVersion">>;
+
+/** Who a session speaks for now: a user (or why not), an administrator (or null). */
+export interface SessionHolders {
+  user: AuthedUser | "inactive" | null;
+  admin: AuthedAdmin | null;
+}
+
+/**
+ * The one place that decides whether a session is still valid, for HTTP calls (requireUser,
+ * requireAdmin) and the socket handshake alike: the user must exist and be active; the
+ * administrator must exist, be active and still be on the session version of the login (a
+ * password reset or deactivation raises it). Each lookup runs only for the ids the session holds;
+ * `fresh` reads the user from the database instead of this process's cache.
+ */
+export async function sessionHolders(session: SessionClaims | undefined, { fresh = false } = {}): Promise<SessionHolders> {
+  const { userId, adminId } = session ?? {};
+  const [user, admin] = await Promise.all([
+    userId && Types.ObjectId.isValid(userId) ? (fresh ? loadUser(userId) : users.get(userId)) : null,
+    adminId && Types.ObjectId.isValid(adminId)
+      ? Admin.findById(adminId, { username: 1, role: 1, isActive: 1, sessionVersion: 1 }).lean<{
+          username: string;
+          role: AdminRole;
+          isActive: boolean;
+          sessionVersion?: number;
+        }>()
+      : null,
+  ]);
+  const adminValid = admin && admin.isActive && (admin.sessionVersion ?? 0) === (session?.adminSessionVersion ?? 0);
+  return {
+    user: !user ? null : user.isActive ? { id: userId!, phone: user.phone } : "inactive",
+    admin: adminValid ? { id: adminId!, username: admin.username, role: admin.role } : null,
+  };
 }
 
 /**
@@ -68,14 +108,13 @@ export function cachedUser(userId: string): Promise<CachedUser | null> {
  * once, even on live sessions.
  */
 export const requireUser: RequestHandler = async (req, _res, next) => {
-  const userId = req.session?.userId;
-  if (!userId || !Types.ObjectId.isValid(userId)) throw unauthorized();
-  const user = await users.get(userId);
-  if (!user || !user.isActive) {
+  if (!req.session?.userId) throw unauthorized();
+  const { user } = await sessionHolders({ userId: req.session.userId });
+  if (!user || user === "inactive") {
     await destroySession(req);
-    throw user ? unauthorized(MESSAGES.accountInactive, "account_inactive") : unauthorized();
+    throw user === "inactive" ? unauthorized(MESSAGES.accountInactive, "account_inactive") : unauthorized();
   }
-  req.user = { id: userId, phone: user.phone };
+  req.user = user;
   next();
 };
 
@@ -94,22 +133,18 @@ export function assertOwnUserId(req: Request, ...candidates: (string | undefined
  */
 export function requireAdmin(...permissions: AdminPermission[]): RequestHandler {
   return async (req, _res, next) => {
-    const adminId = req.session?.adminId;
-    if (!adminId || !Types.ObjectId.isValid(adminId)) throw unauthorized(MESSAGES.adminSessionRequired, "admin_session_required");
-    const admin = await Admin.findById(adminId, { username: 1, role: 1, isActive: 1, sessionVersion: 1 }).lean<{
-      username: string;
-      role: AdminRole;
-      isActive: boolean;
-      sessionVersion?: number;
-    }>();
-    if (!admin || !admin.isActive || (admin.sessionVersion ?? 0) !== (req.session.adminSessionVersion ?? 0)) {
-      delete req.session.adminId;
-      delete req.session.adminRole;
-      delete req.session.adminSessionVersion;
+    const { adminId, adminSessionVersion } = req.session ?? {};
+    const { admin } = adminId ? await sessionHolders({ adminId, adminSessionVersion }) : { admin: null };
+    if (!admin) {
+      if (req.session) {
+        delete req.session.adminId;
+        delete req.session.adminRole;
+        delete req.session.adminSessionVersion;
+      }
       throw unauthorized(MESSAGES.adminSessionRequired, "admin_session_required");
     }
     if (permissions.some((permission) => !roleAllows(admin.role, permission))) throw forbidden(MESSAGES.adminForbidden);
-    req.admin = { id: adminId, username: admin.username, role: admin.role };
+    req.admin = admin;
     next();
   };
 }

@@ -66,4 +66,21 @@ describe("display names", () => {
     expect(parsed.displayName).toBe("abc de");
     expect(updateProfileFieldsSchema.parse({ displayName: "سارة" }).displayName).toBe("سارة");
   });
+
+  it("drop every format character, line and paragraph separator and tag, keeping the joiners scripts need", () => {
+    const name = (displayName: string) => updateProfileFieldsSchema.parse({ displayName }).displayName;
+    // The list of what was still kept: direction marks, the Arabic letter mark, separators, zero-width space, U+180E, tags.
+    expect(name("a\u200Eb\u200Fc\u061Cd\u2028e\u2029f\u200Bg\u180Eh\u{E0041}\u{E0001}i\u00ADj\u2060k\uFEFFl")).toBe(
+      "abcdefghijkl",
+    );
+    expect(name("\u{E0041}\u{E0042}")).toBe("");
+    expect(name("x\uD800y")).toBe("xy");
+    // Emoji sequences keep their joiners; a joiner elsewhere goes.
+    expect(name("👩\u200D💻 Dev")).toBe("👩\u200D💻 Dev");
+    expect(name("👋🏽\u200D👩 and ❤️\u200D🔥")).toBe("👋🏽\u200D👩 and ❤️\u200D🔥");
+    expect(name("a\u200Db 👩\u200D")).toBe("ab 👩");
+    // Persian and Urdu keep the non-joiner between letters; elsewhere it goes.
+    expect(name("می\u200Cخواهم")).toBe("می\u200Cخواهم");
+    expect(name("a\u200Cb \u200Cسارة\u200C")).toBe("ab سارة");
+  });
 });

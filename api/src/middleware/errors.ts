@@ -1,6 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { MulterError } from "multer";
-import { MESSAGES } from "@storefront/shared";
+import { ERROR_TEXT_KEYS, MESSAGES, retryWhen, type Language } from "@storefront/shared";
+import ar from "@storefront/shared/i18n/ar.json";
+import en from "@storefront/shared/i18n/en.json";
 import {
   DailyCapError,
   IdempotencyConflictError,
@@ -9,6 +11,7 @@ import {
   UnknownUserError,
 } from "@storefront/shared/server";
 import { AppError, badRequest, conflict, dailyCapReached, notFound, paymentRequired, tooLarge } from "../errors";
+import { requestLanguage } from "../language";
 import { dependencyFailure } from "./dependencies";
 
 function toAppError(error: unknown): AppError | null {
@@ -35,6 +38,20 @@ function toAppError(error: unknown): AppError | null {
   return dependencyFailure(error);
 }
 
+const CATALOGS: Record<Language, unknown> = { en, ar };
+
+function text(language: Language, key: string, values: Record<string, string> = {}): string {
+  const found = key
+    .split(".")
+    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], CATALOGS[language]);
+  return String(found ?? key).replace(/\{\{(\w+)\}\}/gu, (_, name: string) => values[name] ?? "");
+}
+
+/** A refusal to retry later, in the user's language, saying when: "Too many requests. Please try again in 5 minutes." */
+function retryMessage(language: Language, error: AppError, seconds: number): string {
+  return `${text(language, ERROR_TEXT_KEYS[error.code])} ${text(language, "errors.tryAgainWhen", { when: retryWhen(language, seconds) })}`;
+}
+
 export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const known = toAppError(error);
   if (!known) {
@@ -43,8 +60,12 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     return;
   }
   if (known.status >= 500) req.log?.warn({ err: error }, known.message);
-  if (typeof known.extra.retryAfter === "number") res.setHeader("Retry-After", String(known.extra.retryAfter));
-  res.status(known.status).json({ success: false, error: known.message, code: known.code, ...known.extra });
+  const retryAfter = typeof known.extra.retryAfter === "number" ? known.extra.retryAfter : null;
+  if (retryAfter !== null) res.setHeader("Retry-After", String(retryAfter));
+  // Every 429 says when to come back: Retry-After, and the text in the user's language.
+  const message =
+    known.status === 429 && retryAfter !== null ? retryMessage(requestLanguage(req), known, retryAfter) : known.message;
+  res.status(known.status).json({ success: false, error: message, code: known.code, ...known.extra });
 };
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {

@@ -45,3 +45,10 @@ export async function hit(redis: Redis, key: string, limit: number, windowSecond
   const counted = await count(redis, key, limit, windowSeconds);
   if (!counted.allowed) throw rateLimited(message, counted.retryAfter);
 }
+
+/** Gives one hit of `key`'s current window back (never below none: a refund is not credit). */
+export async function refund(redis: Redis, key: string, limit: number, windowSeconds: number): Promise<void> {
+  const limiter = limiterOf(redis, limit, windowSeconds);
+  const res = await limiter.get(key);
+  if (res && res.consumedPoints > 0) await limiter.reward(key, 1);
+}

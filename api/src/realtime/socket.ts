@@ -7,11 +7,11 @@
 import type { IncomingMessage, Server as HttpServer } from "node:http";
 import { createAdapter } from "@socket.io/redis-adapter";
 import type { Session, SessionData } from "express-session";
-import { Types } from "mongoose";
 import { Server, type Socket } from "socket.io";
 import { adminsRoom, sessionRoom, userRoom, type ServerEvents } from "@storefront/shared";
-import { Admin, OutageLog, User, watchRedis } from "@storefront/shared/server";
+import { OutageLog, watchRedis } from "@storefront/shared/server";
 import type { AppContext } from "../context";
+import { sessionHolders, type SessionClaims } from "../middleware/auth";
 import { configuredOrigins, isAllowedOrigin, senderOrigin } from "../middleware/cross-site";
 import { sessionMiddleware } from "../middleware/session";
 
@@ -28,14 +28,10 @@ export interface SocketData {
 
 export type PushServer = Server<ClientEvents, EmitEvents, Record<string, never>, SocketData>;
 
-async function activeUser(id: string | undefined): Promise<string | null> {
-  if (!id || !Types.ObjectId.isValid(id)) return null;
-  return (await User.exists({ _id: id, isActive: true })) ? id : null;
-}
-
-async function activeAdmin(id: string | undefined): Promise<string | null> {
-  if (!id || !Types.ObjectId.isValid(id)) return null;
-  return (await Admin.exists({ _id: id, isActive: true })) ? id : null;
+/** The session's user and administrator ids, each only while sessionHolders (HTTP's rule) accepts it. */
+async function socketHolders(session: SessionClaims | undefined): Promise<SocketData> {
+  const { user, admin } = await sessionHolders(session, { fresh: true });
+  return { userId: user && user !== "inactive" ? user.id : null, adminId: admin?.id ?? null };
 }
 
 export function attachSocketServer(httpServer: HttpServer, ctx: AppContext): { io: PushServer; close(): Promise<void> } {
@@ -65,10 +61,10 @@ export function attachSocketServer(httpServer: HttpServer, ctx: AppContext): { i
 
   io.use((socket, next) => {
     const session = (socket.request as SessionRequest).session;
-    Promise.all([activeUser(session?.userId), activeAdmin(session?.adminId)]).then(
-      ([userId, adminId]) => {
-        if (!userId && !adminId) return next(new Error("unauthorized"));
-        socket.data = { userId, adminId };
+    socketHolders(session).then(
+      (holders) => {
+        if (!holders.userId && !holders.adminId) return next(new Error("unauthorized"));
+        socket.data = holders;
         next();
       },
       (error: unknown) => {
@@ -86,9 +82,9 @@ export function attachSocketServer(httpServer: HttpServer, ctx: AppContext): { i
       void socket.join(userRoom(userId));
       // A deactivation between the handshake check and the join closed the room without this
       // socket in it: look once more now that it is in.
-      activeUser(userId).then(
-        (active) => {
-          if (!active) socket.disconnect(true);
+      sessionHolders({ userId }, { fresh: true }).then(
+        ({ user }) => {
+          if (!user || user === "inactive") socket.disconnect(true);
         },
         () => undefined,
       );

@@ -7,7 +7,7 @@ import type { Request, RequestHandler, Response } from "express";
 // req.id and req.log (the request log's typing), also when the table is imported outside the app.
 import type {} from "../middleware/request-log";
 import type { z } from "zod";
-import type { AdminPermission } from "@storefront/shared";
+import { UNPAID_VALUE, VALUE_PERMISSION, type AdminPermission, type UnpaidValue } from "@storefront/shared";
 import type { AppContext } from "../context";
 
 export type Method = "get" | "post" | "put" | "delete";
@@ -54,6 +54,11 @@ interface RouteBase {
   auth: AuthKind;
   /** Admin permission(s) checked before anything else (auth "admin" only); a list needs every one. */
   permission?: AdminPermission | readonly AdminPermission[];
+  /**
+   * The way this call gives value without payment (shared/src/value-paths.ts): one that always
+   * does adds coins:grant to `permission`; one that does on some changes leaves it to the service.
+   */
+  grants?: UnpaidValue | readonly UnpaidValue[];
   /** Success status; 200 unless set. The handler may still answer another 2xx (e.g. 200 for an update). */
   status?: number;
   /** Documented error statuses; 401 and 403 are added from `auth`. */
@@ -121,8 +126,19 @@ export function isRawResponse(response: Route["response"]): response is RawRespo
   return typeof (response as RawResponse).contentType === "string";
 }
 
+/** The ways of giving unpaid value a route declares. */
+export function grantsOf(route: Route): readonly UnpaidValue[] {
+  if (!route.grants) return [];
+  return typeof route.grants === "string" ? [route.grants] : route.grants;
+}
+
 /** The admin permissions a route needs (all of them). */
 export function permissionsOf(route: Route): readonly AdminPermission[] {
-  if (!route.permission) return [];
-  return typeof route.permission === "string" ? [route.permission] : route.permission;
+  const own: readonly AdminPermission[] = !route.permission
+    ? []
+    : typeof route.permission === "string"
+      ? [route.permission]
+      : route.permission;
+  const value = grantsOf(route).some((way) => UNPAID_VALUE[way].when === "always") ? [VALUE_PERMISSION] : [];
+  return [...new Set([...own, ...value])];
 }

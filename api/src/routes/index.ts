@@ -13,6 +13,7 @@ import { adminUsersRoutes } from "./admin/users";
 import { adminAnalyticsRoutes } from "./admin/analytics";
 import { adminWalletConfigRoutes } from "./admin/wallet-config";
 import { authRoutes } from "./auth/auth";
+import { phoneProofRoutes } from "./auth/phone";
 import { chatRoutes } from "./chat/chat";
 import { conversationRoutes } from "./conversations/conversations";
 import type { Route } from "./define";
@@ -26,6 +27,7 @@ import { smsAiRoutes } from "./sms/ai/ai";
 import { smsConfigRoutes } from "./sms/integration/config";
 import { smsLogsRoutes } from "./sms/integration/logs";
 import { smsWebhookRoutes } from "./sms/integration/webhook";
+import { smsReceiptRoutes } from "./sms/integration/receipt";
 import { storefrontRoutes } from "./storefront/storefront";
 import { pushRoutes } from "./push/push";
 import { profileRoutes } from "./user/profile";
@@ -44,6 +46,7 @@ export const API_ROUTES: readonly Route[] = [
   ...metricsRoutes,
   ...docsRoutes,
   ...authRoutes,
+  ...phoneProofRoutes,
   ...profileRoutes,
   ...pushRoutes,
   ...walletRoutes,
@@ -72,6 +75,7 @@ export const API_ROUTES: readonly Route[] = [
   ...smsConfigRoutes,
   ...smsLogsRoutes,
   ...smsWebhookRoutes,
+  ...smsReceiptRoutes,
 ];
 
 const readsOwnBody = (route: Route) => route.kind === "raw" && route.ownBody === true;

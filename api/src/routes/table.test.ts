@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN_PERMISSIONS } from "@storefront/shared";
+import { ADMIN_PERMISSIONS, UNPAID_VALUE, VALUE_PERMISSION } from "@storefront/shared";
 import { z } from "zod";
-import { isRawResponse, permissionsOf } from "./define";
+import { grantsOf, isRawResponse, permissionsOf } from "./define";
 import { API_ROUTES } from "./index";
 import { buildOpenApiDocument } from "./openapi";
 
@@ -28,6 +28,16 @@ describe("the route table", () => {
         expect(route.auth, label(route)).toBe("admin");
         for (const permission of permissionsOf(route)) expect(ADMIN_PERMISSIONS, label(route)).toContain(permission);
       }
+    }
+  });
+
+  it("asks coins:grant of every route that always gives value without payment (shared/src/value-paths.ts)", () => {
+    for (const route of API_ROUTES) {
+      const ways = grantsOf(route);
+      if (ways.length === 0) continue;
+      expect(route.auth, label(route)).toBe("admin");
+      if (ways.some((way) => UNPAID_VALUE[way].when === "always"))
+        expect(permissionsOf(route), label(route)).toContain(VALUE_PERMISSION);
     }
   });
 

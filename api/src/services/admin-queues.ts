@@ -2,7 +2,7 @@
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { QueueJobActionRequest, QueuesResponse } from "@storefront/shared";
-import { failedJobs, queueStats, type Queues } from "@storefront/shared/server";
+import { failedJobs, monitoredJob, queueStats, type Queues } from "@storefront/shared/server";
 import { badRequest, conflict, notFound } from "../errors";
 import type { AuthedAdmin } from "../middleware/auth";
 import { recordAudit } from "./audit";
@@ -30,7 +30,7 @@ export async function actOnJob(admin: AuthedAdmin, queues: Queues, input: QueueJ
     action: `queue_job.${input.action}`,
     targetType: "job",
     targetId: `${input.queue}:${input.jobId}`,
-    before: { state, name: job.name, error: job.failedReason ?? null },
+    before: { state, name: job.name, error: job.failedReason ? monitoredJob(job).failedReason : null },
     after: input.action === "retry" ? { state: "waiting" } : null,
   });
 }

@@ -9,7 +9,8 @@ import { recordAudit } from "./audit";
 
 interface UserRowDoc {
   _id: Types.ObjectId;
-  phone: string;
+  phone?: string;
+  releasedPhone?: string;
   coins: number;
   tier: number;
   isActive: boolean;
@@ -33,7 +34,7 @@ function phoneFilter(search: string | undefined): Record<string, unknown> {
 export async function listUsers(query: AdminUsersQuery): Promise<AdminUsersResponse> {
   const filter = phoneFilter(query.search);
   const [users, total, tables] = await Promise.all([
-    User.find(filter, { phone: 1, coins: 1, tier: 1, isActive: 1, createdAt: 1 })
+    User.find(filter, { phone: 1, releasedPhone: 1, coins: 1, tier: 1, isActive: 1, createdAt: 1 })
       .sort({ createdAt: -1, _id: -1 })
       .skip((query.page - 1) * query.limit)
       .limit(query.limit)
@@ -57,7 +58,8 @@ export async function listUsers(query: AdminUsersQuery): Promise<AdminUsersRespo
     success: true,
     users: users.map((u) => ({
       id: String(u._id),
-      phone: u.phone,
+      // A number taken back by its proven owner: the one the account still signs in with.
+      phone: u.phone ?? u.releasedPhone ?? "",
       coins: u.coins,
       tier: shownTier(u.coins, u.tier ?? 1, tables.tiers),
       tier_floor: u.tier ?? 1,

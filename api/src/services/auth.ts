@@ -1,13 +1,14 @@
 import type { Request } from "express";
 import type { Redis } from "ioredis";
 import {
-  canonicalPhone,
   MESSAGES,
   phoneLookupForms,
+  possiblePhone,
   type AdminRecord,
   type ChangePasswordRequest,
   type LoginRequest,
   type PhoneCountry,
+  type SessionUser,
   type SignupRequest,
 } from "@storefront/shared";
 import {
@@ -23,6 +24,7 @@ import {
 } from "@storefront/shared/server";
 import { AppError, badRequest, forbidden, notFound, unauthorized } from "../errors";
 import { hit } from "../middleware/rate-limit";
+import { accountPhone, claimForSignup, type PhoneProofDeps } from "./phone-proof";
 import { endUserSessions } from "../middleware/session";
 import { hashPassword, verifyPassword } from "./passwords";
 
@@ -34,20 +36,28 @@ function save(req: Request): Promise<void> {
   return new Promise((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
 }
 
-export function sessionUserBody(user: { id: string; phone: string }) {
+export function sessionUserBody(user: SessionUser) {
   return { success: true as const, user, id: user.id, phone: user.phone };
 }
 
 const phoneTaken = () => new AppError(409, "phone_taken", MESSAGES.phoneTaken);
 
-/** Stores the phone in E.164; any other stored form of the same number (not yet migrated) is taken too. */
-export async function signup(input: SignupRequest, country: PhoneCountry): Promise<{ id: string; phone: string }> {
-  const phone = canonicalPhone(input.phone, country);
-  if (await User.exists({ phone: { $in: phoneLookupForms(input.phone, country) } })) throw phoneTaken();
+/**
+ * Stores the phone in E.164; any other stored form of the same number (not yet migrated) is taken
+ * too. A number libphonenumber cannot parse or finds impossible is refused. With the code sent to
+ * the number, the account is created with it proven, taking it back from an account that holds it
+ * unproven (phone-proof.ts); without, it proves it later.
+ */
+export async function signup(deps: PhoneProofDeps, input: SignupRequest): Promise<SessionUser> {
+  const country = deps.config.DEFAULT_PHONE_COUNTRY;
+  const phone = possiblePhone(input.phone, country);
+  if (!phone) throw badRequest(MESSAGES.phoneImpossible, "phone");
+  if (input.code) await claimForSignup(deps, input.phone, input.code);
+  else if (await User.exists({ phone: { $in: phoneLookupForms(input.phone, country) } })) throw phoneTaken();
   const passwordHash = await hashPassword(input.password);
   try {
-    const user = await User.create({ phone, passwordHash });
-    return { id: String(user._id), phone: user.phone };
+    const user = await User.create({ phone, passwordHash, phoneVerifiedAt: input.code ? new Date() : null });
+    return { id: String(user._id), ...accountPhone(user) };
   } catch (error) {
     if ((error as { code?: number }).code === 11000) throw phoneTaken();
     throw error;
@@ -72,9 +82,19 @@ export async function migrateData(config: Config, log: Logger): Promise<void> {
   }
 }
 
-/** Counts a signup per client address (429 past the limit): each one costs an argon2 hash. */
+/**
+ * Counts a signup per client address (429 past the limit): each one costs an argon2 hash. A signup
+ * that proves its number gives its place back (phone-proof.ts): the limit counts accounts nobody
+ * proved, so the many real phones behind one carrier address are not shut out.
+ */
 export async function limitSignups(redis: Redis, config: Config, ip: string): Promise<void> {
-  await hit(redis, `signup:ip:${ip}`, config.SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR, 3600, MESSAGES.tooManySignups);
+  try {
+    await hit(redis, `signup:ip:${ip}`, config.SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR, 3600, MESSAGES.tooManySignups);
+  } catch (error) {
+    if (error instanceof AppError && error.status === 429)
+      throw new AppError(429, "too_many_signups", error.message, error.extra);
+    throw error;
+  }
 }
 
 /** Counts a login attempt per phone and per client address (429 past the limit). */
@@ -91,7 +111,9 @@ export async function limitLoginAttempts(redis: Redis, config: Config, scope: st
 
 interface LoginRow {
   _id: unknown;
-  phone: string;
+  phone?: string;
+  phoneVerifiedAt?: Date | null;
+  releasedPhone?: string;
   passwordHash: string;
   isActive: boolean;
 }
@@ -99,22 +121,27 @@ interface LoginRow {
 /**
  * The account of a phone in any form it was typed. Rows stored before phones were canonical are
  * found too; when the migration left two rows of one number, the one the password opens is used.
+ * An account whose number its proven owner took back still signs in with it (after the owner's).
  */
 async function findByPhoneAndPassword(input: LoginRequest, country: PhoneCountry): Promise<LoginRow | null> {
   const forms = phoneLookupForms(input.phone, country);
-  const rows = await User.find({ phone: { $in: forms } }, { phone: 1, passwordHash: 1, isActive: 1 })
-    .limit(forms.length)
+  const rows = await User.find(
+    { $or: [{ phone: { $in: forms } }, { releasedPhone: { $in: forms } }] },
+    { phone: 1, phoneVerifiedAt: 1, releasedPhone: 1, passwordHash: 1, isActive: 1 },
+  )
+    .limit(2 * forms.length)
     .lean<LoginRow[]>();
   if (!rows.length) {
     await verifyPassword(null, input.password);
     return null;
   }
-  rows.sort((a, b) => forms.indexOf(a.phone) - forms.indexOf(b.phone));
+  const rank = (row: LoginRow) => (row.phone ? forms.indexOf(row.phone) : forms.length);
+  rows.sort((a, b) => rank(a) - rank(b));
   for (const row of rows) if (await verifyPassword(row.passwordHash, input.password)) return row;
   return null;
 }
 
-export async function login(req: Request, input: LoginRequest, country: PhoneCountry): Promise<{ id: string; phone: string }> {
+export async function login(req: Request, input: LoginRequest, country: PhoneCountry): Promise<SessionUser> {
   const user = await findByPhoneAndPassword(input, country);
   if (!user) throw unauthorized(MESSAGES.invalidCredentials, "invalid_credentials");
   if (!user.isActive) throw forbidden(MESSAGES.accountInactive, "account_inactive");
@@ -122,11 +149,12 @@ export async function login(req: Request, input: LoginRequest, country: PhoneCou
   const adminRole = req.session.adminRole;
   const adminSessionVersion = req.session.adminSessionVersion;
   await regenerate(req);
+  const { phone, phoneStatus } = accountPhone(user);
   req.session.userId = String(user._id);
-  req.session.phone = user.phone;
+  req.session.phone = phone;
   if (adminId) Object.assign(req.session, { adminId, adminRole, adminSessionVersion });
   await save(req);
-  return { id: String(user._id), phone: user.phone };
+  return { id: String(user._id), phone, phoneStatus };
 }
 
 export async function adminLogin(req: Request, username: string, password: string): Promise<AdminRecord> {

@@ -159,11 +159,17 @@ export async function imageHistory(userId: string): Promise<{ success: true; ima
 
 /**
  * POST images/save.php: upserts by id, and by URL so a client-made id for a picture we already
- * recorded does not list it twice. Only the user's own stored-file URLs count as stored files.
+ * recorded does not list it twice. Only pictures the product made for this user may be saved:
+ * their own stored file (the URL as storedFileUrl writes it) or a URL already in their history
+ * (written by the image worker); any other URL (another user's file, `javascript:`, a foreign
+ * site) is refused, so the history shows nothing the product did not produce.
  */
 export async function saveImage(userId: string, input: ImageSaveRequest["imageData"]) {
-  const key = keyOfStoredFileUrl(input.url);
+  const key = /^\/api\/media\//u.test(input.url) ? keyOfStoredFileUrl(input.url) : null;
   const ownKey = key && ownerOfKey(key) === userId ? key : null;
+  if (!ownKey && !(await ImageModel.exists({ userId, url: input.url }))) {
+    throw badRequest("imageData.url: only pictures made for you here can be saved", "imageData.url");
+  }
   const existing = await ImageModel.findOne({ userId, $or: [{ clientId: input.id }, { url: input.url }] }, { _id: 1 }).lean<{
     _id: Types.ObjectId;
   }>();

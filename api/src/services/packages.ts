@@ -3,6 +3,10 @@ import { Types } from "mongoose";
 import {
   MESSAGES,
   SUBSCRIPTION_PERIOD_MS,
+  VALUE_PERMISSION,
+  packageValueChange,
+  roleAllows,
+  type PackageTerms,
   type AssignPackageRequest,
   type PackageAssignment,
   type SubscriptionType,
@@ -21,7 +25,7 @@ import {
   type Pusher,
   type WalletPackageDoc,
 } from "@storefront/shared/server";
-import { badRequest, conflict, notFound } from "../errors";
+import { badRequest, conflict, forbidden, notFound } from "../errors";
 import type { AuthedAdmin } from "../middleware/auth";
 import { recordAudit } from "./audit";
 
@@ -56,19 +60,63 @@ export async function listPackages(): Promise<WalletPackage[]> {
   return docs.map(toPackage);
 }
 
+const termsOf = (doc: { coins: number; price: number; status: string }): PackageTerms => ({
+  coins: doc.coins,
+  price: doc.price,
+  status: doc.status === "active" ? "active" : "inactive",
+});
+
+/**
+ * Why this change gives subscribers more for their money, checked against the packages on sale
+ * now (docs/permissions.md): without coins:grant such a change is refused, with it the reason is
+ * written in the audit entry. Null when it is an ordinary change.
+ */
+async function valueChange(
+  admin: AuthedAdmin,
+  id: string | null,
+  before: PackageTerms | null,
+  after: PackageTerms,
+): Promise<string | null> {
+  const others = await WalletPackageModel.find(
+    { status: "active", price: { $gt: 0 }, coins: { $gt: 0 }, ...(id ? { _id: { $ne: id } } : {}) },
+    { coins: 1, price: 1, status: 1 },
+  ).lean<{ coins: number; price: number; status: string }[]>();
+  const reason = packageValueChange(before, after, others.map(termsOf));
+  if (reason && !roleAllows(admin.role, VALUE_PERMISSION)) {
+    throw forbidden(`${MESSAGES.adminForbidden}: ${reason} needs ${VALUE_PERMISSION}`);
+  }
+  return reason;
+}
+
 export async function createPackage(admin: AuthedAdmin, fields: WalletPackageFields): Promise<WalletPackage> {
+  const valueChanged = await valueChange(admin, null, null, termsOf(fields));
   const created = await WalletPackageModel.create(toDocFields(fields));
   const view = toPackage(created.toObject() as WalletPackageDoc);
-  await recordAudit(admin, { action: "package.create", targetType: "package", targetId: view.id, before: null, after: view });
+  await recordAudit(admin, {
+    action: "package.create",
+    targetType: "package",
+    targetId: view.id,
+    before: null,
+    after: valueChanged ? { ...view, value_change: valueChanged } : view,
+  });
   return view;
 }
 
+/**
+ * The update applies only to the terms it was judged on: a concurrent change to coins, price or
+ * status in between answers 409 instead of slipping past the value check.
+ */
 export async function updatePackage(admin: AuthedAdmin, input: UpdatePackageRequest): Promise<WalletPackage> {
   const { id, ...fields } = input;
-  const before = await WalletPackageModel.findOneAndUpdate({ _id: id }, toDocFields(fields), {
-    returnDocument: "before",
-  }).lean<WalletPackageDoc>();
-  if (!before) throw notFound("Package not found");
+  const current = await WalletPackageModel.findById(id).lean<WalletPackageDoc>();
+  if (!current) throw notFound("Package not found");
+  const valueChanged = await valueChange(admin, id, termsOf(current), termsOf(fields));
+  const before = await WalletPackageModel.findOneAndUpdate(
+    { _id: id, coins: current.coins, price: current.price, status: current.status },
+    toDocFields(fields),
+    { returnDocument: "before" },
+  ).lean<WalletPackageDoc>();
+  if (!before) throw conflict("The package changed meanwhile: load it again");
   const after = await WalletPackageModel.findById(id).lean<WalletPackageDoc>();
   const view = toPackage(after!);
   await recordAudit(admin, {
@@ -76,7 +124,7 @@ export async function updatePackage(admin: AuthedAdmin, input: UpdatePackageRequ
     targetType: "package",
     targetId: id,
     before: toPackage(before),
-    after: view,
+    after: valueChanged ? { ...view, value_change: valueChanged } : view,
   });
   return view;
 }

@@ -8,6 +8,7 @@ import {
   httpGatewayRequest,
   MASKED_SECRET,
   WEBHOOK_SECRET_OVERLAP_MS,
+  type SmsGatewayFormat,
   type SmsIntegrationConfigRequest,
   type SmsIntegrationConfigValues,
   type SmsIntegrationConfigView,
@@ -82,6 +83,7 @@ export async function saveSmsConfig(input: SmsIntegrationConfigRequest, baseUrl:
     gateway_username: input.gateway_username,
     gateway_password: passwordFor(current, input.gateway_url, input.gateway_password),
     sender_id: input.sender_id,
+    gateway_format: input.gateway_format ?? current.gateway_format,
     webhook_auth: auth,
     webhook_username: username,
     webhook_allowed_ips: input.webhook_allowed_ips ?? current.webhook_allowed_ips,
@@ -113,14 +115,42 @@ export interface GatewayTestResult {
 
 export interface GatewayTestInput {
   gateway_url?: string | undefined;
+  gateway_format?: SmsGatewayFormat | undefined;
   gateway_username?: string | undefined;
   gateway_password?: string | undefined;
 }
 
 /**
- * Really contacts the HTTP gateway with a test message flagged `test: true`: the stored settings,
- * or the form's unsaved URL and credentials. The gateway's answer is never echoed (the URL could
- * point at an internal service); only its status is reported.
+ * The Test Gateway request in the gateway's own interface, sending nothing to anyone: our JSON test
+ * message flagged `test: true`; Kannel's sendsms with the credentials and no recipient (it answers
+ * 400 "Missing receiver number" once they are right, 403 "Authorization failed" otherwise); Jasmin's
+ * `/balance` beside its `/send` (200 with the right credentials, 403 otherwise). Answers captured
+ * from the real gateways (docs/operations.md).
+ */
+function testRequest(
+  format: SmsGatewayFormat,
+  url: string,
+  config: { gateway_username: string; gateway_password: string; sender_id: string },
+) {
+  const credentials = new URLSearchParams({ username: config.gateway_username, password: config.gateway_password });
+  if (format === "kannel" || format === "jasmin") {
+    const target = new URL(format === "jasmin" ? url.replace(/\/send\/?$/u, "/balance") : url);
+    for (const [name, value] of credentials) target.searchParams.set(name, value);
+    // Kannel answers a missing recipient only after the credentials passed; anything else is no Kannel that knows them.
+    const ok =
+      format === "kannel"
+        ? (status: number, text: string) => status === 400 && /^Missing receiver number/u.test(text)
+        : (status: number) => status === 200;
+    return { url: target.toString(), request: { method: "GET" as const, headers: {}, body: "" }, ok };
+  }
+  const request = httpGatewayRequest(config, { to: "", text: "Gateway test", reference: `test-${randomUUID()}`, test: true });
+  return { url, request, ok: (status: number, _text: string) => status >= 200 && status < 300 };
+}
+
+/**
+ * Really contacts the HTTP gateway, in its interface and without sending a message (testRequest): the
+ * stored settings, or the form's unsaved URL, format and credentials. The gateway's answer is never
+ * echoed (the URL could point at an internal service); only its status is reported.
  */
 export async function testSmsGateway(input: GatewayTestInput, allowPrivate: boolean): Promise<GatewayTestResult> {
   const current = await loadSmsIntegrationConfig();
@@ -131,12 +161,14 @@ export async function testSmsGateway(input: GatewayTestInput, allowPrivate: bool
     gateway_password: passwordFor(current, url, input.gateway_password),
     sender_id: current.sender_id,
   };
-  const checked = await resolveGatewayTarget(url, { allowPrivate });
+  const test = testRequest(input.gateway_format ?? current.gateway_format, url, config);
+  const checked = await resolveGatewayTarget(test.url, { allowPrivate });
   if (!checked.ok) return { success: false, error: checked.reason };
-  const request = httpGatewayRequest(config, { to: "", text: "Gateway test", reference: `test-${randomUUID()}`, test: true });
   try {
-    const res = await postToGateway(checked.target, request, { timeoutMs: TEST_TIMEOUT_MS, maxBytes: 0 });
-    if (res.status >= 200 && res.status < 300) return { success: true, error: null };
+    const res = await postToGateway(checked.target, test.request, { timeoutMs: TEST_TIMEOUT_MS, maxBytes: 200 });
+    if (test.ok(res.status, res.text)) return { success: true, error: null };
+    if (res.status === 401 || res.status === 403)
+      return { success: false, error: `The gateway refused the credentials (HTTP ${res.status})` };
     return { success: false, error: `The gateway answered HTTP ${res.status}` };
   } catch (error) {
     if (error instanceof GatewayHttpError && error.code === "timeout")

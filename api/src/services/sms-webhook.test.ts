@@ -153,6 +153,30 @@ describe("inbound fields", () => {
     expect(bodyFields(Buffer.from(gsm), undefined).content).toBe("Hello world !");
   });
 
+  it("reads the bodies a real Jasmin 0.11.1 posted: `coding` is the data_coding byte itself (%00, %08)", () => {
+    // Captured in tests/integration/sms-jasmin.test.ts (test-artifacts/sms-gateways/jasmin-captured.txt).
+    const english =
+      "id=8e7431de-59d2-44b8-a50c-aa6d41b20245&from=966549621408&to=7777&origin-connector=smsc&content=hello+from+jasmin+67f32469" +
+      "&binary=68656c6c6f2066726f6d206a61736d696e203637663332343639&priority=0&coding=%00";
+    const arabic =
+      "id=e7b65a11-fbb1-490f-b175-cbe0f5b8fb5a&from=966524322286&to=9000&origin-connector=smsc" +
+      "&content=%061%06%2F%00+%069%06%28%061%00+%06H%06%27%06%2C%06G%06%29%00+%00H%00T%00T%00P%00+%002%007%009" +
+      "&binary=0631062f0020063906280631002006480627062c06470629002000480054005400500020003200370039&priority=0&coding=%08";
+    expect(inboundFrom(bodyFields(Buffer.from(english), "application/x-www-form-urlencoded")).data).toEqual({
+      from: "966549621408",
+      to: "7777",
+      text: "hello from jasmin 67f32469",
+      messageId: "8e7431de-59d2-44b8-a50c-aa6d41b20245",
+    });
+    expect(inboundFrom(bodyFields(Buffer.from(arabic), "application/x-www-form-urlencoded")).data?.text).toBe(
+      "رد عبر واجهة HTTP 279",
+    );
+    // Without `binary`, from the percent-encoded bytes of `content`.
+    const contentOnly = arabic.replace(/&binary=[0-9a-f]+/u, "");
+    expect(bodyFields(Buffer.from(contentOnly), undefined).content).toBe("رد عبر واجهة HTTP 279");
+    expect(() => bodyFields(Buffer.from("from=1&content=x&coding=%04"), undefined)).toThrow(/binary/u);
+  });
+
   it("decodes each SMPP data coding and refuses binary data and odd UCS-2", () => {
     expect(decodeSmsText(Buffer.from([0x00, 0x48, 0x06, 0x45]), "8")).toBe("Hم");
     expect(decodeSmsText(Buffer.from([0x00, 0x48, 0x06, 0x45]), "UCS2")).toBe("Hم");

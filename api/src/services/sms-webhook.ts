@@ -13,7 +13,7 @@ import {
   type SmsReplyJob,
   type SmsWebhookAuth,
 } from "@storefront/shared";
-import { loadSmsIntegrationConfig, smsJobOptions } from "@storefront/shared/server";
+import { loadSmsIntegrationConfig, smsJobId, smsJobOptions } from "@storefront/shared/server";
 
 /** Signed timestamps further than this from our clock are replays (or broken clocks). */
 export const SIGNATURE_MAX_SKEW_MS = 5 * 60_000;
@@ -196,7 +196,11 @@ export function parseFormBytes(rawBody: Buffer): Map<string, Buffer> {
   return fields;
 }
 
-/** SMPP data_coding as Jasmin sends it: the number, or the name older versions used. */
+/**
+ * SMPP data_coding as gateways send it: the number, the name older Jasmin versions used, or (Jasmin
+ * 0.11.1's MO form, captured in tests/integration/sms-jasmin.test.ts) the data_coding byte itself,
+ * percent-encoded: `coding=%00`, `coding=%08`.
+ */
 const CODING_NAMES: Record<string, number> = {
   SMSC_DEFAULT_ALPHABET: 0,
   IA5_ASCII: 1,
@@ -208,6 +212,11 @@ const CODING_NAMES: Record<string, number> = {
 
 export class SmsTextError extends Error {}
 
+/** One character that is not a digit: the data_coding byte as Jasmin puts it in its form (read as latin1). */
+function rawCodingByte(value: string): number | undefined {
+  return value.length === 1 && !/\d/u.test(value) ? value.charCodeAt(0) : undefined;
+}
+
 /**
  * The text of a message from its bytes and SMPP data_coding: 8 is UCS-2 (UTF-16 big-endian),
  * 3 Latin-1, 0 and 1 the default alphabet, which gateways hand over as ASCII (read as UTF-8
@@ -216,8 +225,8 @@ export class SmsTextError extends Error {}
  */
 export function decodeSmsText(bytes: Buffer, coding: string | undefined): string {
   const raw = (coding ?? "0").trim();
-  const code = /^\d{1,3}$/u.test(raw) ? Number(raw) : CODING_NAMES[raw.toUpperCase()];
-  if (code === undefined) throw new SmsTextError(`coding: ${raw} is not an SMPP data coding`);
+  const code = /^\d{1,3}$/u.test(raw) ? Number(raw) : (CODING_NAMES[raw.toUpperCase()] ?? rawCodingByte(coding ?? ""));
+  if (code === undefined) throw new SmsTextError(`coding: ${JSON.stringify(raw)} is not an SMPP data coding`);
   if (code === 8) {
     if (bytes.length % 2 !== 0) throw new SmsTextError("content: UCS-2 text must have an even number of bytes");
     const swapped = Buffer.from(bytes);
@@ -279,10 +288,7 @@ export function inboundFrom(fields: Record<string, unknown>) {
   });
 }
 
-/** BullMQ ids cannot contain ":"; a hash of the gateway id is stable across deliveries. */
-export function smsJobId(messageId: string): string {
-  return `sms-${createHash("sha256").update(messageId).digest("hex").slice(0, 40)}`;
-}
+export { smsJobId } from "@storefront/shared/server";
 
 export interface Accepted {
   messageId: string;

@@ -23,6 +23,12 @@ export const LOW_BALANCE_SMS = {
   ar: "رصيدك {coins} عملة، وهو أقل من حد التنبيه {threshold}. اشحن رصيدك من الموقع لتواصل استخدام الذكاء الاصطناعي.",
 } as const;
 
+/** The SMS carrying a phone code ({code}; {minutes} of validity). Its stored record shows the code masked. */
+export const PHONE_CODE_SMS = {
+  en: "Your AI Store code is {code}. It is valid for {minutes} minutes. Never share it: we will never ask you for it.",
+  ar: "رمزك في متجر الذكاء الاصطناعي هو {code}. صالح لمدة {minutes} دقائق. لا تشاركه مع أحد: لن نطلبه منك أبدًا.",
+} as const;
+
 export const SMS_LOG_ACTIONS = [
   "webhook_received",
   "sms_reply_sent",

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ADMIN_PASSWORD_MIN, ADMIN_ROLES, FEATURES, PACKAGE_MAX, SUBSCRIPTION_TYPES } from "../constants";
 import { MESSAGES } from "../messages";
 import { tierTableProblems } from "../pricing";
+import { PRICE_MINOR_UNITS, priceInMinorUnits } from "../value-paths";
 import { booleanishSchema, decimalSchema, intSchema, objectIdSchema, pageInfoSchema } from "./common";
 
 const MAX_COINS = 2_000_000_000;
@@ -90,13 +91,22 @@ export const walletPackageFieldsSchema = z.object({
     .union([z.literal("").transform(() => 0), intSchema])
     .pipe(z.number().min(0, "coins must be at least 0").max(PACKAGE_MAX.coins, `coins must be at most ${PACKAGE_MAX.coins}`))
     .default(0),
+  /** Whole minor units of the currency, never rounded: a price under one unit is not 0 (docs/security.md). */
   price: z
     .union([z.literal("").transform(() => 0), decimalSchema])
-    .pipe(z.number().min(0, "price must be at least 0").max(PACKAGE_MAX.price, `price must be at most ${PACKAGE_MAX.price}`))
-    .transform((v) => Math.round(v * 100) / 100)
+    .pipe(
+      z
+        .number()
+        .min(0, "price must be at least 0")
+        .max(PACKAGE_MAX.price, `price must be at most ${PACKAGE_MAX.price}`)
+        .refine((v) => v === 0 || v >= 1 / PRICE_MINOR_UNITS, `price must be 0 or at least ${1 / PRICE_MINOR_UNITS}`)
+        .refine((v) => priceInMinorUnits(v) !== null, `price must be in steps of ${1 / PRICE_MINOR_UNITS}`),
+    )
+    .transform((v) => priceInMinorUnits(v)! / PRICE_MINOR_UNITS)
     .default(0),
   subscription_type: z.enum(SUBSCRIPTION_TYPES, { error: "subscription_type must be daily, weekly or monthly" }).default("daily"),
-  auto_renew: booleanishSchema.default(true),
+  /** Off unless asked for: a renewal charges the subscriber again (the form sends SPEC's default, on). */
+  auto_renew: booleanishSchema.default(false),
   description: z.string().trim().max(500, "description must be at most 500 characters").default(""),
   status: z.enum(["active", "inactive"], { error: "status must be active or inactive" }).default("active"),
 });
@@ -247,7 +257,12 @@ export const failedJobSchema = z.object({
   queue: z.string(),
   id: z.string(),
   name: z.string(),
+  /** The failure as the worker gave it, without the subscriber's texts or numbers. */
   error: z.string(),
+  /** The failure code ([code] of the reason: ai_busy, ai_refused...), null when the job gave none. */
+  code: z.string().nullable(),
+  /** Size of the job's payload in bytes; the payload itself is never shown. */
+  bytes: z.number().int(),
   attempts: z.number().int(),
   failed_at: z.string().nullable(),
 });

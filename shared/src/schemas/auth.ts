@@ -16,9 +16,21 @@ const newPasswordSchema = (field: string) =>
     .min(PASSWORD_MIN, `${field} must be at least ${PASSWORD_MIN} characters`)
     .max(200, `${field} must be at most 200 characters`);
 
+/** A one-time code sent by SMS to prove a phone number (api/src/services/phone-proof.ts). */
+export const phoneCodeSchema = z
+  .string({ error: "code is required" })
+  .trim()
+  .regex(/^\d{6}$/u, "code must be the 6 digits of the SMS");
+
 export const signupRequestSchema = z.object({
   phone: phoneSchema,
   password: newPasswordSchema("password"),
+  /**
+   * The code sent to `phone` (POST auth/phone/code): the account is created with its number proven,
+   * and an account holding the number without proof gives it up. Without it, SPEC's signup: the
+   * account works on the web and proves its number later.
+   */
+  code: phoneCodeSchema.optional(),
 });
 export type SignupRequest = z.infer<typeof signupRequestSchema>;
 
@@ -34,7 +46,14 @@ export const changePasswordRequestSchema = z
   });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
 
-export const sessionUserSchema = z.object({ id: z.string(), phone: z.string() });
+/**
+ * proven: SMS to and from the number are the account's; unproven: the account works on the web
+ * only until it proves it; released: its owner proved the number, and the account must prove another.
+ */
+export const PHONE_STATUSES = ["proven", "unproven", "released"] as const;
+export type PhoneStatus = (typeof PHONE_STATUSES)[number];
+
+export const sessionUserSchema = z.object({ id: z.string(), phone: z.string(), phoneStatus: z.enum(PHONE_STATUSES) });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
 export const authResponseSchema = z.object({
@@ -71,3 +90,21 @@ export type AdminLoginResponse = z.infer<typeof adminLoginResponseSchema>;
 
 export const adminSessionResponseSchema = z.object({ success: z.literal(true), admin: adminRecordSchema });
 export type AdminSessionResponse = z.infer<typeof adminSessionResponseSchema>;
+
+/** POST auth/phone/code: a code by SMS to `phone` (signed in: the account's own number when omitted). */
+export const phoneCodeRequestSchema = z.object({ phone: phoneSchema.optional() });
+export type PhoneCodeRequest = z.infer<typeof phoneCodeRequestSchema>;
+
+export const phoneCodeResponseSchema = z.object({
+  success: z.literal(true),
+  /** The number the code went to, in E.164. */
+  phone: z.string(),
+  /** Seconds until another code may be asked for, and until this one stops working. */
+  resendIn: z.number().int(),
+  expiresIn: z.number().int(),
+});
+export type PhoneCodeResponse = z.infer<typeof phoneCodeResponseSchema>;
+
+/** POST auth/phone/verify: proves `phone` (the account's own number when omitted) for the signed-in account. */
+export const phoneVerifyRequestSchema = z.object({ phone: phoneSchema.optional(), code: phoneCodeSchema });
+export type PhoneVerifyRequest = z.infer<typeof phoneVerifyRequestSchema>;

@@ -53,14 +53,34 @@ export const errorResponseSchema = z.object({
 });
 
 /**
- * Control characters (NUL, newlines, escapes) and the bidi embedding, override and isolate
- * controls (U+202A-U+202E, U+2066-U+2069): a name shown to others must not reorder or hide the
- * text around it. Plain right-to-left text needs none of them.
+ * Characters that are not seen but change what is: every control (Cc: NUL, newlines, escapes),
+ * every format character (Cf: bidi marks, embeddings, overrides and isolates, the Arabic letter
+ * mark, zero-width spaces and joiners, soft hyphens, the byte-order mark, U+180E, tag characters),
+ * line and paragraph separators (Zl, Zp) and lone surrogates (Cs). A name shown to others must not
+ * reorder, hide or break the text around it (docs/security.md).
  */
-const UNSAFE_TEXT = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu;
+const UNSEEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+/**
+ * What scripts need of them, put back: a zero-width joiner inside an emoji sequence (👩‍💻), a
+ * zero-width non-joiner between Arabic-script letters (Persian, Urdu: می‌خواهم).
+ */
+const EMOJI_JOINER = /(?<=\p{Extended_Pictographic}(?:\u{FE0F}|\p{Emoji_Modifier})?)\u200D(?=\p{Extended_Pictographic})/uy;
+const ARABIC_NON_JOINER = /(?<=\p{Script=Arabic}\p{M}*)\u200C(?=\p{Script=Arabic})/uy;
 
-/** `text` without control and bidi-override characters. */
-export const stripUnsafeText = (text: string): string => text.replace(UNSAFE_TEXT, "");
+/** Whether the sticky `pattern` matches `text` at `offset` (its lookbehind sees the text before). */
+function matchesAt(pattern: RegExp, text: string, offset: number): boolean {
+  pattern.lastIndex = offset;
+  return pattern.test(text);
+}
+
+/** `text` without unseen characters, but for the joiners a script needs where it needs them. */
+export const stripUnsafeText = (text: string): string =>
+  text.replace(UNSEEN, (ch: string, offset: number, whole: string) =>
+    (ch === "\u200D" && matchesAt(EMOJI_JOINER, whole, offset)) ||
+    (ch === "\u200C" && matchesAt(ARABIC_NON_JOINER, whole, offset))
+      ? ch
+      : "",
+  );
 
 /** A name shown to people: unsafe characters dropped, then trimmed and capped at `max` characters. */
 export const displayTextSchema = (field: string, max: number) =>

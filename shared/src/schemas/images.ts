@@ -57,6 +57,9 @@ export type ImageRecord = z.infer<typeof imageRecordSchema>;
 
 export const imageHistoryQuerySchema = z.object({ userId: clientUserIdSchema.optional() });
 
+/** 2026-11-27, 2026-11-27T10:00:00Z, 2026-11-27T10:00:00.123+03:00 */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/u;
+
 export const imageSaveRequestSchema = z.object({
   userId: clientUserIdSchema.optional(),
   imageData: imageRecordSchema.extend({
@@ -66,11 +69,14 @@ export const imageSaveRequestSchema = z.object({
       .default(""),
     size: z.string().max(20).default(""),
     mode: z.enum(IMAGE_MODES, { error: "imageData.mode must be generate or edit" }).default("generate"),
+    /** An ISO date (or date-time), or milliseconds since 1970; anything else is refused, never replaced by now. */
     timestamp: z
-      .union([z.string().max(40), z.number().finite()])
-      .transform((t) => {
+      .union([z.string().trim().max(40).regex(ISO_DATE, "imageData.timestamp must be a date"), z.number().finite()])
+      .transform((t, ctx) => {
         const date = new Date(t);
-        return Number.isNaN(date.getTime()) ? new Date().toISOString() : date.toISOString();
+        if (!Number.isNaN(date.getTime())) return date.toISOString();
+        ctx.addIssue({ code: "custom", message: "imageData.timestamp must be a date" });
+        return z.NEVER;
       })
       .optional(),
   }),

@@ -20,6 +20,16 @@ const httpUrl = z
     }
   }, "must be an http(s) URL");
 
+/**
+ * The HTTP gateway's interface for outbound messages: our own JSON, Kannel's `sendsms`, or
+ * Jasmin's HTTP API `/send` (docs/operations.md "Outbound HTTP formats").
+ */
+export const SMS_GATEWAY_FORMATS = ["json", "kannel", "jasmin"] as const;
+export type SmsGatewayFormat = (typeof SMS_GATEWAY_FORMATS)[number];
+
+/** Where Kannel and Jasmin send the delivery receipts of messages sent through their HTTP interface (under /api). */
+export const SMS_RECEIPT_PATH = "/sms/integration/receipt.php";
+
 /** How the webhook tells the gateway from anyone else (docs/operations.md "SMS webhook"). */
 export const SMS_WEBHOOK_AUTH_MODES = ["hmac", "basic", "header"] as const;
 export type SmsWebhookAuth = (typeof SMS_WEBHOOK_AUTH_MODES)[number];
@@ -50,6 +60,8 @@ export const smsIntegrationConfigRequestSchema = z.object({
   /** Empty or the mask keeps the stored password. */
   gateway_password: z.string().max(500).default(""),
   sender_id: z.string().trim().max(20, "sender_id must be at most 20 characters").default(""),
+  /** Omitted keeps the stored format. */
+  gateway_format: z.enum(SMS_GATEWAY_FORMATS, { error: "gateway_format must be json, kannel or jasmin" }).optional(),
   /** Empty keeps the stored secret; a new one replaces it (the old one stays valid for the overlap). */
   webhook_secret: z
     .string()
@@ -87,6 +99,7 @@ export interface SmsIntegrationConfigValues {
   gateway_username: string;
   gateway_password: string;
   sender_id: string;
+  gateway_format: SmsGatewayFormat;
   webhook_secret: string;
   /** The secret before the last rotation, accepted until webhook_secret_previous_until. */
   webhook_secret_previous: string;
@@ -126,6 +139,7 @@ export const smsIntegrationActionSchema = z.discriminatedUnion(
     z.object({
       action: z.literal("test_gateway"),
       gateway_url: z.union([z.literal(""), httpUrl]).optional(),
+      gateway_format: z.enum(SMS_GATEWAY_FORMATS, { error: "gateway_format must be json, kannel or jasmin" }).optional(),
       gateway_username: z.string().trim().max(200).optional(),
       gateway_password: z.string().max(500).optional(),
     }),
@@ -274,8 +288,24 @@ export const smsAlertJobSchema = z.object({
 });
 export type SmsAlertJob = z.infer<typeof smsAlertJobSchema>;
 
-/** Everything the "sms-reply" queue carries: an inbound message, or a low-balance SMS. */
-export const smsQueueJobSchema = z.union([smsAlertJobSchema, smsReplyJobSchema]);
+/**
+ * A phone code (api/src/services/phone-proof.ts) on its way to the number it proves: sent free
+ * through the same gateways and outbound records as a reply, recorded with the code masked. The
+ * code itself lives only in this job, which is removed once sent.
+ */
+export const smsCodeJobSchema = z.object({
+  type: z.literal("phone_code"),
+  /** One per code: the key of its outbound record and log rows. */
+  codeId: z.string().min(1).max(100),
+  phone: z.string().regex(/^\+\d{7,15}$/u),
+  code: z.string().regex(/^\d{6}$/u),
+  minutes: z.number().int().min(1),
+  language: z.enum(LANGUAGES),
+});
+export type SmsCodeJob = z.infer<typeof smsCodeJobSchema>;
+
+/** Everything the "sms-reply" queue carries: an inbound message, a low-balance SMS or a phone code. */
+export const smsQueueJobSchema = z.union([smsAlertJobSchema, smsCodeJobSchema, smsReplyJobSchema]);
 export type SmsQueueJob = z.infer<typeof smsQueueJobSchema>;
 
 /** What the HTTP gateway receives for one outbound SMS (POST JSON to gateway_url, HTTP Basic too). */
@@ -338,6 +368,7 @@ export const smsIntegrationConfigViewSchema = z.object({
   gateway_username: z.string(),
   gateway_password_set: z.boolean(),
   sender_id: z.string(),
+  gateway_format: z.enum(SMS_GATEWAY_FORMATS),
   webhook_secret_set: z.boolean(),
   webhook_secret_previous_until: z.string().nullable(),
   webhook_auth: z.enum(SMS_WEBHOOK_AUTH_MODES),

@@ -96,6 +96,12 @@ export async function publishCacheChange(topic: CacheTopic, key?: string): Promi
   if (publisher) await publisher.publish(CACHE_CHANNEL, JSON.stringify({ topic, key } satisfies CacheMessage));
 }
 
+/** Calls `listener` whenever `topic` changes (in this process or, over the channel, in another). */
+export function onCacheChange(topic: CacheTopic, listener: Listener): void {
+  if (!listeners.has(topic)) listeners.set(topic, new Set());
+  listeners.get(topic)!.add(listener);
+}
+
 /**
  * A read-through cache of one kind of record, by key. `load` reads the database; a `null` result
  * is cached too (an unknown id stays unknown until a change names it). At most `max` entries: the

@@ -76,8 +76,20 @@ const envSchema = z.object({
   LOGIN_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
   /** Login attempts allowed per client address per minute. */
   LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE: positiveInt.default(60),
-  /** Signups allowed per client address per hour (each costs an argon2 hash). */
+  /**
+   * Signups allowed per client address per hour (each costs an argon2 hash). A signup whose number
+   * is proven gives its place back (carrier NAT puts many real phones behind one address).
+   */
   SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: positiveInt.default(20),
+  /** Minutes a phone code works, and seconds before another may be sent to the same number. */
+  PHONE_CODE_TTL_MINUTES: positiveInt.default(10),
+  PHONE_CODE_RESEND_SECONDS: positiveInt.default(60),
+  /** Wrong tries that burn a phone code. */
+  PHONE_CODE_MAX_ATTEMPTS: positiveInt.default(5),
+  /** Codes sent per number, per client address, and in all (each is an SMS we pay for), per hour. */
+  PHONE_CODES_PER_NUMBER_PER_HOUR: positiveInt.default(5),
+  PHONE_CODES_PER_IP_PER_HOUR: positiveInt.default(20),
+  PHONE_CODES_PER_HOUR: positiveInt.default(1000),
   /** Password changes (right or wrong current password) allowed per user per hour. */
   PASSWORD_CHANGE_RATE_LIMIT_PER_HOUR: positiveInt.default(10),
   /** Redemption code attempts (right or wrong) per user, and per client address, per hour. */

@@ -1,6 +1,7 @@
 import { Redis, type RedisOptions } from "ioredis";
 import mongoose from "mongoose";
 import type { Logger } from "./logger";
+import { migratePhoneIndex } from "./migrations/phone-proof";
 
 mongoose.set("strictQuery", true);
 // connectMongo builds the indexes once, awaited, instead of every model starting its own build in
@@ -96,6 +97,8 @@ export async function connectMongo(uri: string, options: MongoConnectOptions = {
       await mongoose.disconnect().catch(() => undefined);
     }
   }
+  // Before the models' indexes: an older data set's phone index conflicts with the sparse one.
+  await migratePhoneIndex();
   await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).createIndexes()));
   return mongoose;
 }

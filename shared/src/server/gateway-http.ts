@@ -81,10 +81,13 @@ export interface GatewayHttpResponse {
   text: string;
 }
 
-/** One POST to the checked address; the Host header and TLS name stay the URL's host. */
+/**
+ * One POST (or GET: Kannel's sendsms takes its fields in the query string) to the checked address;
+ * the Host header and TLS name stay the URL's host.
+ */
 export function postToGateway(
   target: GatewayTarget,
-  request: { headers: Record<string, string>; body: string },
+  request: { headers: Record<string, string>; body: string; method?: "GET" | "POST" },
   options: { timeoutMs: number; maxBytes?: number },
 ): Promise<GatewayHttpResponse> {
   const maxBytes = options.maxBytes ?? 16_384;
@@ -98,8 +101,11 @@ export function postToGateway(
   const client = target.url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
     const req = client.request(target.url, {
-      method: "POST",
-      headers: { ...request.headers, "content-length": String(Buffer.byteLength(request.body)) },
+      method: request.method ?? "POST",
+      headers: {
+        ...request.headers,
+        ...(request.method === "GET" ? {} : { "content-length": String(Buffer.byteLength(request.body)) }),
+      },
       lookup: pinned,
     });
     const timer = setTimeout(

@@ -46,6 +46,11 @@ export function smsJobOptions(jobId: string): JobsOptions {
   };
 }
 
+/** BullMQ ids cannot contain ":"; a hash of the gateway id is stable across deliveries (webhook and SMPP alike). */
+export function smsJobId(messageId: string): string {
+  return `sms-${createHash("sha256").update(messageId).digest("hex").slice(0, 40)}`;
+}
+
 /** Worker-side strategy for PROVIDER_BACKOFF; `delay` comes from the job's own options. */
 export const providerBackoff: BackoffStrategy = (attemptsMade, _type, err, job) => {
   const backoff = job?.opts.backoff;

@@ -7,6 +7,7 @@ import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { FailedJob, QueueStat } from "../schemas/admin";
 import type { ServerEvents } from "../events";
+import { monitoredJob, payloadBytes } from "./queue-privacy";
 
 /** How many recent completed jobs the duration percentiles look at. */
 const DURATION_SAMPLE = 100;
@@ -62,7 +63,10 @@ export async function failedJobs(queues: readonly Queue[], perQueue = 20): Promi
           queue: queue.name,
           id: String(j.id),
           name: j.name,
-          error: j.failedReason ?? "",
+          // The provider's error, not the subscriber's text (queue-privacy.ts).
+          error: monitoredJob(j).failedReason,
+          code: monitoredJob(j).failureCode,
+          bytes: payloadBytes(j.data),
           attempts: j.attemptsMade,
           failed_at: j.finishedOn ? new Date(j.finishedOn).toISOString() : null,
         }));

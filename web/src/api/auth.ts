@@ -8,7 +8,7 @@ export function sessionUserFrom(body: Pick<AuthResponse, "user"> | SessionCheckR
   if (!user || typeof user.id !== "string" || typeof user.phone !== "string" || !user.id || !user.phone) {
     throw new Error("Invalid response from server");
   }
-  return { id: user.id, phone: user.phone };
+  return { id: user.id, phone: user.phone, phoneStatus: user.phoneStatus ?? "unproven" };
 }
 
 export async function login(phone: string, password: string): Promise<SessionUser> {

@@ -17,6 +17,8 @@ export interface ErrorBody {
   /** 402 daily_cap_reached: the cap and what was spent today. */
   cap?: number;
   spent?: number;
+  /** 429: seconds until the call may be tried again (also the Retry-After header). */
+  retryAfter?: number;
 }
 
 export class ApiError extends Error {
@@ -69,7 +71,9 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     init.body = JSON.stringify(options.body);
     init.headers = { "Content-Type": "application/json" };
   }
-  if (options.headers) init.headers = { ...(init.headers as Record<string, string>), ...options.headers };
+  // The server writes the texts it must write itself (a 429's "try again in 5 minutes") in the app's language.
+  const language = document.documentElement.lang || "en";
+  init.headers = { ...(init.headers as Record<string, string> | undefined), "Accept-Language": language, ...options.headers };
   const res = await fetch(apiUrl(path, options.query), init);
   const text = await res.text();
   let parsed: unknown = null;

@@ -31,6 +31,8 @@ interface AuthValue {
   login(phone: string, password: string): Promise<SessionUser>;
   signup(phone: string, password: string): Promise<SessionUser>;
   logout(): Promise<void>;
+  /** The signed-in user as a call answered it (a proven phone number). */
+  setSessionUser(user: SessionUser): void;
 }
 
 const AuthContext = createContext<AuthValue | null>(null);
@@ -93,7 +95,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo<AuthValue>(
-    () => ({ user, ready, signedOut, login, signup, logout }),
+    () => ({ user, ready, signedOut, login, signup, logout, setSessionUser: setUser }),
     [user, ready, signedOut, login, signup, logout],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

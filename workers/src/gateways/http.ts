@@ -1,11 +1,12 @@
 /**
- * Outbound SMS through the HTTP gateway of the SMS integration config (POST JSON to gateway_url),
+ * Outbound SMS through the HTTP gateway of the SMS integration config (our JSON, Kannel's sendsms
+ * or Jasmin's /send: http-formats.ts),
  * under the same address policy as the API's Test Gateway: no loopback, link-local or private
  * address unless SMS_GATEWAY_ALLOW_PRIVATE allows it, checked on every send (DNS answers change)
  * and pinned for the request.
  */
-import { httpGatewayRequest, type SmsIntegrationConfigValues } from "@storefront/shared";
 import { GatewayHttpError, postToGateway, resolveGatewayTarget, smsGatewayAllowPrivate } from "@storefront/shared/server";
+import { gatewayRequest, messageIdOf, type HttpGatewayConfig } from "./http-formats";
 import { DEFAULT_RETRY, GatewayError, withRetries, type OutboundSms, type RetryPolicy, type SendResult } from "./types";
 
 export interface HttpGatewayOptions {
@@ -13,22 +14,11 @@ export interface HttpGatewayOptions {
   retry?: RetryPolicy;
   /** Defaults to SMS_GATEWAY_ALLOW_PRIVATE of the process environment. */
   allowPrivate?: boolean;
-}
-
-type HttpGatewayConfig = Pick<SmsIntegrationConfigValues, "gateway_url" | "gateway_username" | "gateway_password" | "sender_id">;
-
-/** The gateway's id of the message, under the names gateways commonly use. */
-function messageIdOf(text: string): string | null {
-  try {
-    const body = JSON.parse(text) as Record<string, unknown>;
-    for (const name of ["message_id", "messageId", "id", "msg_id"]) {
-      const value = body[name];
-      if (typeof value === "string" || typeof value === "number") return String(value);
-    }
-  } catch {
-    /* a plain-text answer carries no id we can read */
-  }
-  return null;
+  /**
+   * PUBLIC_BASE_URL: where Kannel and Jasmin send delivery receipts (a per-message token is added).
+   * Unset, those formats ask for no receipts.
+   */
+  receiptBaseUrl?: string | undefined;
 }
 
 async function sendOnce(
@@ -37,10 +27,10 @@ async function sendOnce(
   timeoutMs: number,
   allowPrivate: boolean,
 ): Promise<SendResult> {
-  const checked = await resolveGatewayTarget(config.gateway_url, { allowPrivate });
+  const request = gatewayRequest(config, sms);
+  const checked = await resolveGatewayTarget(request.url, { allowPrivate });
   // A refused address stays refused on retry; a name that did not resolve may resolve later.
   if (!checked.ok) throw new GatewayError(`HTTP gateway refused: ${checked.reason}`, /not found/u.test(checked.reason));
-  const request = httpGatewayRequest(config, sms);
   let res: { status: number; text: string };
   try {
     res = await postToGateway(checked.target, request, { timeoutMs, maxBytes: 2000 });
@@ -50,7 +40,7 @@ async function sendOnce(
   }
   const text = res.text;
   if (res.status >= 200 && res.status < 300)
-    return { gatewayMessageId: messageIdOf(text), response: text || `HTTP ${res.status}` };
+    return { gatewayMessageId: messageIdOf(config.gateway_format ?? "json", text), response: text || `HTTP ${res.status}` };
   const retryable = res.status >= 500 || res.status === 429 || res.status === 408;
   throw new GatewayError(`HTTP gateway answered ${res.status}`, retryable, `HTTP ${res.status}: ${text}`);
 }

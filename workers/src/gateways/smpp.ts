@@ -1,7 +1,8 @@
 /**
- * Outbound SMS over SMPP (npm `smpp`): one transceiver link per gateway of the SMS Config list,
- * kept bound with enquire_link, re-bound with backoff when lost, delivering receipts
- * (deliver_sm) to a callback.
+ * SMS over SMPP (npm `smpp`): one transceiver link per gateway of the SMS Config list, kept bound
+ * with enquire_link, re-bound with backoff when lost. It sends the replies (submit_sm) and takes
+ * what the gateway delivers (deliver_sm): receipts, and subscribers' messages (MO), which go to the
+ * same pipeline as the webhook's.
  */
 import { createHash } from "node:crypto";
 import smpp, { type PDU, type Session } from "smpp";
@@ -38,10 +39,28 @@ export interface SmppOptions {
   maxRebindDelayMs?: number;
   retry?: RetryPolicy;
   onReceipt?: (receipt: DeliveryReceipt) => void;
+  /**
+   * A subscriber's message (a deliver_sm that is not a receipt). The gateway gets its
+   * deliver_sm_resp once this resolves, and a temporary error (it delivers again later) if it fails.
+   */
+  onInbound?: (message: InboundSm) => Promise<void>;
   onEvent?: (event: string, details: Record<string, unknown>) => void;
 }
 
+/** A subscriber's message as a deliver_sm carried it. */
+export interface InboundSm {
+  smsc: string;
+  /** "+" and the digits when the gateway marked the number international (TON 1). */
+  from: string;
+  to: string;
+  text: string;
+  /** One part of a concatenated message (UDH or SAR TLVs). */
+  part?: { ref: number; total: number; seq: number };
+}
+
 const ESM_DELIVERY_RECEIPT = 0x04;
+/** deliver_sm_resp status that makes the SMSC deliver the message again later (ESME_RX_T_APPN). */
+const ESME_RX_T_APPN = 0x64;
 /** Type of number: international (E.164 digits), network-specific (short codes) or alphanumeric. */
 const TON = { international: 1, networkSpecific: 3, alphanumeric: 5 } as const;
 const NPI_ISDN = 1;
@@ -78,6 +97,37 @@ export function parseReceipt(pdu: PDU, smsc: string): DeliveryReceipt | null {
   const state = /stat:(\w+)/iu.exec(raw)?.[1]?.toUpperCase() ?? "UNKNOWN";
   const error = /err:(\w+)/iu.exec(raw)?.[1] ?? null;
   return { messageId: id, smsc, state, error, raw };
+}
+
+/** The concatenation of a part: UDH element 0x00 (8-bit reference) or 0x08 (16-bit), or the SAR TLVs. */
+function partOf(udh: Buffer[] | undefined, pdu: PDU): InboundSm["part"] {
+  for (const ie of udh ?? []) {
+    if (ie[0] === 0x00 && ie[1] === 3) return { ref: ie[2]!, total: ie[3]!, seq: ie[4]! };
+    if (ie[0] === 0x08 && ie[1] === 4) return { ref: ie.readUInt16BE(2), total: ie[4]!, seq: ie[5]! };
+  }
+  const [ref, total, seq] = [pdu.sar_msg_ref_num, pdu.sar_total_segments, pdu.sar_segment_seqnum];
+  if (typeof ref === "number" && typeof total === "number" && typeof seq === "number" && total > 1) return { ref, total, seq };
+  return undefined;
+}
+
+/**
+ * A subscriber's message from a deliver_sm that is not a receipt. The `smpp` package decodes the
+ * text by data_coding (default alphabet, Latin-1, UCS-2); binary data (a ringtone, a WAP push) is
+ * no text message and gives null.
+ */
+export function parseInbound(pdu: PDU, smsc: string): InboundSm | null {
+  const esm = typeof pdu.esm_class === "number" ? pdu.esm_class : 0;
+  if ((esm & 0x3c) !== 0) return null;
+  const coding = (typeof pdu.data_coding === "number" ? pdu.data_coding : 0) & 0x0f;
+  if (coding === 2 || coding === 4) return null;
+  const sm = pdu.short_message as { message?: unknown; udh?: Buffer[] } | undefined;
+  const payload = pdu.message_payload as { message?: unknown; udh?: Buffer[] } | undefined;
+  const body = typeof sm?.message === "string" && sm.message ? sm : payload;
+  if (typeof body?.message !== "string") return null;
+  const source = String(pdu.source_addr ?? "");
+  const from = pdu.source_addr_ton === TON.international && /^\d+$/u.test(source) ? `+${source}` : source;
+  const part = partOf(body.udh, pdu);
+  return { smsc, from, to: String(pdu.destination_addr ?? ""), text: body.message, ...(part ? { part } : {}) };
 }
 
 /** One bound transceiver session to one SMSC, re-bound whenever it drops. */
@@ -135,9 +185,20 @@ export class SmppLink {
       });
     });
     session.on("deliver_sm", (pdu: PDU) => {
-      session.send(pdu.response());
       const receipt = parseReceipt(pdu, smscOf(this.target));
-      if (receipt) this.options.onReceipt?.(receipt);
+      const inbound = receipt ? null : parseInbound(pdu, smscOf(this.target));
+      if (!inbound || !this.options.onInbound) {
+        session.send(pdu.response());
+        if (receipt) this.options.onReceipt?.(receipt);
+        return;
+      }
+      this.options.onInbound(inbound).then(
+        () => session.send(pdu.response()),
+        (error: unknown) => {
+          this.emit("inbound_failed", { error: error instanceof Error ? error.message : String(error) });
+          session.send(pdu.response({ command_status: ESME_RX_T_APPN }));
+        },
+      );
     });
     session.on("enquire_link", (pdu: PDU) => session.send(pdu.response()));
     session.on("unbind", (pdu: PDU) => {
@@ -275,6 +336,8 @@ export class SmppLink {
   }
 }
 
+const linkKey = (target: SmppTarget) => `${target.host}:${target.port}:${target.systemId}:${target.password}:${target.source}`;
+
 /** One link per SMSC account, created on first use and shared by every job of the process. */
 export class SmppLinks {
   private readonly links = new Map<string, SmppLink>();
@@ -282,13 +345,28 @@ export class SmppLinks {
   constructor(private readonly options: SmppOptions = {}) {}
 
   link(target: SmppTarget): SmppLink {
-    const key = `${target.host}:${target.port}:${target.systemId}:${target.password}:${target.source}`;
+    const key = linkKey(target);
     let link = this.links.get(key);
     if (!link) {
       link = new SmppLink(target, this.options);
       this.links.set(key, link);
     }
     return link;
+  }
+
+  /**
+   * Keeps exactly these gateways bound (the SMS Config list): a gateway delivers subscribers'
+   * messages only to a bound client, so the links are opened at start, not at the first reply.
+   * Links of gateways no longer listed are unbound.
+   */
+  keepBound(targets: SmppTarget[], onError: (error: unknown) => void): void {
+    const wanted = new Set(targets.map(linkKey));
+    for (const [key, link] of this.links) {
+      if (wanted.has(key)) continue;
+      this.links.delete(key);
+      void link.close();
+    }
+    for (const target of targets) this.link(target).ready().catch(onError);
   }
 
   /** Every link unbound and closed: the worker's shutdown awaits this. */

@@ -5,6 +5,8 @@ export interface OutboundSms {
   text: string;
   /** Our stable id of this message (retries reuse it so a gateway can drop duplicates). */
   reference: string;
+  /** HTTP to Kannel or Jasmin: where the gateway sends this message's receipt (carries its token). */
+  receiptUrl?: string;
 }
 
 export interface SendResult {

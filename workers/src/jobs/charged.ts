@@ -14,7 +14,7 @@ import {
   type JobData,
   type JobFailureCode,
 } from "@storefront/shared";
-import { findHold, providerBackoff, releaseHold, settleHold, type Logger } from "@storefront/shared/server";
+import { findHold, providerBackoff, releaseHold, scrubbedReason, settleHold, type Logger } from "@storefront/shared/server";
 import type { WorkerContext } from "../context";
 import { isProviderError, type ProviderError } from "../providers/errors";
 
@@ -166,7 +166,8 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       const error = classify(raw, queue, job, ctx.config.AI_RETRY_BUDGET_MS);
       if (isFinalFailure(error, job)) {
         const code = failureCode(error);
-        const detail = userFacingReason(error);
+        // The provider's error without the subscriber's text: failedReason is what the queue monitor shows.
+        const detail = scrubbedReason(userFacingReason(error), job.data);
         // If the refund itself cannot be written now, the hold sweeper releases it later.
         await failFinally(ctx, queue, jobId, base, code, detail, log).catch((refundError: unknown) =>
           log.error({ err: refundError }, "releasing the hold failed; the sweeper will release it"),

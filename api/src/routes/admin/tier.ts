@@ -11,8 +11,8 @@ export const adminTierRoutes = [
     tag: TAGS.admin,
     summary: "Set a user's coins and tier (a ledger entry; pushes wallet-updated)",
     auth: "admin",
-    // Setting a balance can create coins: it needs the coin-granting permission too.
-    permission: ["users:edit_wallet", "coins:grant"],
+    permission: "users:edit_wallet",
+    grants: ["balance", "tier"],
     body: updateUserTierRequestSchema,
     response: updateUserTierResponseSchema,
     errors: [400, 401, 403, 404],

@@ -49,7 +49,8 @@ export const adminUserPackagesRoutes = [
     summary: "Assign a package to a user (credits its coins once)",
     auth: "admin",
     // Assigning credits the package's coins (and sets up their renewals): a coin grant.
-    permission: ["packages:assign", "coins:grant"],
+    permission: "packages:assign",
+    grants: "assignment",
     middleware: [packageRequired],
     body: assignPackageRequestSchema,
     response: assignPackageResponseSchema,

@@ -24,6 +24,7 @@ export const adminWalletConfigRoutes = [
     summary: "Replace feature pricing and tiers",
     auth: "admin",
     permission: "wallet_config:edit",
+    grants: "pricing",
     body: walletConfigRequestSchema,
     response: walletConfigSaveResponseSchema,
     errors: [400, 401, 403],

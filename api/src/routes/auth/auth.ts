@@ -11,6 +11,7 @@ import {
 import { User } from "@storefront/shared/server";
 import { SESSION_COOKIE } from "../../middleware/session";
 import { changePassword, limitLoginAttempts, limitSignups, login, logout, sessionUserBody, signup } from "../../services/auth";
+import { accountPhone, ACCOUNT_PHONE_FIELDS } from "../../services/phone-proof";
 import { defineRoute, TAGS } from "../define";
 
 /** Subscriber accounts: SPEC §7 paths, with clean aliases served by the same handlers. */
@@ -26,8 +27,9 @@ export const authRoutes = [
     status: 201,
     errors: [400, 409, 429],
     handler: async ({ body, req, ctx }) => {
-      await limitSignups(ctx.redis, ctx.config, req.ip ?? "unknown");
-      const user = await signup(body, ctx.config.DEFAULT_PHONE_COUNTRY);
+      // A signup that brings the code of its number is one real phone: the code's own limits apply.
+      if (!body.code) await limitSignups(ctx.redis, ctx.config, req.ip ?? "unknown");
+      const user = await signup(ctx, body);
       return { ...sessionUserBody(user), message: "Subscribed successfully" };
     },
   }),
@@ -60,13 +62,13 @@ export const authRoutes = [
     handler: async ({ req }) => {
       const userId = req.session?.userId;
       if (!userId) return { success: true, authenticated: false, user: null };
-      const user = await User.findById(userId, { phone: 1, isActive: 1 }).lean<{ phone: string; isActive: boolean }>();
+      const user = await User.findById(userId, { ...ACCOUNT_PHONE_FIELDS, isActive: 1 }).lean();
       if (!user?.isActive) {
         delete req.session.userId;
         delete req.session.phone;
         return { success: true, authenticated: false, user: null };
       }
-      return { success: true, authenticated: true, user: { id: userId, phone: user.phone } };
+      return { success: true, authenticated: true, user: { id: userId, ...accountPhone(user) } };
     },
   }),
 

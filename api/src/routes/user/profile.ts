@@ -15,17 +15,25 @@ import { checkImage } from "../../middleware/upload";
 import { defineRoute, TAGS } from "../define";
 
 interface ProfileDoc {
-  phone: string;
+  phone?: string;
+  releasedPhone?: string;
   displayName: string;
   country: string;
   avatarKey: string | null;
 }
 
-const projection = { phone: 1, displayName: 1, country: 1, avatarKey: 1 };
+const projection = { phone: 1, releasedPhone: 1, displayName: 1, country: 1, avatarKey: 1 };
 
 function profileBody(id: string, user: ProfileDoc) {
   const avatar = user.avatarKey ? `/api/user/avatar.php?key=${encodeURIComponent(user.avatarKey)}` : null;
-  return { success: true as const, id, phone: user.phone, displayName: user.displayName, country: user.country, avatar };
+  return {
+    success: true as const,
+    id,
+    phone: user.phone ?? user.releasedPhone ?? "",
+    displayName: user.displayName,
+    country: user.country,
+    avatar,
+  };
 }
 
 export const profileRoutes = [

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import mongoose, { Schema } from "mongoose";
 import { SMS_INTEGRATION_DEFAULTS } from "../../constants";
-import { SMS_WEBHOOK_AUTH_MODES, type SmsIntegrationConfigValues } from "../../schemas/sms-integration";
+import { SMS_GATEWAY_FORMATS, SMS_WEBHOOK_AUTH_MODES, type SmsIntegrationConfigValues } from "../../schemas/sms-integration";
 
 /**
  * One document (`_id: "sms"`): the SMS integration settings of SPEC §3. Documents saved before
@@ -15,6 +15,7 @@ const smsIntegrationConfigSchema = new Schema(
     gateway_username: { type: String, default: "" },
     gateway_password: { type: String, default: "" },
     sender_id: { type: String, default: "" },
+    gateway_format: { type: String, enum: SMS_GATEWAY_FORMATS, default: "json" },
     webhook_secret: { type: String, default: "" },
     webhook_secret_previous: { type: String, default: "" },
     webhook_secret_previous_until: { type: Date, default: null },
@@ -51,6 +52,7 @@ export async function loadSmsIntegrationConfig(): Promise<SmsIntegrationConfigVa
     gateway_username: doc?.gateway_username ?? "",
     gateway_password: doc?.gateway_password ?? "",
     sender_id: doc?.sender_id ?? "",
+    gateway_format: doc?.gateway_format ?? "json",
     webhook_secret: doc?.webhook_secret ?? "",
     webhook_secret_previous: doc?.webhook_secret_previous ?? "",
     webhook_secret_previous_until: doc?.webhook_secret_previous_until ? doc.webhook_secret_previous_until.getTime() : null,

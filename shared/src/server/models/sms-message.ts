@@ -1,8 +1,18 @@
+import { createHash } from "node:crypto";
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 
 export const SMS_DIRECTIONS = ["inbound", "outbound"] as const;
 /** What an outbound message is: an AI answer or one of the fixed texts. */
-export const SMS_REPLY_KINDS = ["ai", "welcome", "insufficient_funds", "daily_cap", "opt_out", "opt_in", "low_balance"] as const;
+export const SMS_REPLY_KINDS = [
+  "ai",
+  "welcome",
+  "insufficient_funds",
+  "daily_cap",
+  "opt_out",
+  "opt_in",
+  "low_balance",
+  "phone_code",
+] as const;
 /**
  * Outbound life: prepared (text and price fixed) → sending (charged, for AI replies) → sent |
  * failed. A retried job resumes from the stored state, so nothing is charged or sent twice.
@@ -39,6 +49,11 @@ const smsMessageSchema = new Schema(
     /** Delivery receipt state (SMPP deliver_sm: DELIVRD, UNDELIV...). */
     delivery_status: { type: String, default: null },
     delivered_at: { type: Date, default: null },
+    /**
+     * Outbound over HTTP to Kannel or Jasmin: SHA-256 (hex) of the unguessable token each send puts
+     * in its receipt URL (dlr-url), so the gateway's receipt finds this message and nobody else's.
+     */
+    receipt_token_hashes: { type: [String], default: undefined },
     /** Epoch ms the webhook accepted the inbound message this answers. */
     received_at: { type: Number, default: null },
     sent_at: { type: Date, default: null },
@@ -49,6 +64,12 @@ smsMessageSchema.index({ phone: 1, created_at: -1 });
 smsMessageSchema.index({ created_at: -1 });
 smsMessageSchema.index({ gateway_message_id: 1 });
 smsMessageSchema.index({ gateway_part_ids: 1 }, { sparse: true });
+smsMessageSchema.index({ receipt_token_hashes: 1 }, { sparse: true });
 
 export type SmsMessageDoc = InferSchemaType<typeof smsMessageSchema> & { _id: Types.ObjectId; created_at: Date };
 export const SmsMessage = mongoose.model("SmsMessage", smsMessageSchema);
+
+/** What an outbound record keeps of the token in its receipt URL (the token itself is never stored). */
+export function receiptTokenHash(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}

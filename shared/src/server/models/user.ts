@@ -2,7 +2,15 @@ import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
 
 const userSchema = new Schema(
   {
-    phone: { type: String, required: true, unique: true },
+    /**
+     * The number the account signs in with, in E.164. Absent once its owner proved it from another
+     * account while this one had not (`releasedPhone` then holds it, for signing in).
+     */
+    phone: { type: String },
+    /** When the number was proven by a code sent to it; until then no SMS is tied to the account. */
+    phoneVerifiedAt: { type: Date, default: null },
+    /** The number a proven owner took back from this unproven account; it still signs in with it. */
+    releasedPhone: { type: String, default: undefined },
     passwordHash: { type: String, required: true },
     displayName: { type: String, default: "" },
     country: { type: String, default: "" },
@@ -34,6 +42,9 @@ const userSchema = new Schema(
 );
 
 export type UserDoc = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId };
+// Sparse: a released account has no number (migrations/phone-proof.ts rebuilds the older index).
+userSchema.index({ phone: 1 }, { unique: true, sparse: true });
+userSchema.index({ releasedPhone: 1 }, { sparse: true });
 // Signups per day (admin/analytics.php).
 userSchema.index({ createdAt: 1 });
 export const User = mongoose.model("User", userSchema);

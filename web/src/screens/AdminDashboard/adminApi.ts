@@ -90,7 +90,9 @@ export const adminApi = {
   saveSmsIntegration: (config: SmsIntegrationForm) =>
     post<{ success: true; config: SmsIntegrationConfig }>("sms/integration/config.php", config),
   /** Tests the form's URL and credentials (the password only when typed: a changed URL needs it). */
-  testSmsGateway: (gateway: Pick<SmsIntegrationForm, "gateway_url" | "gateway_username" | "gateway_password">) =>
+  testSmsGateway: (
+    gateway: Pick<SmsIntegrationForm, "gateway_url" | "gateway_format" | "gateway_username" | "gateway_password">,
+  ) =>
     request<{ success: boolean; test_result?: { success: boolean; error?: string }; error?: string }>(
       "sms/integration/config.php",
       {

@@ -12,6 +12,7 @@ import { LanguageToggle } from "../../components/LanguageToggle";
 import { useToast } from "../../components/Toasts";
 import { WalletBadge } from "../../components/WalletBadge";
 import { useUser } from "../../hooks/useAuth";
+import { PhoneProofNotice } from "../VerifyPhone/PhoneProofNotice";
 import "./Dashboard.css";
 
 interface Tool {
@@ -59,6 +60,7 @@ export default function Dashboard() {
         </div>
       </header>
       <main id="main" className="dashboard__main">
+        <PhoneProofNotice />
         <h1 className="dashboard__title">{t("dashboard.title")}</h1>
         <p className="dashboard__subtitle">
           {t("dashboard.subtitle")} <GetCoinsLink />

@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { displayConversationTitle, doctorConversationTitle, LIMITS, MEDICAL_DISCLAIMER } from "@storefront/shared";
+import { displayConversationTitle, doctorConversationTitle, LIMITS, MEDICAL_DISCLAIMER, priceOf } from "@storefront/shared";
 import { listConversations, loadConversation, saveConversation, type ConversationSummary } from "../../api/conversations";
 import { ConversationCost, ConversationSidebar } from "../../components/ConversationSidebar";
 import { GetCoinsLink, isShortOfCoins } from "../../components/GetCoinsLink";
@@ -63,6 +63,7 @@ export default function Doctor() {
   }, [messages, loading, streamed, atBottom]);
 
   const length = Array.from(input).length;
+  const cost = useMemo(() => priceOf({ feature: "doctor", message: input }), [input]);
   const tooLong = length > LIMITS.doctorMessageChars;
   const showCounter = length > LIMITS.doctorMessageChars * LIMITS.doctorCounterThreshold;
 
@@ -301,6 +302,10 @@ export default function Doctor() {
             </button>
           </div>
           <div id="doctor-counter" className="doctor__counter" aria-live="polite">
+            {input.trim() && !tooLong && (
+              // The server's own price function (shared/src/pricing.ts), at the default table like the other tools' hints.
+              <span data-testid="doctor-cost">{t("doctor.cost", { count: cost })}</span>
+            )}
             {showCounter && (
               <span className={tooLong ? "doctor__counter--over" : ""}>
                 {t("doctor.counter", { n: format.number(length), max: format.number(LIMITS.doctorMessageChars) })}

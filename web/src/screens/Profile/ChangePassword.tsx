@@ -6,6 +6,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PASSWORD_MIN } from "@storefront/shared";
+import { errorMessage } from "../../api/errors";
 import { ApiError, post } from "../../api/client";
 import { useToast } from "../../components/Toasts";
 
@@ -40,7 +41,7 @@ export function ChangePassword() {
       toast.success(t("profile.password.changed"));
     } catch (error) {
       if (!(error instanceof ApiError)) toast.error(t("profile.password.failed"));
-      else if (error.status === 429) toast.error(t("profile.password.tooMany"));
+      else if (error.status === 429) toast.error(errorMessage(error, t("profile.password.tooMany")));
       // The server names the field (400) or refuses the current password (401); the texts are ours.
       else if (error.status === 401 || error.body.field === "currentPassword")
         setErrors({ currentPassword: t("profile.password.wrongCurrent") });

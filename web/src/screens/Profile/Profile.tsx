@@ -10,6 +10,7 @@ import { useUser } from "../../hooks/useAuth";
 import { useFormat } from "../../hooks/useFormat";
 import { ChangePassword } from "./ChangePassword";
 import "./Profile.css";
+import { PhoneProofNotice } from "../VerifyPhone/PhoneProofNotice";
 
 export default function Profile() {
   const { t } = useTranslation();
@@ -118,6 +119,7 @@ export default function Profile() {
               {t("profile.phoneReadOnly")}
             </span>
           </div>
+          <PhoneProofNotice />
           <div className="field">
             <label htmlFor="profile-name">{t("profile.displayName")}</label>
             <input

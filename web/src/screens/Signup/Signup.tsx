@@ -14,6 +14,8 @@ import { PhoneField } from "../../components/PhoneField/PhoneField";
 import { useToast } from "../../components/Toasts";
 import { useAuth } from "../../hooks/useAuth";
 import { useCredentials } from "../../hooks/useFieldErrors";
+import { sendPhoneCode } from "../../api/phone";
+import { ClaimNumberLink } from "../VerifyPhone/ClaimNumberLink";
 
 export default function Signup() {
   const { t } = useTranslation();
@@ -42,6 +44,8 @@ export default function Signup() {
     setState("submitting");
     try {
       await signup(phone, password);
+      // The code that proves the number goes out at sign-up; the user types it after logging in.
+      void sendPhoneCode(phone).catch(() => undefined);
       setState("subscribed");
       toast.success(t("auth.subscribedToast"), TOAST_MS.signup);
     } catch (error) {
@@ -78,7 +82,7 @@ export default function Signup() {
             {offerSignIn && (
               <>
                 {" "}
-                <AppLink to="/login">{t("auth.signInInstead")}</AppLink>
+                <AppLink to="/login">{t("auth.signInInstead")}</AppLink> <ClaimNumberLink phone={phone} password={password} />
               </>
             )}
           </div>

@@ -5,7 +5,8 @@
  * reply (the same prepared → sent | failed record), so a retried job sends it once.
  *
  * Checked again when it is sent, since the queue may hold it for a while: the subscriber still
- * wants it, the balance is still below, the integration is on, the phone has not opted out, and
+ * wants it, their number is proven (phone proof: an unproven one may be someone else's), the balance
+ * is still below, the integration is on, the phone has not opted out, and
  * they have had fewer than LOW_BALANCE_SMS_PER_DAY today (a threshold changed back and forth
  * must not become an SMS pump we pay for).
  */
@@ -28,7 +29,9 @@ import type { Context, SmsReplyDeps, SmsReplyOutcome } from "./types";
 
 interface AlertUser {
   _id: Types.ObjectId;
-  phone: string;
+  /** Absent once its proven owner took the number back. */
+  phone?: string;
+  phoneVerifiedAt?: Date | null;
   displayName?: string;
   isActive: boolean;
   coins: number;
@@ -44,6 +47,7 @@ export async function handleAlert(alert: SmsAlertJob, deps: SmsReplyDeps): Promi
   const [user, config, existing, done] = await Promise.all([
     User.findById(alert.userId, {
       phone: 1,
+      phoneVerifiedAt: 1,
       displayName: 1,
       isActive: 1,
       coins: 1,
@@ -55,7 +59,7 @@ export async function handleAlert(alert: SmsAlertJob, deps: SmsReplyDeps): Promi
     SmsLog.exists({ key: `${messageId}:processed` }),
   ]);
   const smppGateway = config.gateway_url ? null : await anySmppGateway();
-  const phone = user ? canonicalPhone(user.phone, deps.phoneCountry) : "";
+  const phone = user?.phone ? canonicalPhone(user.phone, deps.phoneCountry) : "";
   const job: SmsReplyJob = {
     messageId,
     from: phone,
@@ -74,8 +78,8 @@ export async function handleAlert(alert: SmsAlertJob, deps: SmsReplyDeps): Promi
     user: user
       ? {
           id: user._id,
-          name: user.displayName || user.phone,
-          phone: user.phone,
+          name: user.displayName || phone,
+          phone,
           isActive: user.isActive,
           dailyCap: null,
           lowBalanceThreshold: alert.threshold,
@@ -90,6 +94,8 @@ export async function handleAlert(alert: SmsAlertJob, deps: SmsReplyDeps): Promi
   if (!user) return finish(ctx, "failed", { ...kind, error: "user not found" });
   if (!user.isActive) return finish(ctx, "user_inactive", kind);
   if (!user.smsAlerts) return finish(ctx, "alerts_off", kind);
+  // A number the account never proved may be someone else's: their phone gets nothing of it.
+  if (!user.phone || !user.phoneVerifiedAt) return finish(ctx, "phone_unproven", kind);
   // Topped up (or the crossing was reset) while it waited: the alert is no longer true.
   if (!user.lowBalanceAlerted || user.coins >= alert.threshold) return finish(ctx, "balance_restored", kind);
   if (!config.enabled) return finish(ctx, "integration_disabled", kind);

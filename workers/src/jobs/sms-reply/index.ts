@@ -14,15 +14,20 @@ import { isArabic, priceOf, smsQueueJobSchema, type Language, type SmsQueueJob, 
 import {
   loadSmsIntegrationConfig,
   loadWalletTables,
+  onCacheChange,
+  SmsGatewayConfig,
   SmsLog,
   SmsMessage,
   SmsOptOut,
+  type SmsGatewayConfigDoc,
   type SmsMessageDoc,
 } from "@storefront/shared/server";
 import type { WorkerContext } from "../../context";
-import { SmppLinks } from "../../gateways/smpp";
+import { SmppLinks, smppTargetOf } from "../../gateways/smpp";
+import { acceptSmppInbound } from "./inbound-smpp";
 import { createChatProvider } from "../../providers/chat/index";
 import { alertMessageId, handleAlert } from "./alert";
+import { codeMessageId, handleCode } from "./code";
 import { handleKeyword, keywordOf } from "./keywords";
 import { finish, logSteps } from "./log";
 import { chargeAndSend, prepareOutbound, smppGatewayFor } from "./outbound";
@@ -49,17 +54,39 @@ function smsDeps(ctx: WorkerContext): SmsReplyDeps {
       chat: createChatProvider(config),
       log,
       phoneCountry: config.DEFAULT_PHONE_COUNTRY,
-      http: {},
+      http: { receiptBaseUrl: config.PUBLIC_BASE_URL },
       smsQueue: new Queue("sms-reply", { connection: redis }).on("error", () => undefined),
       lowBalance: { threshold: config.LOW_BALANCE_THRESHOLD, smsPerDay: config.LOW_BALANCE_SMS_PER_DAY },
       smpp: new SmppLinks({
         onReceipt: (receipt) =>
           void recordReceipt(receipt, redis).catch((err: unknown) => log.warn({ err }, "delivery receipt not stored")),
+        onInbound: async (message) => {
+          const outcome = await acceptSmppInbound(redis, deps!.smsQueue!, message);
+          log.info({ smsc: message.smsc, outcome }, "sms over smpp");
+        },
         onEvent: (event, details) => log.info({ ...details, event }, "smpp link"),
       }),
     };
   }
   return deps;
+}
+
+/**
+ * Binds every gateway of the SMS Config list now and whenever an administrator changes the list
+ * (and every minute, should a change notice be lost): subscribers' messages come over these binds.
+ */
+export function bindSmsGateways(ctx: WorkerContext): void {
+  const { smpp } = smsDeps(ctx);
+  const sync = () =>
+    SmsGatewayConfig.find()
+      .lean<SmsGatewayConfigDoc[]>()
+      .then((rows) =>
+        smpp.keepBound(rows.map(smppTargetOf), (err: unknown) => ctx.log.warn({ err }, "smpp gateway not bound yet")),
+      )
+      .catch((err: unknown) => ctx.log.warn({ err }, "smpp gateways not read"));
+  void sync();
+  onCacheChange("sms-gateways", () => void sync());
+  setInterval(() => void sync(), 60_000).unref();
 }
 
 /** Unbinds this process's SMPP links (worker shutdown, after the last job has finished). */
@@ -138,8 +165,8 @@ export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promi
 
 /** The last attempt failed: the administrator still sees an outcome for the message. */
 async function recordFailure(job: SmsQueueJob, error: unknown): Promise<void> {
-  const alert = "type" in job;
-  const messageId = alert ? alertMessageId(job) : job.messageId;
+  const alert = "type" in job && job.type === "low_balance";
+  const messageId = !("type" in job) ? job.messageId : job.type === "low_balance" ? alertMessageId(job) : codeMessageId(job);
   await SmsLog.updateOne(
     { key: `${messageId}:processed` },
     {
@@ -147,7 +174,7 @@ async function recordFailure(job: SmsQueueJob, error: unknown): Promise<void> {
         action: "sms_processed",
         user_id: alert ? job.userId : null,
         user_name: "",
-        phone: alert ? "" : canonicalPhone(job.from, deps?.phoneCountry),
+        phone: "type" in job ? (job.type === "phone_code" ? job.phone : "") : canonicalPhone(job.from, deps?.phoneCountry),
         message_id: messageId,
         details: JSON.stringify({ result: "failed", error: error instanceof Error ? error.message : String(error) }),
       },
@@ -165,7 +192,8 @@ export const smsReplyProcessor =
     }
     try {
       const data = parsed.data;
-      return await ("type" in data ? handleAlert(data, smsDeps(ctx)) : handleInbound(data, smsDeps(ctx)));
+      if (!("type" in data)) return await handleInbound(data, smsDeps(ctx));
+      return await (data.type === "low_balance" ? handleAlert(data, smsDeps(ctx)) : handleCode(data, smsDeps(ctx)));
     } catch (error) {
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       if (lastAttempt) await recordFailure(parsed.data, error).catch(() => undefined);

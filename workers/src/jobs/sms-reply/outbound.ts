@@ -2,7 +2,8 @@
  * The outbound reply: recorded once (prepared → sending → sent | failed), charged when it is an
  * AI reply, and delivered through the shortcode's SMPP gateway or the HTTP gateway.
  */
-import { DAILY_CAP_SMS, isArabic, smsEncoding } from "@storefront/shared";
+import { randomBytes } from "node:crypto";
+import { DAILY_CAP_SMS, isArabic, SMS_RECEIPT_PATH, smsEncoding } from "@storefront/shared";
 import {
   credit,
   DailyCapError,
@@ -10,6 +11,7 @@ import {
   InsufficientCoinsError,
   LedgerEntry,
   noticeLowBalance,
+  receiptTokenHash,
   RecordCache,
   SmsGatewayConfig,
   SmsMessage,
@@ -23,7 +25,7 @@ import { finish, type Step } from "./log";
 import { applyParkedReceipt } from "./receipts";
 import type { Context, SmsReplyOutcome } from "./types";
 
-type ReplyKind = "ai" | "welcome" | "insufficient_funds" | "daily_cap" | "opt_out" | "opt_in" | "low_balance";
+type ReplyKind = "ai" | "welcome" | "insufficient_funds" | "daily_cap" | "opt_out" | "opt_in" | "low_balance" | "phone_code";
 
 /** Creates the outbound record once; a retry gets the one the first attempt wrote. */
 export async function prepareOutbound(ctx: Context, kind: ReplyKind, text: string, coins: number): Promise<SmsMessageDoc> {
@@ -75,16 +77,32 @@ export function anySmppGateway(): Promise<SmsGatewayConfigDoc | null> {
   return oldestMtGateway.get("");
 }
 
+/**
+ * Kannel and Jasmin send a message's receipt to the URL it was sent with: a fresh unguessable token
+ * per send, its hash stored on the record first (a receipt can come before the send returns).
+ */
+async function receiptUrlFor(ctx: Context, out: SmsMessageDoc): Promise<string | null> {
+  const base = ctx.deps.http.receiptBaseUrl;
+  if (ctx.config.gateway_format === "json" || !base) return null;
+  const token = randomBytes(24).toString("base64url");
+  await SmsMessage.updateOne({ _id: out._id }, { $push: { receipt_token_hashes: receiptTokenHash(token) } });
+  return `${base.replace(/\/+$/u, "")}/api${SMS_RECEIPT_PATH}?t=${token}`;
+}
+
 async function deliver(
   ctx: Context,
   out: SmsMessageDoc,
 ): Promise<{ channel: "http" | "smpp"; result: SendResult; smsc: string | null }> {
-  const sms = { to: ctx.phone, text: out.message, reference: String(out._id) };
+  const sms = { to: ctx.phone, text: ctx.secretText ?? out.message, reference: String(out._id) };
   if (ctx.smppGateway) {
     const target = smppTargetOf(ctx.smppGateway);
     return { channel: "smpp", result: await ctx.deps.smpp.link(target).submit(sms), smsc: smscOf(target) };
   }
-  if (ctx.config.gateway_url) return { channel: "http", result: await sendViaHttp(ctx.config, sms, ctx.deps.http), smsc: null };
+  if (ctx.config.gateway_url) {
+    const receiptUrl = await receiptUrlFor(ctx, out);
+    const result = await sendViaHttp(ctx.config, { ...sms, ...(receiptUrl ? { receiptUrl } : {}) }, ctx.deps.http);
+    return { channel: "http", result, smsc: null };
+  }
   throw new GatewayError("No SMS gateway is configured", false);
 }
 

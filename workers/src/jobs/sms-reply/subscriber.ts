@@ -9,12 +9,17 @@ export function canonicalPhone(phone: string, country?: PhoneCountry): string {
   return sharedCanonicalPhone(phone, country);
 }
 
-/** The canonical row first: a number the phone migration reported twice bills its canonical account. */
+/**
+ * Only an account that proved the number by a code sent to it (api/src/services/phone-proof.ts):
+ * anyone can sign up with any number, so an unproven account must not be answered, charged or
+ * alerted for what the number's owner sends. The canonical row first: a number the phone migration
+ * reported twice bills its canonical account.
+ */
 export async function findSubscriber(from: string, country: PhoneCountry | undefined): Promise<Subscriber | null> {
   const forms = phoneLookupForms(from, country);
   const [rows, { tiers }] = await Promise.all([
     User.find(
-      { phone: { $in: forms } },
+      { phone: { $in: forms }, phoneVerifiedAt: { $ne: null } },
       {
         phone: 1,
         displayName: 1,

@@ -46,6 +46,8 @@ export interface Context {
   config: SmsIntegrationConfigValues;
   /** The SMPP gateway of the message's shortcode, when the SMS Config list has one. */
   smppGateway: SmsGatewayConfigDoc | null;
+  /** The text to send when the record must not hold it (a phone code: recorded masked, code.ts). */
+  secretText?: string;
 }
 
 export type SmsReplyOutcome =
@@ -59,4 +61,5 @@ export type SmsReplyOutcome =
   | "already_processed"
   | "failed"
   | "alerts_off"
-  | "balance_restored";
+  | "balance_restored"
+  | "phone_unproven";

@@ -4,7 +4,14 @@
  */
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { FALLBACK_PACKAGES, PACKAGE_MAX, SUBSCRIPTION_TYPES, type WalletPackage } from "@storefront/shared";
+import {
+  FALLBACK_PACKAGES,
+  PACKAGE_MAX,
+  PRICE_MINOR_UNITS,
+  priceInMinorUnits,
+  SUBSCRIPTION_TYPES,
+  type WalletPackage,
+} from "@storefront/shared";
 import { useToast } from "../../../components/Toasts";
 import { useMoney } from "../../../hooks/useStorefront";
 import { adminApi, type PackageForm } from "../adminApi";
@@ -185,6 +192,9 @@ function PackageEditor({
     const price = String(form.price).trim() === "" ? 0 : Number(form.price);
     if (!Number.isFinite(price) || price < 0) found.price = t("admin.packages.priceInvalid");
     else if (price > PACKAGE_MAX.price) found.price = t("admin.packages.priceMax", { max: PACKAGE_MAX.price });
+    // The server's rule (shared/src/value-paths.ts): whole cents, never rounded down to free.
+    else if (priceInMinorUnits(price) === null || (price > 0 && price < 1 / PRICE_MINOR_UNITS))
+      found.price = t("admin.packages.priceStep", { step: 1 / PRICE_MINOR_UNITS });
     setErrors(found);
     if (Object.keys(found).length) return;
     setSaving(true);

@@ -1,7 +1,14 @@
 /** SPEC §2 SMS Integration: Configuration tab and Logs & Statistics tab (logs, stats, messages). */
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
 import { Trans, useTranslation } from "react-i18next";
-import { LIMITS, SMS_LOG_ACTIONS, SMS_WEBHOOK_AUTH_MODES, type SmsWebhookAuth } from "@storefront/shared";
+import {
+  LIMITS,
+  SMS_GATEWAY_FORMATS,
+  SMS_LOG_ACTIONS,
+  SMS_WEBHOOK_AUTH_MODES,
+  type SmsGatewayFormat,
+  type SmsWebhookAuth,
+} from "@storefront/shared";
 import { useToast } from "../../../components/Toasts";
 import {
   adminApi,
@@ -120,6 +127,7 @@ function ConfigTab() {
     try {
       const res = await adminApi.testSmsGateway({
         gateway_url: form.gateway_url.trim(),
+        gateway_format: form.gateway_format,
         gateway_username: form.gateway_username,
         gateway_password: form.gateway_password,
       });
@@ -210,6 +218,22 @@ function ConfigTab() {
         </label>
         <div className="admin-form-grid">
           {text("gateway_url", "url")}
+          <div className="field">
+            <label htmlFor={`${id}-format`}>{t("admin.smsIntegration.gateway_format")}</label>
+            <select
+              id={`${id}-format`}
+              className="select"
+              value={form.gateway_format}
+              disabled={readOnly}
+              onChange={(e) => set("gateway_format", e.target.value as SmsGatewayFormat)}
+            >
+              {SMS_GATEWAY_FORMATS.map((format) => (
+                <option key={format} value={format}>
+                  {t(`admin.smsIntegration.format_${format}`)}
+                </option>
+              ))}
+            </select>
+          </div>
           {text("sender_id")}
           {text("gateway_username")}
           {secret(

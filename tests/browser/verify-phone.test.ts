@@ -1,0 +1,195 @@
+/// <reference lib="dom" />
+/**
+ * Proving the phone number in the web app: the code sent at sign-up, typed on /verify-phone after
+ * logging in (errors at the code field, the resend countdown), and the owner of a number an
+ * unproven account holds proving it from the signup screen. On an API process and a database of
+ * their own with no SMS gateway: the codes are read from its log, where the offline default puts
+ * them. Screenshots at phone and desktop sizes in English and Arabic.
+ */
+import mongoose from "mongoose";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startApiProcess, type ApiProcess } from "../support/api-process";
+import { Client, uniquePhone } from "../support/client";
+import { until } from "../support/realtime";
+import { keepFailureScreenshots, launch, screenshot, seriousViolations } from "./browser";
+
+const DATABASE = inject("mongoUri").replace(/\/[^/?]*(\?|$)/u, "/storefront_verify_phone$1");
+const PASSWORD = "secret-pass";
+let api: ApiProcess;
+let browser: Browser;
+let page: Page;
+const codesRead = new Map<string, number>();
+
+/** The next code the API wrote to its log for `phone`. */
+async function loggedCode(phone: string): Promise<string> {
+  const codes = () =>
+    api
+      .output()
+      .split("\n")
+      .filter((line) => line.includes('"phone code') && line.includes(`"phone":"${phone}"`))
+      .map((line) => (JSON.parse(line) as { code: string }).code);
+  const read = codesRead.get(phone) ?? 0;
+  await until(() => codes().length > read || undefined, 10_000, `a new code for ${phone} in the log`, 20);
+  codesRead.set(phone, codes().length);
+  return codes().at(-1)!;
+}
+
+async function setLanguage(target: "en" | "ar") {
+  const current = await page.evaluate(() => document.documentElement.lang);
+  if (current !== target) await page.getByTestId("language-toggle").first().click();
+  await page.waitForFunction((lang) => document.documentElement.lang === lang, target);
+}
+
+/** The card fits the width, then a full-page shot from the top, at phone and desktop sizes, in both languages. */
+async function shots(name: string, ready: () => Promise<unknown>, fits = ".auth-card") {
+  for (const language of ["en", "ar"] as const) {
+    await setLanguage(language);
+    await ready();
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe(language === "ar" ? "rtl" : "ltr");
+    for (const [width, height] of [
+      [390, 844],
+      [1366, 900],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const box = await page.locator(fits).first().boundingBox();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+      await screenshot(page, `${name}-${width}-${language}`);
+    }
+  }
+  await setLanguage("en");
+}
+
+beforeAll(async () => {
+  await mongoose.connect(DATABASE);
+  await mongoose.connection.dropDatabase();
+  api = await startApiProcess({ MONGODB_URI: DATABASE, LOG_LEVEL: "info" });
+  browser = await launch();
+  page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
+});
+
+keepFailureScreenshots(() => page);
+
+afterAll(async () => {
+  await browser?.close();
+  await api?.stop();
+  await mongoose.connection.dropDatabase();
+  await mongoose.disconnect();
+});
+
+describe("proving the phone number (web)", () => {
+  const phone = uniquePhone();
+
+  it("sends the code at sign-up and asks for it after logging in, with errors at the code field", async () => {
+    await page.goto(`${api.url}/signup`);
+    await page.getByLabel("Phone number").fill(phone);
+    await page.getByLabel("Password (minimum 6 characters)").fill(PASSWORD);
+    await page.getByRole("button", { name: "Subscribe" }).click();
+    await page.waitForURL(/\/login$/u, { timeout: 6000 });
+    await page.getByLabel("Phone number").fill(phone);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/dashboard$/u);
+
+    await shots(
+      "dashboard-phone-unproven",
+      () => page.getByTestId("phone-proof-notice").waitFor(),
+      "[data-testid=phone-proof-notice]",
+    );
+    await page.goto(`${api.url}/profile`);
+    await shots("profile-phone-unproven", () => page.getByTestId("phone-proof-notice").waitFor(), ".profile-card");
+    await page.getByTestId("phone-proof-notice").getByRole("link", { name: "Prove it" }).click();
+    await page.waitForURL(/\/verify-phone$/u);
+    const form = page.getByTestId("verify-phone-form");
+    await form.getByTestId("code-sent").waitFor();
+    expect(await form.getByTestId("code-sent").innerText()).toContain(phone);
+    // The code went out at sign-up: another one only after the countdown.
+    expect(await form.getByTestId("send-code").isDisabled()).toBe(true);
+    expect(await form.getByTestId("send-code").innerText()).toMatch(/Send a new code in \d+ s/u);
+    const code = await loggedCode(phone);
+
+    await form.getByLabel("Code from the SMS").fill("12");
+    await form.getByRole("button", { name: "Prove my number" }).click();
+    await form.locator(".field-error", { hasText: "Enter the 6 digits of the code." }).waitFor();
+    await form.getByLabel("Code from the SMS").fill(code === "000000" ? "111111" : "000000");
+    await form.getByRole("button", { name: "Prove my number" }).click();
+    await form.locator(".field-error", { hasText: "This code is not right." }).waitFor();
+    expect(await form.getByLabel("Code from the SMS").getAttribute("aria-invalid")).toBe("true");
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await shots("verify-phone", () => page.getByTestId("verify-phone-form").waitFor());
+    await setLanguage("ar");
+    // The number reads left to right inside the Arabic sentence: its "+" is left of its first digit.
+    const [plus, first] = await form
+      .getByTestId("code-sent")
+      .locator("bdi")
+      .evaluate((bdi) => {
+        const range = document.createRange();
+        const at = (i: number) => (
+          range.setStart(bdi.firstChild!, i),
+          range.setEnd(bdi.firstChild!, i + 1),
+          range.getBoundingClientRect().x
+        );
+        return [at(0), at(1)];
+      });
+    expect(plus).toBeLessThan(first!);
+    await form.getByRole("button", { name: "أثبت رقمي" }).click();
+    await form.locator(".field-error", { hasText: "هذا الرمز غير صحيح" }).waitFor();
+    await setLanguage("en");
+
+    await form.getByLabel("Code from the SMS").fill(code);
+    await form.getByRole("button", { name: "Prove my number" }).click();
+    await page.waitForURL(/\/dashboard$/u);
+    await page.getByText("Your phone number is proven.").first().waitFor();
+    expect(await page.getByTestId("phone-proof-notice").count()).toBe(0);
+  });
+
+  it("lets the owner of a number an unproven account holds prove it from the signup screen", async () => {
+    const squatted = uniquePhone();
+    expect((await new Client(api.url).post("/signup.php", { phone: squatted, password: "squatter-pass" })).status).toBe(201);
+    const visitor = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
+    const previous = page;
+    page = visitor;
+    try {
+      await page.goto(`${api.url}/signup`);
+      await page.getByLabel("Phone number").fill(squatted);
+      await page.getByLabel("Password (minimum 6 characters)").fill("owner-pass");
+      await page.getByRole("button", { name: "Subscribe" }).click();
+      await page.getByText("This phone number is already subscribed.").first().waitFor();
+      await page.getByTestId("claim-number").click();
+      await page.waitForURL(/\/verify-phone$/u);
+      await page.getByRole("heading", { name: "Is this your number?" }).waitFor();
+      await page.getByTestId("send-code").click();
+      await page.getByTestId("code-sent").waitFor();
+      await shots("verify-phone-claim", () => page.getByTestId("verify-phone-form").waitFor());
+
+      await page.getByLabel("Code from the SMS").fill(await loggedCode(squatted));
+      await page.getByRole("button", { name: "Prove my number" }).click();
+      await page.waitForURL(/\/login$/u);
+      await page.getByLabel("Phone number").fill(squatted);
+      await page.getByLabel("Password", { exact: true }).fill("owner-pass");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL(/\/dashboard$/u);
+      await page.locator(".tool-card").first().waitFor();
+      expect(await page.getByTestId("phone-proof-notice").count()).toBe(0);
+
+      // The account that held it signs in as before and is asked to prove a number of its own.
+      await page.getByRole("button", { name: "Sign out" }).first().click();
+      await page.waitForURL(/\/login$/u, { timeout: 6000 });
+      await page.getByLabel("Phone number").fill(squatted);
+      await page.getByLabel("Password", { exact: true }).fill("squatter-pass");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL(/\/dashboard$/u);
+      await page.getByTestId("phone-proof-notice").getByRole("link", { name: "Prove it" }).click();
+      await page.getByRole("heading", { name: "Your number was proven by its owner" }).waitFor();
+      await page.getByLabel("Phone number to prove").waitFor();
+      await shots("verify-phone-released", () => page.getByLabel(/Phone number to prove|رقم الهاتف المراد إثباته/u).waitFor());
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      page = previous;
+      await visitor.close();
+    }
+  });
+});

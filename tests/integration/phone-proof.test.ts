@@ -1,0 +1,260 @@
+/**
+ * Proving a phone number by a one-time code, on an API process and a database of their own with no
+ * SMS gateway configured: the offline default, where the code is written to the API's log as a
+ * development mailer would. (Codes through the configured gateway, and what proof ties to the SMS
+ * pipeline, are in sms-integration.test.ts, beside its gateway peers.)
+ */
+import { Redis } from "ioredis";
+import mongoose from "mongoose";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { User } from "@storefront/shared/server";
+import { startApiProcess, type ApiProcess } from "../support/api-process";
+import { Client, uniquePhone, walletCoins } from "../support/client";
+import { until } from "../support/realtime";
+
+const DATABASE = inject("mongoUri").replace(/\/[^/?]*(\?|$)/u, "/storefront_phone_proof$1");
+const ADMIN = { username: "phone-proof-admin", password: "phone-proof-admin-password-1" };
+const LIMITS = { signups: 3, codesPerNumber: 3, attempts: 3 };
+let api: ApiProcess;
+let redis: Redis;
+let addressCounter = 0;
+
+/** A client address of its own (the process trusts one proxy), so limits of one test stay in it. */
+function address(): Record<string, string> {
+  addressCounter += 1;
+  return { "x-forwarded-for": `10.77.${process.pid % 250}.${addressCounter}` };
+}
+
+const codesRead = new Map<string, number>();
+
+/** The next code the API wrote to its log for `phone` (no gateway is configured). */
+async function loggedCode(phone: string): Promise<string> {
+  const codes = () =>
+    api
+      .output()
+      .split("\n")
+      .filter((line) => line.includes('"phone code') && line.includes(`"phone":"${phone}"`))
+      .map((line) => (JSON.parse(line) as { code: string }).code);
+  // The process writes its log to a pipe: the line comes a moment after the answer.
+  const read = codesRead.get(phone) ?? 0;
+  await until(() => codes().length > read || undefined, 10_000, `a new code for ${phone} in the log`, 20);
+  const all = codes();
+  codesRead.set(phone, all.length);
+  return all.at(-1)!;
+}
+
+/** Time passes for the number's code: another may be sent at once (Redis holds when it was sent). */
+const resendAllowed = (phone: string) => redis.hset(`phone-code:${phone}`, "sent", 0);
+
+async function signedUp(headers = address()): Promise<{ client: Client; phone: string; headers: Record<string, string> }> {
+  const client = new Client(api.url);
+  const phone = uniquePhone();
+  expect((await client.post("/signup.php", { phone, password: "secret-pass" }, headers)).status).toBe(201);
+  expect((await client.post("/login-session-fix.php", { phone, password: "secret-pass" }, headers)).status).toBe(200);
+  return { client, phone, headers };
+}
+
+beforeAll(async () => {
+  await mongoose.connect(DATABASE);
+  await User.init(); // this process's own index build, finished before the database is dropped
+  await mongoose.connection.dropDatabase();
+  // A data set from before phone proof: the users' phone index unique over every account.
+  await User.collection.createIndex({ phone: 1 }, { unique: true, name: "phone_1" });
+  redis = new Redis(inject("redisUrl"));
+  api = await startApiProcess({
+    MONGODB_URI: DATABASE,
+    ADMIN_USERNAME: ADMIN.username,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: "info",
+    TRUST_PROXY: "1",
+    SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: String(LIMITS.signups),
+    PHONE_CODES_PER_NUMBER_PER_HOUR: String(LIMITS.codesPerNumber),
+    PHONE_CODE_MAX_ATTEMPTS: String(LIMITS.attempts),
+  });
+});
+
+afterAll(async () => {
+  await api?.stop();
+  await redis?.quit();
+  await mongoose.connection.dropDatabase();
+  await mongoose.disconnect();
+});
+
+describe("the data migration", () => {
+  it("rebuilds the older phone index as sparse when a process starts, so accounts whose number was taken back can be many", async () => {
+    const phoneIndex = (await User.collection.indexes()).find((index) => index.name === "phone_1");
+    expect(phoneIndex).toMatchObject({ unique: true, sparse: true });
+  });
+});
+
+describe("signing up and proving the number", () => {
+  it("signs up as SPEC says, unproven, and proves the number with the code sent to it, once", async () => {
+    const { client, phone, headers } = await signedUp();
+    expect((await client.get("/session-check-simple.php")).body.user).toMatchObject({ phone, phoneStatus: "unproven" });
+
+    const sent = await client.post("/auth/phone/code", {}, headers);
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ success: true, phone, resendIn: 60, expiresIn: 600 });
+    const code = await loggedCode(phone);
+    // Stored as a keyed hash: the record does not hold the code.
+    const stored = await redis.hgetall(`phone-code:${phone}`);
+    expect(stored.h).toMatch(/^[0-9a-f]{64}$/u);
+    expect(JSON.stringify(stored)).not.toContain(code);
+
+    const proven = await client.post("/auth/phone/verify", { code }, headers);
+    expect(proven.status).toBe(200);
+    expect(proven.body.user).toMatchObject({ phone, phoneStatus: "proven" });
+    expect((await client.get("/session-check-simple.php")).body.user.phoneStatus).toBe("proven");
+    expect((await User.findOne({ phone }, { phoneVerifiedAt: 1 }).lean())!.phoneVerifiedAt).toBeInstanceOf(Date);
+    // Used up: the same code again proves nothing.
+    const again = await new Client(api.url).post("/auth/phone/code", { phone }, headers);
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe("This phone number is already subscribed. Please try logging in instead.");
+  });
+
+  it("refuses a wrong code (400 naming code), burns the code after the allowed wrong tries, and an expired one", async () => {
+    const { client, phone, headers } = await signedUp();
+    expect((await client.post("/auth/phone/code", {}, headers)).status).toBe(200);
+    const code = await loggedCode(phone);
+    const wrong = code === "000000" ? "111111" : "000000";
+    for (let i = 1; i < LIMITS.attempts; i++) {
+      const refused = await client.post("/auth/phone/verify", { code: wrong }, headers);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: "phone_code_invalid", field: "code" });
+    }
+    const last = await client.post("/auth/phone/verify", { code: wrong }, headers);
+    expect(last.body).toMatchObject({ code: "phone_code_attempts", field: "code" });
+    // Burned: the right code no longer works.
+    const late = await client.post("/auth/phone/verify", { code }, headers);
+    expect(late.status).toBe(400);
+    expect(late.body).toMatchObject({ code: "phone_code_missing", field: "code" });
+
+    await resendAllowed(phone);
+    expect((await client.post("/auth/phone/code", {}, headers)).status).toBe(200);
+    const fresh = await loggedCode(phone);
+    await redis.hset(`phone-code:${phone}`, "exp", Date.now() - 1);
+    const expired = await client.post("/auth/phone/verify", { code: fresh }, headers);
+    expect(expired.body).toMatchObject({ code: "phone_code_expired", field: "code" });
+    const garbage = await client.post("/auth/phone/verify", { code: "12ab56" }, headers);
+    expect(garbage.status).toBe(400);
+    expect(garbage.body.field).toBe("code");
+    expect((await client.get("/session-check-simple.php")).body.user.phoneStatus).toBe("unproven");
+  });
+
+  it("says when another code may be asked for (Retry-After and the user's language), and limits codes per number", async () => {
+    const { client, phone, headers } = await signedUp();
+    expect((await client.post("/auth/phone/code", {}, headers)).status).toBe(200);
+    const soon = await client.post("/auth/phone/code", {}, { ...headers, "accept-language": "ar" });
+    expect(soon.status).toBe(429);
+    expect(Number(soon.headers.get("retry-after"))).toBeGreaterThan(50);
+    expect(soon.body.code).toBe("too_many_codes");
+    expect(soon.body.error).toMatch(
+      /^طُلبت رموز كثيرة جدًا لهذا الرقم أو من هذا العنوان\. يرجى المحاولة مرة أخرى خلال (\d+ ثانية|دقيقة واحدة)\.$/u,
+    );
+    const english = await client.post("/auth/phone/code", {}, headers);
+    expect(english.body.error).toMatch(
+      /^Too many codes were asked for this number or from this address\. Please try again in (\d+ seconds|1 minute)\.$/u,
+    );
+
+    for (let i = 1; i < LIMITS.codesPerNumber; i++) {
+      await resendAllowed(phone);
+      expect((await client.post("/auth/phone/code", {}, address())).status).toBe(200);
+    }
+    await resendAllowed(phone);
+    const budget = await client.post("/auth/phone/code", {}, address());
+    expect(budget.status).toBe(429);
+    expect(Number(budget.headers.get("retry-after"))).toBeGreaterThan(3000);
+    expect(budget.body.error).toMatch(/Please try again in \d+ minutes\./u);
+  });
+});
+
+describe("a number signed up by someone else", () => {
+  it("goes back to its proven owner; the unproven account keeps its coins, signs in as before and must prove another number", async () => {
+    const squatter = await signedUp();
+    const admin = new Client(api.url);
+    expect((await admin.post("/admin/login.php", ADMIN)).status).toBe(200);
+    const squatterId = (await squatter.client.get("/session-check-simple.php")).body.user.id;
+    expect((await admin.post("/admin/update-user-tier.php", { userId: squatterId, newCoins: 40, newTier: 1 })).status).toBe(200);
+
+    // The owner cannot sign up (SPEC's 409), but can prove the number is theirs and sign up with its code.
+    const owner = new Client(api.url);
+    const headers = address();
+    const taken = await owner.post("/signup.php", { phone: squatter.phone, password: "owner-pass" }, headers);
+    expect(taken.status).toBe(409);
+    expect((await owner.post("/auth/phone/code", { phone: squatter.phone }, headers)).status).toBe(200);
+    const code = await loggedCode(squatter.phone);
+    const wrong = { phone: squatter.phone, password: "owner-pass", code: code === "999999" ? "111111" : "999999" };
+    const wrongCode = await owner.post("/signup.php", wrong, headers);
+    expect(wrongCode.status).toBe(400);
+    expect(wrongCode.body.field).toBe("code");
+    const created = await owner.post("/signup.php", { phone: squatter.phone, password: "owner-pass", code }, headers);
+    expect(created.status).toBe(201);
+    expect(created.body.user).toMatchObject({ phone: squatter.phone, phoneStatus: "proven" });
+
+    // The squatter's live session and a new sign-in both reach its own account, coins and all.
+    expect((await squatter.client.get("/session-check-simple.php")).body.user).toMatchObject({
+      id: squatterId,
+      phoneStatus: "released",
+    });
+    const again = new Client(api.url);
+    const login = await again.post("/login-session-fix.php", { phone: squatter.phone, password: "secret-pass" }, address());
+    expect(login.status).toBe(200);
+    expect(login.body.user).toMatchObject({ id: squatterId, phone: squatter.phone, phoneStatus: "released" });
+    expect(await walletCoins(again)).toBe(40);
+    const ownerLogin = await new Client(api.url).post(
+      "/login-session-fix.php",
+      { phone: squatter.phone, password: "owner-pass" },
+      address(),
+    );
+    expect(ownerLogin.body.user).toMatchObject({ id: created.body.user.id, phoneStatus: "proven" });
+
+    // The number is the owner's now; the squatter proves a number of its own.
+    expect((await again.post("/auth/phone/code", { phone: squatter.phone }, address())).status).toBe(409);
+    const own = uniquePhone();
+    expect((await again.post("/auth/phone/code", { phone: own }, address())).status).toBe(200);
+    const proven = await again.post("/auth/phone/verify", { phone: own, code: await loggedCode(own) }, address());
+    expect(proven.status).toBe(200);
+    expect(proven.body.user).toMatchObject({ id: squatterId, phone: own, phoneStatus: "proven" });
+    expect(await walletCoins(again)).toBe(40);
+    const byNewNumber = await new Client(api.url).post(
+      "/login-session-fix.php",
+      { phone: own, password: "secret-pass" },
+      address(),
+    );
+    expect(byNewNumber.body.user).toMatchObject({ id: squatterId, phoneStatus: "proven" });
+  });
+
+  it("takes a number back from an unproven account for a signed-in user proving it too", async () => {
+    const squatter = await signedUp();
+    const owner = await signedUp();
+    expect((await owner.client.post("/auth/phone/code", { phone: squatter.phone }, owner.headers)).status).toBe(200);
+    const moved = await owner.client.post(
+      "/auth/phone/verify",
+      { phone: squatter.phone, code: await loggedCode(squatter.phone) },
+      owner.headers,
+    );
+    expect(moved.status).toBe(200);
+    expect(moved.body.user).toMatchObject({ phone: squatter.phone, phoneStatus: "proven" });
+    expect((await squatter.client.get("/session-check-simple.php")).body.user.phoneStatus).toBe("released");
+    // The owner's first number is free again.
+    expect(
+      (await new Client(api.url).post("/signup.php", { phone: owner.phone, password: "secret-pass" }, address())).status,
+    ).toBe(201);
+  });
+});
+
+describe("the per-address signup limit", () => {
+  it("counts the accounts nobody proved: a proven signup gives its place back, so phones behind one address keep signing up", async () => {
+    const headers = address();
+    for (let i = 0; i < LIMITS.signups + 2; i++) {
+      const { client, phone } = await signedUp(headers);
+      expect((await client.post("/auth/phone/code", {}, headers)).status).toBe(200);
+      expect((await client.post("/auth/phone/verify", { code: await loggedCode(phone) }, headers)).status).toBe(200);
+    }
+    for (let i = 0; i < LIMITS.signups; i++) await signedUp(headers);
+    const refused = await new Client(api.url).post("/signup.php", { phone: uniquePhone(), password: "secret-pass" }, headers);
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe("too_many_signups");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3000);
+  });
+});
