@@ -395,8 +395,17 @@ describe("chaos under load", () => {
     const charged = calls.filter((c) => ["chat", "image", "video"].includes(c.kind) && c.status === 200).length;
     if (settled < charged) violations.push(`${charged} calls answered 200 but only ${settled} holds settled`);
     for (const { id } of users) {
-      const user = await User.findById(id, { coins: 1 }).lean<{ coins: number }>();
-      const sum = await ledgerSum(id);
+      // An SMS reply retried after the kills may still charge or refund now: its entry can land a
+      // moment before its copy onto the user (docs/ledger.md). Read again until the two agree, the
+      // reconciler copying a head whose copy a kill lost; the chain's own check below is the one that
+      // proves no coin was lost or doubled.
+      let user = await User.findById(id, { coins: 1 }).lean<{ coins: number }>();
+      let sum = await ledgerSum(id);
+      for (let read = 0; read < 10 && user!.coins !== sum; read++) {
+        await reconcileLedger();
+        user = await User.findById(id, { coins: 1 }).lean<{ coins: number }>();
+        sum = await ledgerSum(id);
+      }
       if (user!.coins !== sum) {
         const entries = await LedgerEntry.find(
           { userId: id },
