@@ -554,6 +554,11 @@ export async function signUpSubscriber(product: ProductStack, admin: Client, coi
   if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${JSON.stringify(signup.body)}`);
   const login = await client.post("/login-session-fix.php", { phone: phone.e164, password: "secret-pass" });
   const id: string = login.body.user.id;
+  // Only a proven number is tied to its account over SMS; the proof flow itself is
+  // tests/integration/phone-proof.test.ts's, so here the proof is written as it would land.
+  await product.db
+    .collection("users")
+    .updateOne({ _id: new mongoose.Types.ObjectId(id) }, { $set: { phoneVerifiedAt: new Date() } });
   const res = await admin.post("/admin/update-user-tier.php", { userId: id, newCoins: coins, newTier: 1 });
   if (res.status !== 200) throw new Error(`set coins failed: ${res.status}`);
   return { ...phone, id };
