@@ -20,7 +20,6 @@ import { fileURLToPath } from "node:url";
 import { createGunzip, createGzip } from "node:zlib";
 import { Redis } from "ioredis";
 import mongoose from "mongoose";
-import { markedEntries } from "@storefront/shared/server";
 import { isRunning, startMongo, startRedis, type RunningService } from "./lib/infra";
 
 const { EJSON } = mongoose.mongo.BSON;
@@ -79,25 +78,29 @@ async function readUsersAgain(db: mongoose.mongo.Db, docs: Map<string, unknown[]
     .find({ _id: { $in: ids } })
     .toArray();
   const entries = await db
-    .collection("ledgerentries")
+    .collection("ledger")
     .find({ userId: { $in: ids } })
     .toArray();
   const others = (name: string, key: "_id" | "userId") =>
     ((docs.get(name) ?? []) as Record<string, unknown>[]).filter((d) => !wanted.has(String(d[key])));
   docs.set("users", [...others("users", "_id"), ...users]);
-  docs.set("ledgerentries", [...others("ledgerentries", "userId"), ...entries]);
+  docs.set("ledger", [...others("ledger", "userId"), ...entries]);
 }
 
-/** Users whose settled balance (nothing pending) differs from the sum of their applied entries, with the difference. */
+/**
+ * Users whose balance differs from the sum of their entries up to the one it was copied from
+ * (`ledgerSeq`, docs/ledger.md: an entry newer than the copy is a movement whose copy is on its way),
+ * with the difference.
+ */
 function ledgerDisagreements(docs: Map<string, unknown[]>): string[] {
+  const users = (docs.get("users") ?? []) as { _id: unknown; coins?: number; ledgerSeq?: number }[];
+  const copiedAt = new Map(users.map((u) => [String(u._id), u.ledgerSeq ?? 0]));
   const sums = new Map<string, number>();
-  for (const e of (docs.get("ledgerentries") ?? []) as { userId: unknown; state: string; amount: number }[]) {
-    if (e.state === "applied") sums.set(String(e.userId), (sums.get(String(e.userId)) ?? 0) + e.amount);
+  for (const e of (docs.get("ledger") ?? []) as { userId: unknown; seq: number; amount: number }[]) {
+    if (e.seq <= (copiedAt.get(String(e.userId)) ?? 0)) sums.set(String(e.userId), (sums.get(String(e.userId)) ?? 0) + e.amount);
   }
-  const users = (docs.get("users") ?? []) as ({ _id: unknown; coins?: number } & Parameters<typeof markedEntries>[0])[];
-  // A user with a ledger marker has an entry in flight (ledger.ts): its balance may lead its entries.
   return users
-    .filter((u) => markedEntries(u).length === 0 && (u.coins ?? 0) !== (sums.get(String(u._id)) ?? 0))
+    .filter((u) => (u.coins ?? 0) !== (sums.get(String(u._id)) ?? 0))
     .map((u) => `${String(u._id)}:${(u.coins ?? 0) - (sums.get(String(u._id)) ?? 0)}`)
     .sort();
 }

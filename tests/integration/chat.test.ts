@@ -47,7 +47,7 @@ describe("textai/chat.php", () => {
       expect(wallet.payload.coins).toBe(100 - cost);
       expect(await walletCoins(client)).toBe(100 - cost);
       const held = await LedgerEntry.findOne({ jobId, kind: "hold" }).lean();
-      expect(held).toMatchObject({ amount: -cost, holdState: "settled", feature: "text", state: "applied" });
+      expect(held).toMatchObject({ amount: -cost, holdState: "settled", feature: "text" });
     } finally {
       socket.disconnect();
     }
@@ -86,7 +86,7 @@ describe("textai/chat.php", () => {
     });
     expect(await walletCoins(client)).toBe(2);
     expect(await chatQueue().getJob(jobIdForHold("chat", `job:chat:${id}:${key}`))).toBeUndefined();
-    expect(await LedgerEntry.countDocuments({ userId: id, kind: "hold", state: "applied" })).toBe(0);
+    expect(await LedgerEntry.countDocuments({ userId: id, kind: "hold" })).toBe(0);
   });
 
   it("charges a retried request with the same Idempotency-Key once and makes one job", async () => {

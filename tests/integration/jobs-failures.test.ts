@@ -125,7 +125,7 @@ const userWith = (coins: number) => userWithCoins(baseUrl, coins);
 const connect = (client: Client) => connectSocket(baseUrl, client);
 
 async function entriesOf(userId: string) {
-  return LedgerEntry.find({ userId, state: "applied", kind: { $ne: "credit" } })
+  return LedgerEntry.find({ userId, kind: { $ne: "credit" } })
     .sort({ createdAt: 1 })
     .lean();
 }
@@ -214,7 +214,7 @@ describe("job failures", () => {
     for (const r of twice) expect([200, 409]).toContain(r.status);
     expect(new Set(ok.map((r) => r.body.jobId)).size).toBe(1);
     expect(hits.get("only once please")).toHaveLength(1);
-    const holds = await LedgerEntry.countDocuments({ userId: id, kind: "hold", state: "applied" });
+    const holds = await LedgerEntry.countDocuments({ userId: id, kind: "hold" });
     expect(holds).toBe(messages.length + 1);
     expect(await ledgerSum(id)).toBe((await client.get("/wallet/get.php")).body.wallet.coins);
   });
@@ -350,7 +350,7 @@ describe("hold sweeper", () => {
     expect((await client.get("/wallet/get.php")).body.wallet.coins).toBe(18);
     await until(async () => (await LedgerEntry.findOne({ key }).lean())?.holdState === "released" || undefined);
     expect((await client.get("/wallet/get.php")).body.wallet.coins).toBe(30);
-    expect(await LedgerEntry.countDocuments({ key: `release:${key}`, state: "applied" })).toBe(1);
+    expect(await LedgerEntry.countDocuments({ key: `release:${key}` })).toBe(1);
   });
 
   it("releases a hold whose job failed without refunding", async () => {
@@ -384,14 +384,12 @@ describe("hold sweeper", () => {
 
 describe("ledger invariants after all of the above", () => {
   it("ends every accepted job as exactly one settled or released hold, and balances equal ledger sums", async () => {
-    await until(
-      async () => (await LedgerEntry.countDocuments({ kind: "hold", state: "applied", holdState: "held" })) === 0 || undefined,
-    );
-    const holds = await LedgerEntry.find({ kind: "hold", state: "applied" }).lean();
+    await until(async () => (await LedgerEntry.countDocuments({ kind: "hold", holdState: "held" })) === 0 || undefined);
+    const holds = await LedgerEntry.find({ kind: "hold" }).lean();
     expect(holds.length).toBeGreaterThan(20);
     expect(new Set(holds.map((h) => h.jobId)).size).toBe(holds.length);
     for (const h of holds) expect(["settled", "released"]).toContain(h.holdState);
-    const releases = await LedgerEntry.find({ kind: "release", state: "applied" }).lean();
+    const releases = await LedgerEntry.find({ kind: "release" }).lean();
     expect(releases.map((r) => r.key).sort()).toEqual(
       holds
         .filter((h) => h.holdState === "released")

@@ -5,8 +5,12 @@
  * the same order: the shapes the indexes can look up exactly, and the ones they cannot (which fall
  * back to the scan).
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { MongoClient, ObjectId, type Collection, type Document } from "mongodb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startMongo } from "../../scripts/lib/infra";
 
 let client: MongoClient;
 let single: Collection<Document>;
@@ -183,6 +187,55 @@ describe("reads beside writes", () => {
       expect({ failures: failures.slice(0, 3), someReads: reads > 50 }).toEqual({ failures: [], someReads: true });
     } finally {
       await own.close();
+    }
+  });
+});
+
+/**
+ * The ledger's chain (docs/ledger.md) rests on a compound unique index refusing the second of two
+ * inserts of one (account, seq), however they race: on the memory backend (tests, the benchmark) and
+ * on the H2 file (`npm start`, the chaos suite). Many clients, each with its own pool of connections,
+ * insert every place at once; each place must be taken exactly once, the others refused with E11000.
+ */
+describe("a compound unique index under concurrent inserts", () => {
+  async function race(uri: string): Promise<void> {
+    const clients = await Promise.all(Array.from({ length: 4 }, () => MongoClient.connect(uri, { maxPoolSize: 16 })));
+    try {
+      const collections = clients.map((c) => c.db().collection("chain"));
+      await collections[0]!.drop().catch(() => undefined);
+      await collections[0]!.createIndex({ account: 1, seq: 1 }, { unique: true });
+      const account = new ObjectId();
+      const attempts = Array.from({ length: 30 }, (_, seq) =>
+        Array.from({ length: 16 }, (_, n) =>
+          collections[n % collections.length]!.insertOne({ account, seq, writer: n }).then(
+            () => "taken" as const,
+            (error: { code?: number }) => (error.code === 11000 ? ("refused" as const) : Promise.reject(error)),
+          ),
+        ),
+      ).flat();
+      const outcomes = await Promise.all(attempts);
+      expect(outcomes.filter((o) => o === "taken")).toHaveLength(30);
+      expect(outcomes.filter((o) => o === "refused")).toHaveLength(30 * 15);
+      const stored = await collections[0]!.find({ account }).toArray();
+      expect(new Set(stored.map((d) => d.seq)).size).toBe(30);
+      expect(stored).toHaveLength(30);
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+    }
+  }
+
+  it("takes each (account, seq) once on the memory backend", async () => {
+    await race(inject("mongoUri").replace(/\/[^/]*$/u, "/stand_in_chain"));
+  });
+
+  it("takes each (account, seq) once on the H2 file backend", { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "stand-in-chain-"));
+    const server = await startMongo({ dataFile: path.join(dir, "chain.mv") });
+    try {
+      await race(server.url);
+    } finally {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

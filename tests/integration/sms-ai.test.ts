@@ -29,7 +29,7 @@ describe("sms/ai-response.php", () => {
     expect(await walletCoins(client)).toBe(98);
 
     const hold = await LedgerEntry.findOne({ jobId: res.body.jobId, kind: "hold" }).lean();
-    expect(hold).toMatchObject({ amount: -2, feature: "sms", holdState: "settled", state: "applied" });
+    expect(hold).toMatchObject({ amount: -2, feature: "sms", holdState: "settled" });
     const job = await chatQueue().getJob(res.body.jobId);
     expect(job?.name).toBe("sms");
     expect(job?.data).toMatchObject({ channel: "sms", persona: "general", language: "en", message });
@@ -73,7 +73,7 @@ describe("sms/ai-response.php", () => {
     expect(res.body).toMatchObject({ success: false, error: "Insufficient coins", needed: 2, available: 1 });
     expect(await walletCoins(client)).toBe(1);
     expect(await chatQueue().getJob(jobIdForHold("chat", `job:chat:${id}:${key}`))).toBeUndefined();
-    expect(await LedgerEntry.countDocuments({ userId: id, kind: "hold", state: "applied" })).toBe(0);
+    expect(await LedgerEntry.countDocuments({ userId: id, kind: "hold" })).toBe(0);
     expect(await SmsAiMessage.countDocuments({ userId: id })).toBe(0);
   });
 

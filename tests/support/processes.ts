@@ -1,4 +1,4 @@
-/** Processes of this machine to name as a ledger executor, a video maker or a releaser in tests. */
+/** Processes of this machine to name as a video maker in tests. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { processIdOf } from "../../shared/src/server/process-identity";

@@ -6,7 +6,6 @@
 import type { PipelineStage, Types } from "mongoose";
 
 export const SPENT_MATCH: Record<string, unknown> = {
-  state: "applied",
   $or: [{ kind: "debit" }, { kind: "hold", holdState: "settled" }],
 };
 

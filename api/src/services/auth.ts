@@ -15,6 +15,7 @@ import {
   Admin,
   endSessionSubscriptions,
   keepOnlySessionSubscriptions,
+  migrateLedgerOnce,
   migratePhonesOnce,
   User,
   type Config,
@@ -65,6 +66,14 @@ export async function signup(deps: PhoneProofDeps, input: SignupRequest): Promis
 
 /** The data migrations an API start runs once per data set (idempotent); duplicates are left for an operator. */
 export async function migrateData(config: Config, log: Logger): Promise<void> {
+  const ledger = await migrateLedgerOnce();
+  if (ledger) log.info({ ...ledger, mismatched: ledger.mismatched.length }, "ledger moved to the chain format");
+  for (const user of ledger?.mismatched ?? []) {
+    log.error(
+      user,
+      "balance is not the sum of the old ledger entries; the user's ledger is left unmoved, see docs/operations.md",
+    );
+  }
   const phones = await migratePhonesOnce(config.DEFAULT_PHONE_COUNTRY);
   if (!phones) return;
   if (phones.rewritten) log.info({ rewritten: phones.rewritten }, "stored phones rewritten to E.164");

@@ -11,7 +11,8 @@ import {
   type ConversationSummary,
   type PersonaId,
 } from "@storefront/shared";
-import { Conversation, conversationCosts, fileUnderConversation, type ConversationDoc } from "@storefront/shared/server";
+import { Conversation, type ConversationDoc } from "@storefront/shared/server";
+import { conversationCosts, fileJobs } from "./conversation-costs";
 import { notFound } from "../errors";
 
 const LIST_LIMIT = 200;
@@ -134,7 +135,7 @@ export async function saveConversation(userId: string, input: ConversationSaveRe
     }
   }
   if (!doc) throw notFound(NOT_FOUND);
-  await fileUnderConversation(userId, input.jobIds, doc.clientId);
+  await fileJobs(userId, input.jobIds, doc.clientId);
   const coinsSpent = await costOf(userId, doc.clientId);
   return { success: true as const, conversationId: doc.clientId, conversation: summaryOf(doc, coinsSpent) };
 }

@@ -80,7 +80,6 @@ export function watchFrozenWorkers(ctx: AppContext, intervalMs = HEARTBEAT_INTER
       holdKey,
       `no live ${queue} worker for ${SILENT_AFTER_MS / 1000} s; charged again when it runs`,
       "api",
-      userId,
     );
     // Released here, or by another API process a moment ago; settled means the job did finish.
     const isReleased =

@@ -1,5 +1,5 @@
 /**
- * My usage (wallet/history.php): the session user's applied ledger entries, newest first, with
+ * My usage (wallet/history.php): the session user's ledger entries, newest first, with
  * the feature, the signed amount, the balance after and the job each paid for; as JSON pages or
  * as one CSV file. Read through the ledger's {userId, createdAt} index.
  */
@@ -31,7 +31,7 @@ function kindOf(doc: EntryDoc): WalletHistoryEntry["kind"] {
 }
 
 function filterOf(userId: string, query: WalletHistoryQuery): Record<string, unknown> {
-  const filter: Record<string, unknown> = { userId: new Types.ObjectId(userId), state: "applied" };
+  const filter: Record<string, unknown> = { userId: new Types.ObjectId(userId) };
   if (query.feature) filter.feature = query.feature;
   const createdAt: Record<string, Date> = {};
   if (query.from) createdAt.$gte = new Date(query.from);

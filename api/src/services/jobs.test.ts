@@ -2,7 +2,7 @@ import { Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { credit, hold, LedgerEntry, User } from "@storefront/shared/server";
+import { credit, hold, LedgerEntry, migrateLedger, User } from "@storefront/shared/server";
 import type { AppContext } from "../context";
 import { acceptJob, releaseUnqueued, type AcceptJobInput } from "./jobs";
 
@@ -47,6 +47,7 @@ describe("releaseUnqueued (an add reported failed)", () => {
   beforeAll(async () => {
     await mongoose.connect(inject("mongoUri").replace(/\/[^/]*$/u, "/jobs_unit"));
     await Promise.all([User.createIndexes(), LedgerEntry.createIndexes()]);
+    await migrateLedger(); // nothing to move: marks this database's ledger as the chain format
     connection = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
     queue = new Queue(name, { connection });
   });

@@ -18,7 +18,8 @@ import {
 import type { AppContext } from "../context";
 import { unavailable } from "../errors";
 import { assertLiveWorker } from "./queue-health";
-import { idempotencyKeyOf, requestKey } from "./wallet";
+import { requestKey } from "./wallet";
+import { fileJobs } from "./conversation-costs";
 import { noticeBalance } from "./low-balance";
 import { dailyCapOf } from "./spending";
 
@@ -43,7 +44,7 @@ export interface AcceptJobInput<Q extends HeldQueueName = HeldQueueName> {
   idempotencyKey: string | undefined;
   /** Label of the charge in the ledger (SPEC §7: a label plus the first 50 characters). */
   details: string;
-  /** The chat conversation the job belongs to (its cost is counted from the ledger). */
+  /** The chat conversation the job belongs to (conversation-costs.ts counts its cost). */
   conversationId?: string | null;
   /** The queue's own payload fields (its schema in jobSchemas); the hold's fields are added here. */
   payload: JobPayload<Q>;
@@ -68,14 +69,12 @@ export interface AcceptedJob {
 export interface JobKeys {
   holdKey: string;
   jobId: string;
-  /** Made for this call alone (the client sent no Idempotency-Key): no retry can name them. */
-  fresh: boolean;
 }
 
 /** The hold's key and the job's id of a request (a fresh pair when the client sent no Idempotency-Key). */
 export function jobKeysOf(input: Pick<AcceptJobInput, "queue" | "userId" | "idempotencyKey">): JobKeys {
   const holdKey = requestKey(`job:${input.queue}`, input.userId, input.idempotencyKey);
-  return { holdKey, jobId: jobIdForHold(input.queue, holdKey), fresh: idempotencyKeyOf(input.idempotencyKey) === undefined };
+  return { holdKey, jobId: jobIdForHold(input.queue, holdKey) };
 }
 
 /**
@@ -85,7 +84,7 @@ export function jobKeysOf(input: Pick<AcceptJobInput, "queue" | "userId" | "idem
 export async function acceptJob<Q extends HeldQueueName>(
   ctx: AppContext,
   input: AcceptJobInput<Q>,
-  { holdKey, jobId, fresh } = jobKeysOf(input),
+  { holdKey, jobId } = jobKeysOf(input),
 ): Promise<AcceptedJob> {
   // TypeScript cannot tie the schema picked by a generic key to JobData<Q>; the map makes it so.
   const data = jobSchemas[input.queue].parse({
@@ -99,7 +98,6 @@ export async function acceptJob<Q extends HeldQueueName>(
   await assertLiveWorker(ctx.queues[input.queue], ctx.redis);
   const held = await hold({
     dailyCap: await dailyCapOf(input.userId),
-    conversationId: input.conversationId ?? null,
     userId: input.userId,
     coins: input.cost,
     key: holdKey,
@@ -107,7 +105,6 @@ export async function acceptJob<Q extends HeldQueueName>(
     details: input.details.slice(0, 200),
     queue: input.queue,
     jobId,
-    fresh,
   });
   if (held.replayed) {
     // A retried request: the first one added the job (or is adding it; BullMQ ignores a
@@ -120,9 +117,13 @@ export async function acceptJob<Q extends HeldQueueName>(
   const remainingCoins = held.balanceAfter ?? 0;
   const language = "language" in data ? data.language : undefined;
   await noticeBalance(ctx, input.userId, remainingCoins, { language, alerted: held.lowBalanceAlerted });
-  // A fresh hold's entry is written while the job is queued (a worker that gets there first waits
-  // for it); the call answers once both are done, so its history shows the charge.
-  const queued = Promise.all([addJob(ctx, input, jobId, data, holdKey), held.recorded]);
+  // The job is filed under its conversation while it is queued: the filing only counts its cost.
+  const filed = input.conversationId
+    ? fileJobs(input.userId, [jobId], input.conversationId).catch((error: unknown) =>
+        ctx.log.warn({ err: error, jobId }, "the job was not filed under its conversation"),
+      )
+    : undefined;
+  const queued = Promise.all([addJob(ctx, input, jobId, data, holdKey), filed]);
   // The balance push waits for the add to be on its way: the job's start does not wait for the push.
   setImmediate(() =>
     ctx.pusher.toUser(input.userId, "wallet:updated", { coins: remainingCoins, reason: `hold:${input.feature}` }),

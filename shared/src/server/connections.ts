@@ -1,6 +1,5 @@
 import { Redis, type RedisOptions } from "ioredis";
 import mongoose from "mongoose";
-import { flushTidying } from "./ledger";
 import type { Logger } from "./logger";
 import { migratePhoneIndex } from "./migrations/phone-proof";
 
@@ -105,8 +104,6 @@ export async function connectMongo(uri: string, options: MongoConnectOptions = {
 }
 
 export async function disconnectMongo(): Promise<void> {
-  // The ledger markers this process still meant to remove: not left to the reconciler.
-  await flushTidying();
   closing = true;
   await mongoose.disconnect();
 }

@@ -306,7 +306,6 @@ async function clusterMetricsText(sources: ClusterSources): Promise<string> {
   }
 
   const byKind = await LedgerEntry.aggregate<{ _id: string; count: number; coins: number }>([
-    { $match: { state: "applied" } },
     { $group: { _id: "$kind", count: { $sum: 1 }, coins: { $sum: { $abs: "$amount" } } } },
   ]);
   for (const row of byKind) {

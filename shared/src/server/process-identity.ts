@@ -1,6 +1,5 @@
 /**
- * Who this process is, written beside work it leaves half-done (a ledger entry it executes, a video
- * it makes), so that another process can tell whether it still runs and finish that work at once
+ * Who this process is, written beside work it leaves half-done (a video it makes), so that another process can tell whether it still runs and finish that work at once
  * instead of waiting out an age long enough for any live process to have finished it.
  *
  * On Linux the identity is the kernel's boot id, the pid namespace, the pid and the process's start

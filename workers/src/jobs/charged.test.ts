@@ -1,22 +1,20 @@
 import { UnrecoverableError, type Job } from "bullmq";
 import mongoose from "mongoose";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, onTestFinished } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import {
   credit,
   hold,
   LedgerEntry,
-  ledgerSum,
   loadConfig,
+  migrateLedger,
   providerBackoff,
   releaseHold,
-  setHoldWriteWait,
   User,
   createLogger,
   type Pusher,
   type Storage,
 } from "@storefront/shared/server";
 import { Redis } from "ioredis";
-import { loseExecutorWrites, writeOnceLookedFor } from "../../../tests/support/ledger-writes";
 import { ProviderError } from "../providers/errors";
 import { MESSAGES } from "@storefront/shared";
 import type { WorkerContext } from "../context";
@@ -33,6 +31,7 @@ let ctx: WorkerContext;
 beforeAll(async () => {
   await mongoose.connect(inject("mongoUri").replace(/\/[^/]*$/u, "/charged_unit"));
   await Promise.all([User.createIndexes(), LedgerEntry.createIndexes()]);
+  await migrateLedger(); // nothing to move: marks this database's ledger as the chain format
   const config = loadConfig({ MONGODB_URI: inject("mongoUri"), REDIS_URL: inject("redisUrl"), NODE_ENV: "test" });
   ctx = {
     config,
@@ -92,45 +91,6 @@ describe("chargedProcessor", () => {
     expect(pushes).toEqual([
       { userId, event: "job:completed", payload: { jobId: `chat-${seq}`, queue: "chat", result: { reply: "ok" } } },
     ]);
-  });
-
-  it("settles a fresh hold whose entry is still being written when the job is done", async () => {
-    const { userId, holdKey } = await fundedUser();
-    // The API's write of the entry lands only once the worker has looked for it and not found it.
-    const looked = writeOnceLookedFor(holdKey);
-    const held = await hold({
-      userId,
-      coins: 10,
-      key: holdKey,
-      feature: "text",
-      queue: "chat",
-      jobId: `chat-${seq}`,
-      fresh: true,
-    });
-
-    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: "ok" }));
-    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "ok" });
-    await held.recorded;
-    expect(looked).toHaveBeenCalled();
-    expect(await holdState(holdKey)).toBe("settled");
-    expect(await coins(userId)).toBe(40);
-    expect(pushes.map((p) => p.event)).toEqual(["job:completed"]);
-  });
-
-  it("settles a fresh hold whose entry its API never wrote, from the marker its commit left", async () => {
-    setHoldWriteWait(50);
-    onTestFinished(() => setHoldWriteWait(2000));
-    const { userId, holdKey } = await fundedUser();
-    // The API died (or lost the database) between its commit and the entry's write.
-    loseExecutorWrites().add(holdKey);
-    await hold({ userId, coins: 10, key: holdKey, feature: "text", queue: "chat", jobId: `chat-${seq}`, fresh: true });
-    expect(await LedgerEntry.exists({ key: holdKey })).toBeNull();
-
-    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: "ok" }));
-    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "ok" });
-    expect(await LedgerEntry.findOne({ key: holdKey }).lean()).toMatchObject({ holdState: "settled", state: "applied" });
-    expect(await coins(userId)).toBe(40);
-    expect(await ledgerSum(userId)).toBe(40);
   });
 
   it("returns, not makes again, what a run that died after settling made", async () => {

@@ -162,9 +162,8 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       if (!parsed.success) throw new UnrecoverableError(`invalid job payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);
       // TypeScript cannot tie the schema picked by a generic key to JobData<Q>; the map makes it so.
       const data = parsed.data as JobData<Q>;
-      // A first start needs no look at the hold: its job is added only once the hold is committed
-      // (a fresh hold's entry may still be on its way: the settle waits for it, settleLate), and a
-      // waiting job's hold is refunded only after the job is taken out of the queue (the sweeper,
+      // A first start needs no look at the hold: its job is added only once the hold is in the
+      // ledger, and a waiting job's hold is refunded only after the job is taken out of the queue (the sweeper,
       // the API's releaseUnqueued); the settle below names it still held all the same. A job started
       // before (a retry, a take-over after its worker died, a return from the delayed set) may have
       // been settled or refunded since.
@@ -188,8 +187,8 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       await ctx.redis
         .set(resultKey(queue, jobId), JSON.stringify(result), "EX", RESULT_TTL_SECONDS)
         .catch((err: unknown) => log.warn({ err }, "job result not kept for a redelivery"));
-      // Not settled: the entry of a fresh hold not written yet, refunded while the work ran, or
-      // settled by another run of the same job whose lock had lapsed (settleLate).
+      // Not settled: refunded while the work ran (released while no worker of the queue was live, or
+      // otherwise), or settled by another run of the same job whose lock had lapsed (settleLate).
       if (!(await settleHold(data.holdKey))) await settleLate(charge);
       ctx.pusher.toUser(data.userId, "job:completed", { jobId, queue, result });
       log.info("job completed");
@@ -237,9 +236,9 @@ interface HoldOf {
  * released otherwise (a refund went out, e.g. by the sweeper): the user would get work they were
  * refunded for.
  */
-async function heldState({ ctx, queue, jobId, holdKey, userId }: HoldOf): Promise<"held" | "settled" | "rerun"> {
-  const entry = await findHold<{ holdState: string | null; state: string }>(holdKey, { holdState: 1, state: 1 }, userId);
-  if (!entry || entry.state !== "applied") throw new UnrecoverableError("This request was not charged");
+async function heldState({ ctx, queue, jobId, holdKey }: HoldOf): Promise<"held" | "settled" | "rerun"> {
+  const entry = await findHold<{ holdState: string | null }>(holdKey, { holdState: 1 });
+  if (!entry) throw new UnrecoverableError("This request was not charged");
   if (entry.holdState === "released" || entry.holdState === "releasing") {
     if (jobId && (await ctx.redis.exists(rerunMarkerKey(queue, jobId)))) return "rerun";
     throw new UnrecoverableError("This request was cancelled and refunded");
@@ -248,9 +247,8 @@ async function heldState({ ctx, queue, jobId, holdKey, userId }: HoldOf): Promis
 }
 
 /**
- * After a settle that did not match. The hold's entry was not written yet (a fresh hold's is written
- * while its job is queued; heldState waits for it, then writes it from the commit's marker), and is
- * settled now; or another run of the job settled it: paid once, so delivered; or it was released
+ * After a settle that did not match. Another run of the job settled it: paid once, so delivered; or
+ * the hold was held still and is settled now; or it was released
  * while no worker was live, and the job is charged now (chargeAgain); or it was refunded otherwise
  * (heldState throws and the result is not delivered).
  */
@@ -265,7 +263,7 @@ async function settleLate(charge: HoldOf): Promise<void> {
 
 /**
  * Charges a job whose hold was released while no worker was live, as it completes: the same coins,
- * feature and conversation, held under a key of its own (`<hold key>:rerun`, so a second run of the
+ * feature and job (so the conversation's cost counts it once), held under a key of its own (`<hold key>:rerun`, so a second run of the
  * job finds it and is not charged twice) and settled at once. Without the coins now (or past the
  * daily cap), the result is not delivered.
  */
@@ -276,8 +274,7 @@ async function chargeAgain({ ctx, holdKey, userId }: HoldOf): Promise<void> {
     details?: string;
     queue?: string | null;
     jobId?: string | null;
-    conversationId?: string | null;
-  }>(holdKey, { amount: 1, feature: 1, details: 1, queue: 1, jobId: 1, conversationId: 1 }, userId);
+  }>(holdKey, { amount: 1, feature: 1, details: 1, queue: 1, jobId: 1 });
   if (!original) throw new UnrecoverableError("This request was not charged");
   const key = `${holdKey}:rerun`;
   try {
@@ -289,7 +286,6 @@ async function chargeAgain({ ctx, holdKey, userId }: HoldOf): Promise<void> {
       details: original.details ?? "",
       queue: original.queue ?? "",
       jobId: original.jobId ?? "",
-      conversationId: original.conversationId ?? null,
     });
     if (!charged.replayed && charged.balanceAfter !== null)
       ctx.pusher.toUser(userId, "wallet:updated", { coins: charged.balanceAfter, reason: `hold:${original.feature ?? ""}` });
@@ -312,7 +308,7 @@ async function failFinally(
 ): Promise<void> {
   log.warn({ code, reason: detail }, "job failed for good; releasing its hold");
   if (!base.holdKey || !base.userId) return;
-  const refund = await releaseHold(base.holdKey, `job failed: ${code}`, "worker", base.userId);
+  const refund = await releaseHold(base.holdKey, `job failed: ${code}`, "worker");
   ctx.pusher.toUser(base.userId, "job:failed", {
     jobId,
     queue,

@@ -9,6 +9,7 @@ import {
   hold,
   jobIdForHold,
   LedgerEntry,
+  migrateLedger,
   loadConfig,
   openVideo,
   User,
@@ -28,6 +29,7 @@ const HOUR = 3600_000;
 beforeAll(async () => {
   await mongoose.connect(inject("mongoUri").replace(/\/[^/]*$/u, "/sweeper_unit"));
   await Promise.all([User.createIndexes(), LedgerEntry.createIndexes()]);
+  await migrateLedger(); // nothing to move: marks this database's ledger as the chain format
   redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
   // Queues under their own prefix: no worker of the running stack touches these jobs.
   const prefix = `sweeper-test-${Date.now()}`;

@@ -62,7 +62,7 @@ export async function sweepHolds(ctx: ScheduleContext, now = new Date()): Promis
   const report: SweepReport = { checked: 0, released: 0, settled: 0, videosEnded: 0 };
   const cutoff = new Date(now.getTime() - ctx.config.HOLD_SWEEP_AFTER_MS);
   const holds = await LedgerEntry.find(
-    { kind: "hold", state: "applied", holdState: "held", createdAt: { $lt: cutoff } },
+    { kind: "hold", holdState: "held", createdAt: { $lt: cutoff } },
     { key: 1, userId: 1, queue: 1, jobId: 1, createdAt: 1 },
   )
     .sort({ createdAt: 1 })

@@ -5,7 +5,7 @@ export * from "./wallet-config";
 export * from "./sms-ai-message";
 export * from "./learned-response";
 export * from "./conversation";
-export * from "./conversation-filing";
+export * from "./conversation-job";
 export * from "./package";
 export * from "./package-assignment";
 export * from "./audit-log";

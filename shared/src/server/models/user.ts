@@ -21,9 +21,9 @@ const userSchema = new Schema(
     lowBalanceAlerted: { type: Boolean, default: false },
     /** Crossings below the threshold so far; numbers each one's SMS (low-balance.ts). */
     lowBalanceAlerts: { type: Number, default: 0 },
-    /** Balance; changed only by the ledger (shared/src/server/ledger.ts). */
+    /** Balance: a copy of the newest ledger entry's `balanceAfter`, written only by the ledger (shared/src/server/ledger/). */
     coins: { type: Number, default: 0, min: 0 },
-    /** Coins spent on `spendDay` (UTC), moved by the ledger in the same update as the balance. */
+    /** Coins spent on `spendDay` (UTC): copied from the newest ledger entry with the balance. */
     spendDay: { type: String, default: null },
     spentToday: { type: Number, default: 0 },
     /** The subscriber's own settings (wallet/settings.php); null: the tier's default / configuration. */
@@ -33,18 +33,10 @@ const userSchema = new Schema(
     /** The lowest tier shown, set by an administrator. */
     tier: { type: Number, default: 1, min: 1, max: 10 },
     /**
-     * Markers of ledger entries applied to `coins` (`<entry id>: 1`), set by the entry's commit and
-     * removed once the entry is marked applied: a pending entry with its marker here was committed
-     * (crash recovery, ledger.ts). Written by the ledger through the driver only.
+     * The `seq` of the ledger entry `coins`, `spendDay` and `spentToday` were copied from (the head of
+     * the user's chain, docs/ledger.md): a copy is made only over an older one.
      */
-    pendingEntries: { type: Schema.Types.Mixed, default: undefined },
-    /**
-     * Fences (`<entry id>: <when>`) the reconciler set on entries it marked failed: a commit requires
-     * its entry's fence to be absent, so a failed entry stays failed. Removed after a day.
-     */
-    voidEntries: { type: Schema.Types.Mixed, default: undefined },
-    /** The same markers as a list, as earlier versions kept them; emptied by the reconciler. */
-    pendingLedger: { type: [Schema.Types.ObjectId], default: undefined },
+    ledgerSeq: { type: Number, default: 0 },
   },
   { timestamps: true },
 );
