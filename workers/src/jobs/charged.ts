@@ -248,9 +248,9 @@ async function heldState({ ctx, queue, jobId, holdKey }: HoldOf): Promise<"held"
 
 /**
  * After a settle that did not match. Another run of the job settled it: paid once, so delivered; or
- * the hold was held still and is settled now; or it was released
- * while no worker was live, and the job is charged now (chargeAgain); or it was refunded otherwise
- * (heldState throws and the result is not delivered).
+ * the hold was still held and is settled now; or it was released while no worker was live, and the
+ * job is charged now (chargeAgain); or it was refunded otherwise (heldState throws and the result is
+ * not delivered).
  */
 async function settleLate(charge: HoldOf): Promise<void> {
   let state = await heldState(charge);
@@ -263,8 +263,9 @@ async function settleLate(charge: HoldOf): Promise<void> {
 
 /**
  * Charges a job whose hold was released while no worker was live, as it completes: the same coins,
- * feature and job (so the conversation's cost counts it once), held under a key of its own (`<hold key>:rerun`, so a second run of the
- * job finds it and is not charged twice) and settled at once. Without the coins now (or past the
+ * feature and job (so its conversation's cost counts it once), held under a key of its own
+ * (`<hold key>:rerun`, so a second run of the job finds it and is not charged twice) and settled at
+ * once. Without the coins now (or past the
  * daily cap), the result is not delivered.
  */
 async function chargeAgain({ ctx, holdKey, userId }: HoldOf): Promise<void> {
