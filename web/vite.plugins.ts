@@ -16,7 +16,13 @@ import { COMPRESSIBLE_ASSET, PRECOMPRESSED } from "../shared/src/web-assets";
  * `virtual:i18n-public/<lang>` serves just these, so the home page does not download every screen's
  * texts; the full catalog follows in the background.
  */
-const PUBLIC_SECTIONS = ["app", "common", "language", "nav", "home", "auth", "errors", "guard", "accessDenied"];
+const PUBLIC_SECTIONS = ["app", "common", "language", "nav", "home", "auth", "guard", "accessDenied"];
+/**
+ * Of a section the public pages show only a few texts of at once, just those: the error texts a refused
+ * sign-in or sign-up shows come after a round trip to the API, so the login and signup screens wait
+ * for the full catalog then (`errorMessageLoaded`); the guard's redirect notice is shown at once.
+ */
+const PUBLIC_KEYS: Record<string, string[]> = { errors: ["textLoginRequired"] };
 const PUBLIC_PREFIX = "virtual:i18n-public/";
 
 export function publicCatalogs(catalogDir: string): Plugin {
@@ -31,6 +37,10 @@ export function publicCatalogs(catalogDir: string): Plugin {
       this.addWatchFile(file);
       const full = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
       const picked = Object.fromEntries(PUBLIC_SECTIONS.filter((k) => k in full).map((k) => [k, full[k]]));
+      for (const [section, keys] of Object.entries(PUBLIC_KEYS)) {
+        const texts = (full[section] ?? {}) as Record<string, unknown>;
+        picked[section] = Object.fromEntries(keys.filter((k) => k in texts).map((k) => [k, texts[k]]));
+      }
       return `export default ${JSON.stringify(picked)};`;
     },
   };

@@ -23,20 +23,6 @@ export const LIMITS = {
   displayNameChars: 60,
 } as const;
 
-export const TOAST_MS = {
-  default: 4000,
-  slideOut: 300,
-  loginSuccess: 3000,
-  error: 5000,
-  imageSuccess: 3000,
-  imageError: 5000,
-  personaSwitch: 3000,
-  signup: 5000,
-  signupRedirect: 3000,
-  logoutRedirect: 1000,
-  adminLoginRedirect: 1000,
-} as const;
-
 /**
  * Upper bounds of one wallet package (docs/decisions.md): 50 times the largest default package,
  * so a typo or a hostile manager cannot mint billions of coins in one assignment.
@@ -45,3 +31,6 @@ export const PACKAGE_MAX = { coins: 1_000_000, price: 10_000 } as const;
 
 /** Administrator passwords: longer than subscribers' (PASSWORD_MIN), as they guard every account. */
 export const ADMIN_PASSWORD_MIN = 12;
+
+// The toasts' durations apart: the first page's toasts need them, not the screens' limits.
+export * from "./toasts";

@@ -4,6 +4,7 @@
  */
 import i18n from "i18next";
 import { ERROR_TEXT_KEYS, retryWhen, type Language } from "@storefront/shared";
+import { ensureFullCatalog } from "../i18n";
 import { ApiError } from "./client";
 
 /** Figures some texts carry (402: the coins needed and available, or the daily cap and today's spending). */
@@ -27,4 +28,13 @@ export function errorMessage(error: unknown, fallback: string, defaults: ErrorTe
   if (error.status !== 429 || typeof seconds !== "number") return text;
   const language: Language = i18n.language === "ar" ? "ar" : "en";
   return `${text} ${i18n.t("errors.tryAgainWhen", { when: retryWhen(language, seconds) })}`;
+}
+
+/**
+ * `errorMessage` once the full catalog is loaded: the public pages (login, signup) start with the
+ * public texts only, which leave the error texts out (web/vite.plugins.ts).
+ */
+export async function errorMessageLoaded(error: unknown, fallback: string, defaults: ErrorTextValues = {}): Promise<string> {
+  await ensureFullCatalog().catch(() => undefined);
+  return errorMessage(error, fallback, defaults);
 }

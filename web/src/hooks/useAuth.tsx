@@ -7,7 +7,24 @@ import { createContext, startTransition, useCallback, useContext, useEffect, use
 import type { SessionUser } from "@storefront/shared";
 import * as authApi from "../api/auth";
 import { safeReturnPath } from "../lib/returnPath";
-import { connectSocket, disconnectSocket } from "../socket";
+
+/**
+ * The realtime channel's module, asked for once someone signs in: visitors' first page does without
+ * it. One promise, so a connect and a disconnect asked for in a row run in that order.
+ */
+let socketModule: Promise<typeof import("../socket")> | undefined;
+function connectSocket(): void {
+  // A chunk that failed to download is asked for again by the next sign-in.
+  socketModule ??= import("../socket").catch((error: unknown) => {
+    socketModule = undefined;
+    throw error;
+  });
+  void socketModule.then((socket) => socket.connectSocket());
+}
+/** Only a module asked for can hold a connection (nothing else connects it). */
+function disconnectSocket(): void {
+  void socketModule?.then((socket) => socket.disconnectSocket()).catch(() => undefined);
+}
 
 /** Where a guard remembers the page a logged-out visitor tried to open. */
 export const ATTEMPTED_URL_KEY = "redirectAfterLogin";
@@ -65,7 +82,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
-    if (user) void connectSocket();
+    if (user) connectSocket();
     else disconnectSocket();
   }, [user]);
 

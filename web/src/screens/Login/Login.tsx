@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import { AppLink } from "../../components/AppLink";
 import { loginRequestSchema, TOAST_MS } from "@storefront/shared";
-import { errorMessage } from "../../api/errors";
+import { errorMessageLoaded } from "../../api/errors";
 import { AuthCard, PasswordField } from "../../components/AuthCard";
 import { PhoneField } from "../../components/PhoneField/PhoneField";
 import { useToast } from "../../components/Toasts";
@@ -39,7 +39,7 @@ export default function Login() {
       const remembered = takeAttemptedUrl("/dashboard");
       navigate(safeReturnPath(params.get("next")) ?? remembered, { replace: true });
     } catch (error) {
-      const message = errorMessage(error, t("auth.loginFailedFallback"));
+      const message = await errorMessageLoaded(error, t("auth.loginFailedFallback"));
       setFormError(message);
       toast.error(message, TOAST_MS.error);
       setSubmitting(false);

@@ -8,7 +8,7 @@ import { useNavigate } from "react-router-dom";
 import { AppLink } from "../../components/AppLink";
 import { signupRequestSchema, TOAST_MS } from "@storefront/shared";
 import { ApiError } from "../../api/client";
-import { errorMessage } from "../../api/errors";
+import { errorMessageLoaded } from "../../api/errors";
 import { AuthCard, PasswordField } from "../../components/AuthCard";
 import { PhoneField } from "../../components/PhoneField/PhoneField";
 import { useToast } from "../../components/Toasts";
@@ -53,7 +53,7 @@ export default function Signup() {
       toast.success(t("auth.subscribedToast"), TOAST_MS.signup);
     } catch (error) {
       const taken = error instanceof ApiError && error.code === "phone_taken";
-      const message = errorMessage(error, t("auth.signupFailedFallback"));
+      const message = await errorMessageLoaded(error, t("auth.signupFailedFallback"));
       setFormError(message);
       setOfferSignIn(taken);
       toast.error(message, TOAST_MS.error);
