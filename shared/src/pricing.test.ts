@@ -188,6 +188,16 @@ describe("wordCount", () => {
     ["word joiners", (w) => w.join("\u2060")],
   ];
 
+  it("counts characters the AI reads one by one: invisible tag characters and marks stacked on one letter", () => {
+    const question = "what dose of ibuprofen is safe for a child of six years and how often a day";
+    // The question in Unicode tag characters, hung on one visible letter: one grapheme.
+    const tagged = "a" + [...question].map((ch) => String.fromCodePoint(0xe0000 + ch.charCodeAt(0))).join("");
+    expect(wordCount(tagged)).toBeGreaterThanOrEqual(wordCount(question) / 2);
+    expect(wordCount("e" + "\u0301".repeat(3000))).toBeGreaterThanOrEqual(Math.floor(2999 / CHARACTERS_PER_WORD_FLOOR));
+    // A letter's own vowel and shadda are part of it: fully vocalised Arabic costs what it has words.
+    expect(wordCount("بِسْمِ اللَّهِ الرَّحْمَٰنِ الرَّحِيمِ")).toBe(4);
+  });
+
   it("prices no respelling of a message below half of it written normally", () => {
     for (const sample of SAMPLES) {
       const normal = wordCount(sample);

@@ -73,9 +73,11 @@ export type PriceRequest =
   | { feature: "audio"; seconds: number };
 
 /**
- * Visible characters (graphemes other than spaces) the Doctor's price counts as at least one
- * word: what the AI reads does not shrink when the spaces go, so neither does the price
- * (docs/decisions.md says why 6).
+ * Characters (graphemes other than spaces) the Doctor's price counts as at least one word: what the
+ * AI reads does not shrink when the spaces go, so neither does the price (docs/decisions.md says why
+ * 6). A grapheme counts as its code points less up to two combining marks (a letter with its vowel
+ * and shadda is one), so invisible tag or format characters and stacked marks hung on one letter,
+ * which the AI reads one by one, count each.
  */
 export const CHARACTERS_PER_WORD_FLOOR = 6;
 
@@ -93,7 +95,11 @@ export function wordCount(text: string): number {
   let words = 0;
   for (const segment of wordSegmenter.segment(text)) if (segment.isWordLike) words += 1;
   let visible = 0;
-  for (const { segment } of graphemeSegmenter.segment(text)) if (!/^\s+$/u.test(segment)) visible += 1;
+  for (const { segment } of graphemeSegmenter.segment(text)) {
+    if (/^\s+$/u.test(segment)) continue;
+    const marks = segment.match(/\p{M}/gu)?.length ?? 0;
+    visible += [...segment].length - Math.min(marks, 2);
+  }
   // Whole words of characters only (rounded down): one long word alone ("paracetamol") is still one word.
   return Math.max(words, Math.floor(visible / CHARACTERS_PER_WORD_FLOOR));
 }

@@ -138,7 +138,9 @@ describe("admin/queues.php", () => {
         error: expect.stringContaining("[hidden]"),
         bytes: expect.any(Number),
       });
-      expect((await viewer.get(`/admin/queues/board/api/queues/chat/${jobId}/logs`)).status).toBe(404);
+      // Express routes without regard to case: every spelling of the hidden views is hidden.
+      for (const view of ["logs", "LOGS", "Logs/", "flow", "FLOW"])
+        expect((await viewer.get(`/admin/queues/board/api/queues/chat/${jobId}/${view}`)).status, view).toBe(404);
     }
   });
 

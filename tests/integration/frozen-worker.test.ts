@@ -12,10 +12,10 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LedgerEntry, ledgerSum, SILENT_AFTER_MS } from "@storefront/shared/server";
+import { debit, LedgerEntry, ledgerSum, SILENT_AFTER_MS } from "@storefront/shared/server";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 import { walletCoins } from "../support/client";
-import { until, userWithCoins } from "../support/realtime";
+import { connectSocket, until, userWithCoins } from "../support/realtime";
 
 /** The bound docs/operations.md gives: the coins of a call accepted before the freeze are back within it. */
 const RELEASE_BOUND_MS = 10_000;
@@ -119,6 +119,46 @@ describe("a frozen chat worker", () => {
       );
     } finally {
       process.kill(worker.pid!, "SIGCONT");
+    }
+  }, 90_000);
+
+  it("runs no part of a queued job whose coins were given back and spent meanwhile: refused before any reply streams", async () => {
+    const { client, id } = await userWithCoins(stack.url, 100);
+    const { socket, received } = await connectSocket(stack.url, client);
+    const worker = stack.workers[0]!.child;
+    // A served call first: the worker is live again after the test before (its beats seen).
+    await until(
+      async () => (await client.post("/textai/chat.php", chatBody("what is 1 + 1?"))).status === 200,
+      10_000,
+      "a call served",
+    );
+    process.kill(worker.pid!, "SIGSTOP");
+    try {
+      const accepted = await client.post("/textai/chat.php", chatBody("what is 3 + 4?"));
+      expect(accepted.body).toMatchObject({ code: "unavailable", refunded: true, queued: true });
+      const jobId: string = accepted.body.jobId;
+      // The coins given back are spent elsewhere before the worker returns.
+      const left = await walletCoins(client);
+      await debit(id, left, `spent-elsewhere:${jobId}`, "chat", "spent while the worker was frozen");
+      expect(await ledgerSum(id)).toBe(0);
+
+      process.kill(worker.pid!, "SIGCONT");
+      const redis = new Redis(stack.redisUrl, { maxRetriesPerRequest: null });
+      const queue = new Queue("chat", { connection: redis });
+      try {
+        await until(async () => (await queue.getJobState(jobId)) === "failed", 30_000, "the queued job's refusal");
+      } finally {
+        await queue.close();
+        redis.disconnect();
+      }
+      // Nothing of the reply reached the user, and nothing was charged or left held.
+      expect(received.filter((p) => p.payload?.jobId === jobId && p.event === "chat:delta")).toEqual([]);
+      const holds = await LedgerEntry.find({ jobId, kind: "hold" }).lean<{ holdState: string }[]>();
+      expect(holds.map((e) => e.holdState)).toEqual(["released"]);
+      expect(await ledgerSum(id)).toBe(0);
+    } finally {
+      process.kill(worker.pid!, "SIGCONT");
+      socket.close();
     }
   }, 90_000);
 });

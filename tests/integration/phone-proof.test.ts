@@ -166,6 +166,15 @@ describe("signing up and proving the number", () => {
     expect(Number(budget.headers.get("retry-after"))).toBeGreaterThan(3000);
     expect(budget.body.error).toMatch(/Please try again in \d+ minutes\./u);
   });
+
+  it("sends no code to a number that cannot exist (400 naming phone): no SMS spent on it", async () => {
+    const { client, headers } = await signedUp();
+    for (const phone of ["+015550001001", "+999123456789", "+1555"]) {
+      const res = await client.post("/auth/phone/code", { phone }, headers);
+      expect(res.status, phone).toBe(400);
+      expect(res.body.field, phone).toBe("phone");
+    }
+  });
 });
 
 describe("a number signed up by someone else", () => {

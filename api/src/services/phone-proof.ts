@@ -11,7 +11,7 @@
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Redis } from "ioredis";
 import { Types } from "mongoose";
-import { canonicalPhone, MESSAGES, phoneLookupForms, type Language, type PhoneStatus, type SmsCodeJob } from "@storefront/shared";
+import { canonicalPhone, MESSAGES, possiblePhone, phoneLookupForms, type Language, type PhoneStatus, type SmsCodeJob } from "@storefront/shared";
 import {
   loadSmsIntegrationConfig,
   publishCacheChange,
@@ -82,8 +82,12 @@ export async function sendPhoneCode(
 ): Promise<{ success: true; phone: string; resendIn: number; expiresIn: number }> {
   const { redis, config } = deps;
   let phone: string;
-  if (input.phone) phone = canonicalPhone(input.phone, config.DEFAULT_PHONE_COUNTRY);
-  else {
+  if (input.phone) {
+    // A code goes only to a number that can exist: "+digits" of no country would be SMS spent for nothing.
+    const possible = possiblePhone(input.phone, config.DEFAULT_PHONE_COUNTRY);
+    if (!possible) throw badRequest(MESSAGES.phoneImpossible, "phone");
+    phone = possible;
+  } else {
     const own = input.userId ? await User.findById(input.userId, ACCOUNT_PHONE_FIELDS).lean() : null;
     if (!own?.phone) throw badRequest(MESSAGES.phoneNeeded, "phone");
     phone = own.phone;

@@ -14,7 +14,8 @@ export function safeReturnPath(raw: string | null | undefined): string | null {
   } catch {
     return null;
   }
-  if (url.origin !== window.location.origin) return null;
+  // Dot segments collapse after the check above ("/..//host" is "//host"): look at the path again.
+  if (url.origin !== window.location.origin || url.pathname.startsWith("//")) return null;
   // Back to the login itself would be a loop.
   if (url.pathname === "/login") return null;
   return `${url.pathname}${url.search}${url.hash}`;

@@ -162,13 +162,14 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       if (!parsed.success) throw new UnrecoverableError(`invalid job payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);
       // TypeScript cannot tie the schema picked by a generic key to JobData<Q>; the map makes it so.
       const data = parsed.data as JobData<Q>;
-      // A first start needs no look at the hold: its job is added only once the hold is in the
-      // ledger, and a waiting job's hold is refunded only after the job is taken out of the queue (the sweeper,
-      // the API's releaseUnqueued); the settle below names it still held all the same. A job started
-      // before (a retry, a take-over after its worker died, a return from the delayed set) may have
-      // been settled or refunded since.
+      // Every start looks at the hold before any work reaches the user (a chat streams, an image is
+      // stored as it is made): a job started before (a retry, a take-over after its worker died, a
+      // return from the delayed set) may have been settled or refunded since, and a waiting job's
+      // hold is released while no worker of its queue is live (api/src/services/frozen-workers.ts).
+      // Such a job ("rerun") is held again before it runs, and refused if the coins are gone.
       const charge: HoldOf = { ctx, queue, jobId, holdKey: data.holdKey, userId: data.userId };
-      const state = job.attemptsStarted > 1 ? await heldState(charge) : "held";
+      const state = await heldState(charge);
+      if (state === "rerun") await holdAgain(charge);
       const earlier =
         state === "settled"
           ? ((await recordedResult<R>(ctx, queue, jobId)) ?? (await hooks.finishedResult?.(data, job)))
@@ -239,12 +240,17 @@ interface HoldOf {
 async function heldState({ ctx, queue, jobId, holdKey }: HoldOf): Promise<"held" | "settled" | "rerun"> {
   const entry = await findHold<{ holdState: string | null }>(holdKey, { holdState: 1 });
   if (!entry) throw new UnrecoverableError("This request was not charged");
-  if (entry.holdState === "released" || entry.holdState === "releasing") {
-    if (jobId && (await ctx.redis.exists(rerunMarkerKey(queue, jobId)))) return "rerun";
-    throw new UnrecoverableError("This request was cancelled and refunded");
-  }
-  return entry.holdState === "settled" ? "settled" : "held";
+  if (entry.holdState !== "released" && entry.holdState !== "releasing")
+    return entry.holdState === "settled" ? "settled" : "held";
+  // Released: the rerun's own hold says what happened since, whatever the marker's age.
+  const again = await findHold<{ holdState: string | null }>(rerunKey(holdKey), { holdState: 1 });
+  if (again?.holdState === "settled") return "settled";
+  if (again?.holdState === "held") return "rerun";
+  if (!again && jobId && (await ctx.redis.exists(rerunMarkerKey(queue, jobId)))) return "rerun";
+  throw new UnrecoverableError("This request was cancelled and refunded");
 }
+
+const rerunKey = (holdKey: string) => `${holdKey}:rerun`;
 
 /**
  * After a settle that did not match. Another run of the job settled it: paid once, so delivered; or
@@ -264,11 +270,17 @@ async function settleLate(charge: HoldOf): Promise<void> {
 /**
  * Charges a job whose hold was released while no worker was live, as it completes: the same coins,
  * feature and job (so its conversation's cost counts it once), held under a key of its own
- * (`<hold key>:rerun`, so a second run of the job finds it and is not charged twice) and settled at
- * once. Without the coins now (or past the
- * daily cap), the result is not delivered.
+ * (`<hold key>:rerun`, so a second run of the job finds it and is not charged twice) and settled.
+ * Without the coins now the job is refused. The user's daily cap is not asked again (the cap lives
+ * with the API's settings; noted in docs/ledger.md).
  */
-async function chargeAgain({ ctx, holdKey, userId }: HoldOf): Promise<void> {
+async function chargeAgain(charge: HoldOf): Promise<void> {
+  await holdAgain(charge);
+  await settleHold(rerunKey(charge.holdKey));
+}
+
+/** The hold of a job run again after its first hold was released (the same key replays). */
+async function holdAgain({ ctx, holdKey, userId }: HoldOf): Promise<void> {
   const original = await findHold<{
     amount: number;
     feature?: string | null;
@@ -277,7 +289,7 @@ async function chargeAgain({ ctx, holdKey, userId }: HoldOf): Promise<void> {
     jobId?: string | null;
   }>(holdKey, { amount: 1, feature: 1, details: 1, queue: 1, jobId: 1 });
   if (!original) throw new UnrecoverableError("This request was not charged");
-  const key = `${holdKey}:rerun`;
+  const key = rerunKey(holdKey);
   try {
     const charged = await hold({
       userId,
@@ -295,7 +307,6 @@ async function chargeAgain({ ctx, holdKey, userId }: HoldOf): Promise<void> {
       throw new UnrecoverableError("Not enough coins when the queued request finally ran");
     throw error;
   }
-  await settleHold(key);
 }
 
 async function failFinally(
@@ -309,7 +320,10 @@ async function failFinally(
 ): Promise<void> {
   log.warn({ code, reason: detail }, "job failed for good; releasing its hold");
   if (!base.holdKey || !base.userId) return;
-  const refund = await releaseHold(base.holdKey, `job failed: ${code}`, "worker");
+  const refund =
+    (await releaseHold(base.holdKey, `job failed: ${code}`, "worker")) ??
+    // A job run again after its first hold was released is refunded its second.
+    (await releaseHold(rerunKey(base.holdKey), `job failed: ${code}`, "worker"));
   ctx.pusher.toUser(base.userId, "job:failed", {
     jobId,
     queue,

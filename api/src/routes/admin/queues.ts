@@ -45,7 +45,7 @@ function hidePayloads(value: unknown, depth = 0): unknown {
 }
 
 /** A job's logs and flow tree would show what its payload holds: the board does not serve them. */
-const HIDDEN_VIEWS = /^\/api\/queues\/[^/]+\/[^/]+\/(?:logs|flow)\/?$/u;
+const HIDDEN_VIEWS = /^\/api\/queues\/[^/]+\/[^/]+\/(?:logs|flow)\/?$/iu;
 
 /**
  * Bull Board behind the rule of docs/permissions.md: no administrator sees a job's payload in the
