@@ -11,7 +11,15 @@
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Redis } from "ioredis";
 import { Types } from "mongoose";
-import { canonicalPhone, MESSAGES, possiblePhone, phoneLookupForms, type Language, type PhoneStatus, type SmsCodeJob } from "@storefront/shared";
+import {
+  canonicalPhone,
+  MESSAGES,
+  possiblePhone,
+  phoneLookupForms,
+  type Language,
+  type PhoneStatus,
+  type SmsCodeJob,
+} from "@storefront/shared";
 import {
   loadSmsIntegrationConfig,
   publishCacheChange,
