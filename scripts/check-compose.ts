@@ -311,6 +311,26 @@ export function checkSupportFiles(): string[] {
   if (!/location \/api\/[\s\S]*?proxy_pass/u.test(nginx)) problems.push("docker/nginx.conf: /api/ must be proxied to the API");
   if (!/^\s*gzip_static on;/mu.test(nginx))
     problems.push("docker/nginx.conf: gzip_static must send the build's precompressed copies");
+  problems.push(...queryStringsLogged(nginx));
+  return problems;
+}
+
+/**
+ * Query strings carry secrets (the SMS webhook's `?token=`, receipts' `?t=`): every access log nginx
+ * writes uses a format without them (nginx's default "combined" logs `$request`, the whole URL).
+ */
+export function queryStringsLogged(nginx: string): string[] {
+  const formats = new Map([...nginx.matchAll(/log_format\s+(\S+)\s+([^;]*);/gu)].map(([, name, body]) => [name!, body!]));
+  const logs = [...nginx.matchAll(/\baccess_log\s+([^;]*);/gu)].map(([, args]) => args!.trim().split(/\s+/u));
+  const problems: string[] = [];
+  if (!logs.some(([where]) => where !== "off"))
+    problems.push("docker/nginx.conf: no access_log of its own (the default format logs query strings)");
+  for (const [where, format] of logs) {
+    if (where === "off") continue;
+    const body = format ? formats.get(format) : undefined;
+    if (!body || /\$(?:request|request_uri|args|query_string|arg_\w+)\b/u.test(body))
+      problems.push(`docker/nginx.conf: access_log ${where} ${format ?? "(combined)"} would log query strings`);
+  }
   return problems;
 }
 

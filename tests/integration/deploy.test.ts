@@ -13,6 +13,7 @@ import {
   composeConfigProblems,
   configVariables,
   loadCompose,
+  queryStringsLogged,
 } from "../../scripts/check-compose";
 
 describe("docker-compose.yml", () => {
@@ -22,6 +23,16 @@ describe("docker-compose.yml", () => {
 
   it("has the production shape: replica set, AOF Redis, API replicas, a worker per queue, volumes, no inline secrets", () => {
     expect(checkCompose()).toEqual([]);
+  });
+
+  it("keeps query strings (the webhook's and receipts' tokens) out of nginx's access log", () => {
+    expect(checkSupportFiles().filter((p) => p.includes("query strings"))).toEqual([]);
+    // nginx's default format, a format with the whole request line, and one with the arguments.
+    expect(queryStringsLogged("server { listen 8080; }")).toHaveLength(1);
+    expect(queryStringsLogged("server { access_log /var/log/nginx/access.log combined; }")).toHaveLength(1);
+    expect(queryStringsLogged("log_format a '$remote_addr \"$request\"'; server { access_log /x a; }")).toHaveLength(1);
+    expect(queryStringsLogged("log_format a '$uri $args'; server { access_log /x a; }")).toHaveLength(1);
+    expect(queryStringsLogged("log_format a '$request_method $uri'; server { access_log /x a; }")).toEqual([]);
   });
 
   it("initiates the MongoDB replica set from its healthcheck and points the app at it", () => {
