@@ -9,9 +9,8 @@
 import mongoose from "mongoose";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startApiProcess, type ApiProcess } from "../support/api-process";
+import { phoneCodesIn, startApiProcess, type ApiProcess } from "../support/api-process";
 import { Client, uniquePhone } from "../support/client";
-import { until } from "../support/realtime";
 import { keepFailureScreenshots, launch, screenshot, seriousViolations } from "./browser";
 
 const DATABASE = inject("mongoUri").replace(/\/[^/?]*(\?|$)/u, "/storefront_verify_phone$1");
@@ -19,21 +18,8 @@ const PASSWORD = "secret-pass";
 let api: ApiProcess;
 let browser: Browser;
 let page: Page;
-const codesRead = new Map<string, number>();
-
-/** The next code the API wrote to its log for `phone`. */
-async function loggedCode(phone: string): Promise<string> {
-  const codes = () =>
-    api
-      .output()
-      .split("\n")
-      .filter((line) => line.includes('"phone code') && line.includes(`"phone":"${phone}"`))
-      .map((line) => (JSON.parse(line) as { code: string }).code);
-  const read = codesRead.get(phone) ?? 0;
-  await until(() => codes().length > read || undefined, 10_000, `a new code for ${phone} in the log`, 20);
-  codesRead.set(phone, codes().length);
-  return codes().at(-1)!;
-}
+/** The next code the API wrote to its log for a phone (no gateway is configured). */
+const loggedCode = phoneCodesIn(() => api);
 
 async function setLanguage(target: "en" | "ar") {
   const current = await page.evaluate(() => document.documentElement.lang);

@@ -8,9 +8,8 @@ import { Redis } from "ioredis";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { User } from "@storefront/shared/server";
-import { startApiProcess, type ApiProcess } from "../support/api-process";
+import { phoneCodesIn, startApiProcess, type ApiProcess } from "../support/api-process";
 import { Client, uniquePhone, walletCoins } from "../support/client";
-import { until } from "../support/realtime";
 
 const DATABASE = inject("mongoUri").replace(/\/[^/?]*(\?|$)/u, "/storefront_phone_proof$1");
 const ADMIN = { username: "phone-proof-admin", password: "phone-proof-admin-password-1" };
@@ -25,23 +24,8 @@ function address(): Record<string, string> {
   return { "x-forwarded-for": `10.77.${process.pid % 250}.${addressCounter}` };
 }
 
-const codesRead = new Map<string, number>();
-
-/** The next code the API wrote to its log for `phone` (no gateway is configured). */
-async function loggedCode(phone: string): Promise<string> {
-  const codes = () =>
-    api
-      .output()
-      .split("\n")
-      .filter((line) => line.includes('"phone code') && line.includes(`"phone":"${phone}"`))
-      .map((line) => (JSON.parse(line) as { code: string }).code);
-  // The process writes its log to a pipe: the line comes a moment after the answer.
-  const read = codesRead.get(phone) ?? 0;
-  await until(() => codes().length > read || undefined, 10_000, `a new code for ${phone} in the log`, 20);
-  const all = codes();
-  codesRead.set(phone, all.length);
-  return all.at(-1)!;
-}
+/** The next code the API wrote to its log for a phone (no gateway is configured). */
+const loggedCode = phoneCodesIn(() => api);
 
 /** Time passes for the number's code: another may be sent at once (Redis holds when it was sent). */
 const resendAllowed = (phone: string) => redis.hset(`phone-code:${phone}`, "sent", 0);

@@ -7,6 +7,7 @@ import path from "node:path";
 import { SERVER_PROGRAMS } from "../../scripts/lib/build-server";
 import { TEST_LIMITS } from "../setup/global";
 import { inject } from "vitest";
+import { until } from "./realtime";
 
 export interface ApiProcess {
   url: string;
@@ -74,5 +75,26 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
         });
         child.kill("SIGTERM");
       }),
+  };
+}
+
+/**
+ * Reads the one-time phone codes an API process without an SMS gateway writes to its log: each call
+ * waits for the next code written for `phone` (the log reaches the pipe a moment after the answer).
+ */
+export function phoneCodesIn(api: () => ApiProcess): (phone: string) => Promise<string> {
+  const codesRead = new Map<string, number>();
+  return async (phone) => {
+    const codes = () =>
+      api()
+        .output()
+        .split("\n")
+        .filter((line) => line.includes('"phone code') && line.includes(`"phone":"${phone}"`))
+        .map((line) => (JSON.parse(line) as { code: string }).code);
+    const read = codesRead.get(phone) ?? 0;
+    await until(() => codes().length > read || undefined, 10_000, `a new code for ${phone} in the log`, 20);
+    const all = codes();
+    codesRead.set(phone, all.length);
+    return all.at(-1)!;
   };
 }
