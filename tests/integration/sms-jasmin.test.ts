@@ -25,6 +25,7 @@ import { Client } from "../support/client";
 import { until } from "../support/realtime";
 import {
   expectGatewayTest,
+  expectLongReplyInParts,
   receiptOn,
   receivedAt,
   replyTo,
@@ -178,19 +179,7 @@ describe("a real Jasmin 0.11.1 in front of the product", () => {
     expect(call).toBeDefined();
   });
 
-  it("sends a long reply in parts that join to the whole", async () => {
-    const user = await signUpSubscriber(product, admin);
-    // A message of one SMS whose reply (it is quoted in it) needs two.
-    const text = `Tell me a long story about the sea and the ships ${randomUUID()} `.repeat(2).trim();
-    await smsc.deliverMo({ from: user.digits, to: HTTP_MO, text });
-    const { out } = await replyTo(product, user.e164, text);
-    expect(out).toMatchObject({ state: "sent", encoding: "GSM-7" });
-    const [joined] = await receivedAt(smsc, user.digits, 1);
-    expect(joined).toBe(out.message);
-    const parts = smsc.submits.filter((s) => s.to === user.digits);
-    expect(parts.length).toBe(out.segments);
-    expect(parts.length).toBeGreaterThan(1);
-  });
+  it("sends a long reply in parts that join to the whole", () => expectLongReplyInParts(product, admin, smsc, HTTP_MO));
 
   it("records the SMSC's receipt on the reply (through Jasmin's receipt to the product's bind)", async () => {
     const user = await signUpSubscriber(product, admin);

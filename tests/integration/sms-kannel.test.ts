@@ -25,6 +25,7 @@ import { Client } from "../support/client";
 import { until } from "../support/realtime";
 import {
   expectGatewayTest,
+  expectLongReplyInParts,
   receiptOn,
   receivedAt,
   replyTo,
@@ -168,18 +169,7 @@ describe("a real Kannel 1.4.5 in front of the product", () => {
     expect(parts.every((p) => p.dataCoding === 8 && p.part !== undefined)).toBe(true);
   });
 
-  it("sends a long reply in parts that join to the whole", async () => {
-    const user = await signUpSubscriber(product, admin);
-    const text = `Tell me a long story about the sea and the ships ${randomUUID()} `.repeat(2).trim();
-    await smsc.deliverMo({ from: user.digits, to: SHORTCODE, text });
-    const { out } = await replyTo(product, user.e164, text);
-    expect(out).toMatchObject({ state: "sent", encoding: "GSM-7" });
-    const [joined] = await receivedAt(smsc, user.digits, 1);
-    expect(joined).toBe(out.message);
-    const parts = smsc.submits.filter((s) => s.to === user.digits);
-    expect(parts.length).toBe(out.segments);
-    expect(parts.length).toBeGreaterThan(1);
-  });
+  it("sends a long reply in parts that join to the whole", () => expectLongReplyInParts(product, admin, smsc, SHORTCODE));
 
   it("records the SMSC's receipt that Kannel passes to the reply's dlr-url", async () => {
     const user = await signUpSubscriber(product, admin);

@@ -6,6 +6,7 @@
  * on loopback ports and throw-away folders of its own, and stops it at the end.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import {
   copyFileSync,
   cpSync,
@@ -591,6 +592,23 @@ export function receivedAt(smsc: SmppServerPeer, digits: string, count: number) 
     `${count} message(s) to ${digits} at the SMSC`,
     50,
   );
+}
+
+/**
+ * A long reply through a real gateway, the same case for each: a message of one SMS whose reply (it
+ * quotes it) needs two, sent to `to`, goes out in as many parts as its segments, joining to the whole.
+ */
+export async function expectLongReplyInParts(product: ProductStack, admin: Client, smsc: SmppServerPeer, to: string) {
+  const user = await signUpSubscriber(product, admin);
+  const text = `Tell me a long story about the sea and the ships ${randomUUID()} `.repeat(2).trim();
+  await smsc.deliverMo({ from: user.digits, to, text });
+  const { out } = await replyTo(product, user.e164, text);
+  expect(out).toMatchObject({ state: "sent", encoding: "GSM-7" });
+  const [joined] = await receivedAt(smsc, user.digits, 1);
+  expect(joined).toBe(out.message);
+  const parts = smsc.submits.filter((s) => s.to === user.digits);
+  expect(parts.length).toBe(out.segments);
+  expect(parts.length).toBeGreaterThan(1);
 }
 
 /** The delivery receipt stored on an outbound record, once there is one. */
