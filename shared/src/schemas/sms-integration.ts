@@ -308,6 +308,26 @@ export type SmsCodeJob = z.infer<typeof smsCodeJobSchema>;
 export const smsQueueJobSchema = z.union([smsAlertJobSchema, smsCodeJobSchema, smsReplyJobSchema]);
 export type SmsQueueJob = z.infer<typeof smsQueueJobSchema>;
 
+/** How an "sms-reply" job ended (the step logged as the message's outcome, SPEC §9 actions). */
+export const SMS_REPLY_OUTCOMES = [
+  "integration_disabled",
+  "opted_out",
+  "rate_limited",
+  "user_inactive",
+  "auto_reply_disabled",
+  "replied",
+  "delivery_failed",
+  "already_processed",
+  "failed",
+  "alerts_off",
+  "balance_restored",
+  "phone_unproven",
+] as const;
+export type SmsReplyOutcome = (typeof SMS_REPLY_OUTCOMES)[number];
+/** What an "sms-reply" job returns. */
+export const smsReplyJobResultSchema = z.object({ outcome: z.enum(SMS_REPLY_OUTCOMES) });
+export type SmsReplyJobResult = z.infer<typeof smsReplyJobResultSchema>;
+
 /** What the HTTP gateway receives for one outbound SMS (POST JSON to gateway_url, HTTP Basic too). */
 export interface HttpGatewayMessage {
   username: string;

@@ -89,6 +89,16 @@ export const videoJobSchema = chargedJobBaseSchema.extend({
   pollErrors: z.number().int().min(0).optional(),
 });
 export type VideoJobData = z.infer<typeof videoJobSchema>;
+
+/** What a finished "video" job returns: the stored file of the completed video. */
+export const videoJobResultSchema = z.object({
+  videoId: z.string(),
+  status: z.literal("completed"),
+  /** Storage key of the file. */
+  key: z.string().min(1),
+  videoUrl: z.string().min(1),
+});
+export type VideoJobResult = z.infer<typeof videoJobResultSchema>;
 export type VideoGenerateResponse = z.infer<typeof videoGenerateResponseSchema>;
 export type VideoStatusResponse = z.infer<typeof videoStatusResponseSchema>;
 export type VideoHistoryResponse = z.infer<typeof videoHistoryResponseSchema>;
