@@ -37,6 +37,8 @@ export const videoGenerateRequestSchema = z
   })
   .transform(({ aspectRatio, ratio, ...rest }) => ({ ...rest, ratio: ratio ?? aspectRatio ?? DEFAULT_VIDEO_RATIO }));
 export type VideoGenerateRequest = z.infer<typeof videoGenerateRequestSchema>;
+/** The generate call's body as a client sends it (before defaults and the ratio's two spellings are read). */
+export type VideoGenerateRequestBody = z.input<typeof videoGenerateRequestSchema>;
 
 export const videoStatusQuerySchema = z.object({
   id: z.string({ error: "id is required" }).trim().min(1, "id is required").max(100),
