@@ -107,7 +107,7 @@ export const jobResults = {
   video: videoJobResultSchema,
   "sms-reply": smsReplyJobResultSchema,
 } as const satisfies { [Q in ChargedQueueName]: z.ZodType };
-export type JobResults = typeof jobResults;
+type JobResults = typeof jobResults;
 
 /** The parsed result of a job on queue Q. */
 export type JobResult<Q extends ChargedQueueName> = z.output<JobResults[Q]>;

@@ -100,7 +100,6 @@ export const videoJobResultSchema = z.object({
   key: z.string().min(1),
   videoUrl: z.string().min(1),
 });
-export type VideoJobResult = z.infer<typeof videoJobResultSchema>;
 export type VideoGenerateResponse = z.infer<typeof videoGenerateResponseSchema>;
 export type VideoStatusResponse = z.infer<typeof videoStatusResponseSchema>;
 export type VideoHistoryResponse = z.infer<typeof videoHistoryResponseSchema>;
