@@ -12,7 +12,7 @@ import { rateLimited } from "../errors";
 import { count, exhausted } from "../middleware/rate-limit";
 import { MESSAGES } from "@storefront/shared";
 
-export const WEBHOOK_FAILURE_WINDOW_SECONDS = 60;
+const WEBHOOK_FAILURE_WINDOW_SECONDS = 60;
 
 type Deps = { redis: Redis; config: Pick<Config, "WEBHOOK_FAILURE_LIMIT_PER_MINUTE"> };
 

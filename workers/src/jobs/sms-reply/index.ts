@@ -39,7 +39,6 @@ import { canonicalPhone, findSubscriber } from "./subscriber";
 import type { Context, SmsReplyDeps, SmsReplyOutcome } from "./types";
 
 export { keywordOf } from "./keywords";
-export { allowedByRateLimit } from "./rate-limit";
 export { recordReceipt } from "./receipts";
 export { canonicalPhone } from "./subscriber";
 export type { SmsReplyDeps, SmsReplyOutcome } from "./types";
@@ -93,11 +92,6 @@ export function bindSmsGateways(ctx: WorkerContext): void {
 /** Unbinds this process's SMPP links (worker shutdown, after the last job has finished). */
 export async function closeSmsGateways(): Promise<void> {
   await Promise.all([deps?.smpp.closeAll(), deps?.smsQueue?.close()]);
-}
-
-/** Lets tests run the processor with their own connections, provider and gateway settings. */
-export function setSmsReplyDeps(next: SmsReplyDeps): void {
-  deps = next;
 }
 
 export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promise<{ outcome: SmsReplyOutcome }> {
