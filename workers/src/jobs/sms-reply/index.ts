@@ -22,9 +22,10 @@ import {
 import {
   loadSmsIntegrationConfig,
   loadWalletTables,
+  logSmsSteps,
   onCacheChange,
   SmsGatewayConfig,
-  SmsLog,
+  smsMessageDone,
   SmsMessage,
   SmsOptOut,
   type SmsGatewayConfigDoc,
@@ -37,7 +38,7 @@ import { createChatProvider } from "../../providers/chat/index";
 import { alertMessageId, handleAlert } from "./alert";
 import { codeMessageId, handleCode } from "./code";
 import { handleKeyword, keywordOf } from "./keywords";
-import { finish, logSteps } from "./log";
+import { finish, logSteps, outcomeStep } from "./log";
 import { chargeAndSend, prepareOutbound, smppGatewayFor } from "./outbound";
 import { allowedByRateLimit } from "./rate-limit";
 import { recordReceipt } from "./receipts";
@@ -109,7 +110,7 @@ export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promi
     loadSmsIntegrationConfig(),
     smppGatewayFor(job.to),
     SmsMessage.findOne({ key: `out:${job.messageId}` }).lean<SmsMessageDoc>(),
-    SmsLog.exists({ key: `${job.messageId}:processed` }),
+    smsMessageDone(job.messageId),
     SmsOptOut.exists({ phone }),
   ]);
   const ctx: Context = { job, phone, user, deps, config, smppGateway, inReplyTo: job.messageId };
@@ -169,19 +170,14 @@ export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promi
 async function recordFailure(job: SmsQueueJob, error: unknown): Promise<void> {
   const alert = "type" in job && job.type === "low_balance";
   const messageId = !("type" in job) ? job.messageId : job.type === "low_balance" ? alertMessageId(job) : codeMessageId(job);
-  await SmsLog.updateOne(
-    { key: `${messageId}:processed` },
+  await logSmsSteps(
     {
-      $setOnInsert: {
-        action: "sms_processed",
-        user_id: alert ? job.userId : null,
-        user_name: "",
-        phone: "type" in job ? (job.type === "phone_code" ? job.phone : "") : canonicalPhone(job.from, deps?.phoneCountry),
-        message_id: messageId,
-        details: JSON.stringify({ result: "failed", error: error instanceof Error ? error.message : String(error) }),
-      },
+      messageId,
+      userId: alert ? job.userId : null,
+      userName: "",
+      phone: "type" in job ? (job.type === "phone_code" ? job.phone : "") : canonicalPhone(job.from, deps?.phoneCountry),
     },
-    { upsert: true },
+    [outcomeStep("failed", { error: error instanceof Error ? error.message : String(error) })],
   );
 }
 
