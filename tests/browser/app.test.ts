@@ -218,6 +218,12 @@ describe("subscriber web app", () => {
     await input.press("Enter");
     const refusal = page.getByTestId("text-ai-short");
     await refusal.getByText(/daily spending cap of 9 coins/u).waitFor();
+    // The refusal belongs to that question: a new chat leaves it behind.
+    await page.keyboard.press("Control+n");
+    await refusal.waitFor({ state: "detached" });
+    await input.fill("Tell me everything about the history of bread, please");
+    await input.press("Enter");
+    await refusal.getByText(/daily spending cap of 9 coins/u).waitFor();
     await refusal.getByRole("link", { name: "Change my daily cap" }).click();
     await page.waitForURL(/\/usage$/u);
     await limits.getByLabel("Daily spending cap (coins)").fill("");
