@@ -29,6 +29,8 @@ export const ERROR_CODES = [
   "too_many_logins",
   "too_many_signups",
   "too_many_codes",
+  "too_many_code_tries",
+  "phone_country",
   "phone_code_invalid",
   "phone_code_expired",
   "phone_code_attempts",
