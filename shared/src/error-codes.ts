@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   "admin_session_required",
   "forbidden",
   "not_found",
+  "receipt_expired",
   "conflict",
   "phone_taken",
   "package_already_active",
