@@ -2,7 +2,7 @@
  * Text chat and Doctor (SPEC §7 textai/chat.php): price the message, hold the coins, queue the
  * job, wait for the worker's reply. The same reply is streamed to the user's socket.
  */
-import { chatJobResultSchema, priceOf, type ChatRequest, type ChatResponse } from "@storefront/shared";
+import { priceOf, type ChatRequest, type ChatResponse } from "@storefront/shared";
 import { loadWalletTables } from "@storefront/shared/server";
 import type { AppContext } from "../context";
 import { runJob } from "./jobs";
@@ -16,7 +16,7 @@ export interface ChatCall {
 }
 
 /** Doctor is charged by words (min 1), the personas by ceil(characters / 4) (SPEC §9). */
-export function chatPrice(input: Pick<ChatRequest, "avatarType" | "message">, pricing: Parameters<typeof priceOf>[1]) {
+function chatPrice(input: Pick<ChatRequest, "avatarType" | "message">, pricing: Parameters<typeof priceOf>[1]) {
   const feature = input.avatarType === "doctor" ? ("doctor" as const) : ("text" as const);
   return { feature, cost: priceOf({ feature, message: input.message }, pricing) };
 }
@@ -24,7 +24,7 @@ export function chatPrice(input: Pick<ChatRequest, "avatarType" | "message">, pr
 export async function chat(ctx: AppContext, input: ChatRequest, call: ChatCall): Promise<ChatResponse> {
   const { pricing } = await loadWalletTables();
   const { feature, cost } = chatPrice(input, pricing);
-  const { accepted, result: reply } = await runJob(ctx, {
+  const { accepted, result } = await runJob(ctx, {
     queue: "chat",
     name: feature,
     userId: call.userId,
@@ -43,7 +43,6 @@ export async function chat(ctx: AppContext, input: ChatRequest, call: ChatCall):
     ...(call.requestId ? { requestId: call.requestId } : {}),
     ...(call.arrivedAt ? { arrivedAt: call.arrivedAt } : {}),
   });
-  const result = chatJobResultSchema.parse(reply);
   return {
     success: true,
     message: result.reply,

@@ -13,7 +13,7 @@ import { PhoneField } from "../../components/PhoneField/PhoneField";
 import { phoneLibrary } from "../../components/PhoneField/phoneLibrary";
 
 /** A text with the number in it, the number kept left to right inside a sentence of either direction. */
-export function WithPhone({ text, phone }: { text: (phone: string) => string; phone: string }) {
+function WithPhone({ text, phone }: { text: (phone: string) => string; phone: string }) {
   const [before = "", after = ""] = text("\u0000").split("\u0000");
   return (
     <>

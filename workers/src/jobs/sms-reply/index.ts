@@ -10,13 +10,22 @@
  * gateway can drop).
  */
 import { Queue, UnrecoverableError, type Job, type Processor } from "bullmq";
-import { isArabic, priceOf, smsQueueJobSchema, type Language, type SmsQueueJob, type SmsReplyJob } from "@storefront/shared";
+import {
+  isArabic,
+  priceOf,
+  smsQueueJobSchema,
+  type Language,
+  type SmsQueueJob,
+  type SmsReplyJob,
+  type SmsReplyJobResult,
+} from "@storefront/shared";
 import {
   loadSmsIntegrationConfig,
   loadWalletTables,
+  logSmsSteps,
   onCacheChange,
   SmsGatewayConfig,
-  SmsLog,
+  smsMessageDone,
   SmsMessage,
   SmsOptOut,
   type SmsGatewayConfigDoc,
@@ -29,19 +38,18 @@ import { createChatProvider } from "../../providers/chat/index";
 import { alertMessageId, handleAlert } from "./alert";
 import { codeMessageId, handleCode } from "./code";
 import { handleKeyword, keywordOf } from "./keywords";
-import { finish, logSteps } from "./log";
+import { finish, logSteps, outcomeStep } from "./log";
 import { chargeAndSend, prepareOutbound, smppGatewayFor } from "./outbound";
 import { allowedByRateLimit } from "./rate-limit";
 import { recordReceipt } from "./receipts";
 import { aiReply } from "./reply";
 import { canonicalPhone, findSubscriber } from "./subscriber";
-import type { Context, SmsReplyDeps, SmsReplyOutcome } from "./types";
+import type { Context, SmsReplyDeps } from "./types";
 
 export { keywordOf } from "./keywords";
-export { allowedByRateLimit } from "./rate-limit";
 export { recordReceipt } from "./receipts";
 export { canonicalPhone } from "./subscriber";
-export type { SmsReplyDeps, SmsReplyOutcome } from "./types";
+export type { SmsReplyDeps } from "./types";
 
 let deps: SmsReplyDeps | undefined;
 
@@ -94,12 +102,7 @@ export async function closeSmsGateways(): Promise<void> {
   await Promise.all([deps?.smpp.closeAll(), deps?.smsQueue?.close()]);
 }
 
-/** Lets tests run the processor with their own connections, provider and gateway settings. */
-export function setSmsReplyDeps(next: SmsReplyDeps): void {
-  deps = next;
-}
-
-export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promise<{ outcome: SmsReplyOutcome }> {
+export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promise<SmsReplyJobResult> {
   const phone = canonicalPhone(job.from, deps.phoneCountry);
   // Independent reads in one go: every job pays their latency once, not six times.
   const [user, config, smppGateway, existing, done, optedOut] = await Promise.all([
@@ -107,7 +110,7 @@ export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promi
     loadSmsIntegrationConfig(),
     smppGatewayFor(job.to),
     SmsMessage.findOne({ key: `out:${job.messageId}` }).lean<SmsMessageDoc>(),
-    SmsLog.exists({ key: `${job.messageId}:processed` }),
+    smsMessageDone(job.messageId),
     SmsOptOut.exists({ phone }),
   ]);
   const ctx: Context = { job, phone, user, deps, config, smppGateway, inReplyTo: job.messageId };
@@ -167,25 +170,20 @@ export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promi
 async function recordFailure(job: SmsQueueJob, error: unknown): Promise<void> {
   const alert = "type" in job && job.type === "low_balance";
   const messageId = !("type" in job) ? job.messageId : job.type === "low_balance" ? alertMessageId(job) : codeMessageId(job);
-  await SmsLog.updateOne(
-    { key: `${messageId}:processed` },
+  await logSmsSteps(
     {
-      $setOnInsert: {
-        action: "sms_processed",
-        user_id: alert ? job.userId : null,
-        user_name: "",
-        phone: "type" in job ? (job.type === "phone_code" ? job.phone : "") : canonicalPhone(job.from, deps?.phoneCountry),
-        message_id: messageId,
-        details: JSON.stringify({ result: "failed", error: error instanceof Error ? error.message : String(error) }),
-      },
+      messageId,
+      userId: alert ? job.userId : null,
+      userName: "",
+      phone: "type" in job ? (job.type === "phone_code" ? job.phone : "") : canonicalPhone(job.from, deps?.phoneCountry),
     },
-    { upsert: true },
+    [outcomeStep("failed", { error: error instanceof Error ? error.message : String(error) })],
   );
 }
 
 export const smsReplyProcessor =
   (ctx: WorkerContext): Processor =>
-  async (job: Job) => {
+  async (job: Job): Promise<SmsReplyJobResult> => {
     const parsed = smsQueueJobSchema.safeParse(job.data);
     if (!parsed.success) {
       throw new UnrecoverableError(`bad sms-reply payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);
