@@ -93,7 +93,7 @@ export default function TextAI() {
   return (
     <div className={`text-ai ${sidebarOpen ? "text-ai--sidebar-open" : ""}`}>
       <TextAISidebar screen={screen} onNew={newChat} />
-      <div className="text-ai__main">
+      <div className="chat-screen__main">
         <PageHeader
           title={t("textAi.title")}
           start={
