@@ -10,8 +10,22 @@ export interface ServerEvents {
   "chat:delta": { jobId: string; conversationId: string | null; delta: string };
   /** One shape per queue, told apart by `queue` (shared/src/schemas/jobs.ts jobResults). */
   "job:completed": JobCompleted;
-  /** `error` is the code's neutral text (shared/src/job-failure.ts), never the provider's. */
-  "job:failed": { jobId: string; queue: string; code: JobFailureCode; error: string; refunded: number };
+  /**
+   * `error` is the code's neutral text (shared/src/job-failure.ts), never the provider's. A job refused
+   * when it ran again carries the figures of the 402 its call would have had (insufficient_coins:
+   * needed and available; daily_cap_reached: cap, spent and needed), for the screen's text.
+   */
+  "job:failed": {
+    jobId: string;
+    queue: string;
+    code: JobFailureCode;
+    error: string;
+    refunded: number;
+    needed?: number;
+    available?: number;
+    cap?: number;
+    spent?: number;
+  };
   "video:status": { jobId: string; videoId: string; status: "processing" | "completed" | "failed"; videoUrl: string | null };
   "queues:stats": { at: string; queues: Record<string, Record<string, number>> };
 }

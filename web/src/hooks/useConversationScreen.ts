@@ -16,6 +16,7 @@ import { useUser } from "./useAuth";
 import { useChatThread, type AskResult } from "./useChatThread";
 import { useConversationList } from "./useConversationList";
 import { useFormat } from "./useFormat";
+import { useLateJobFailure } from "./useLateJobFailure";
 import { useMediaQuery } from "./useMediaQuery";
 import { useStoredString } from "./useStoredState";
 
@@ -25,9 +26,11 @@ interface Options {
   storageKey?: string;
   /** The texts of a conversation the search looks in (the title alone by default). */
   searchIn?: (c: ConversationSummary) => (string | undefined)[];
+  /** A question's job failed after its call had ended (useLateJobFailure); it is also the failure. */
+  onLateFailure?: (error: unknown) => void;
 }
 
-export function useConversationScreen({ kind, storageKey, searchIn }: Options) {
+export function useConversationScreen({ kind, storageKey, searchIn, onLateFailure }: Options) {
   const { t } = useTranslation();
   const user = useUser();
   const toast = useToast();
@@ -41,6 +44,10 @@ export function useConversationScreen({ kind, storageKey, searchIn }: Options) {
   /** Why the last question failed (an API error), until the next one is sent or the conversation changes. */
   const [failure, setFailure] = useState<unknown>(null);
   const { setMessages } = thread;
+  const watchLate = useLateJobFailure((error) => {
+    setFailure(error);
+    onLateFailure?.(error);
+  });
 
   useEffect(() => {
     setSidebarOpen(wide);
@@ -96,7 +103,10 @@ export function useConversationScreen({ kind, storageKey, searchIn }: Options) {
     });
     if (!result.ok) {
       setInput(text);
-      if ("error" in result) setFailure(result.error);
+      if ("error" in result) {
+        setFailure(result.error);
+        watchLate(result.error);
+      }
     }
     return result;
   }

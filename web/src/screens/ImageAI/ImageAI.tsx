@@ -29,6 +29,7 @@ import { ImageAgentIcon } from "../../components/toolIcons";
 import { useUser } from "../../hooks/useAuth";
 import { useFormat } from "../../hooks/useFormat";
 import { useDrawer } from "../../hooks/useDrawer";
+import { useLateJobFailure } from "../../hooks/useLateJobFailure";
 import { useMediaQuery } from "../../hooks/useMediaQuery";
 import "./ImageAI.css";
 
@@ -124,6 +125,14 @@ export default function ImageAI() {
     if (fileRef.current) fileRef.current.value = "";
   }
 
+  function showFailure(err: unknown) {
+    const message = errorMessage(err, t("image.failed"), { needed: priceOf({ feature: "image" }) });
+    setError(message);
+    toast.error(message, TOAST_MS.imageError);
+  }
+  // A request still queued or running when its call ended: its failure, if it fails, shows here too.
+  const watchLate = useLateJobFailure(showFailure);
+
   async function generate() {
     if (busy) return;
     if (!prompt.trim()) return setError(t("image.promptRequired"));
@@ -150,9 +159,8 @@ export default function ImageAI() {
       await saveImage(user.id, record).catch(() => undefined);
       void queryClient.invalidateQueries({ queryKey: ["images"] });
     } catch (err) {
-      const message = errorMessage(err, t("image.failed"), { needed: priceOf({ feature: "image" }) });
-      setError(message);
-      toast.error(message, TOAST_MS.imageError);
+      showFailure(err);
+      watchLate(err);
     } finally {
       setBusy(false);
     }
