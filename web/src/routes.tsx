@@ -50,7 +50,7 @@ function route({ texts = "full", ...spec }: RouteSpec): AppRoute {
   return { ...spec, texts, load, screen: lazy(ready as () => Promise<ScreenModule>) };
 }
 
-export const ROUTES: AppRoute[] = [
+const ROUTES: AppRoute[] = [
   route({ path: "/", chunk: () => import("./screens/Home/Home"), texts: "public" }),
   route({ path: "/login", chunk: () => import("./screens/Login/Login"), texts: "sign-in" }),
   route({ path: "/signup", chunk: () => import("./screens/Signup/Signup"), texts: "sign-in" }),
