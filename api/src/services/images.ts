@@ -11,7 +11,6 @@ import {
   type ImageAgentId,
   type ImageEditRequest,
   type ImageGenerateRequest,
-  type ImageJobResult,
   type ImageRecord,
   type ImageSaveRequest,
   type ImageSize,
@@ -80,7 +79,7 @@ async function acceptImageJob(ctx: AppContext, call: JobCall, work: ImageWork, i
 
 /** Waits for the picture (bounded); the answer of both image calls. */
 async function imageAnswer(ctx: AppContext, accepted: Awaited<ReturnType<typeof acceptImageJob>>) {
-  const result = (await waitForJob(ctx, "image", accepted.jobId)) as ImageJobResult;
+  const result = await waitForJob(ctx, "image", accepted.jobId);
   return {
     success: true as const,
     imageUrl: result.image.url,

@@ -225,6 +225,7 @@ describe("chargedProcessor", () => {
     let ran = false;
     const processor = chargedProcessor(ctx, "chat", async () => {
       ran = true;
+      return { reply: "not reached" };
     });
     await expect(processor(fakeJob({ userId, holdKey, message: "" }))).rejects.toBeInstanceOf(UnrecoverableError);
     expect(ran).toBe(false);
@@ -237,10 +238,36 @@ describe("chargedProcessor", () => {
     let ran = false;
     const processor = chargedProcessor(ctx, "chat", async () => {
       ran = true;
+      return { reply: "not reached" };
     });
     await expect(processor(fakeJob(chatData(userId, holdKey), 1, 3))).rejects.toThrow("refunded");
     expect(ran).toBe(false);
     expect(await coins(userId)).toBe(50);
+  });
+
+  it("fails, refunds and pushes no job:completed when the handler's result does not match its queue's result schema", async () => {
+    const { userId, holdKey } = await heldJob();
+    // What a handler typed by hand (or a provider's answer passed through) might give back.
+    const processor = chargedProcessor(
+      ctx,
+      "chat",
+      async () => ({ text: "a reply under the wrong name" }) as unknown as { reply: string },
+    );
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).rejects.toThrow("[job_failed] malformed job result: reply");
+    expect(await holdState(holdKey)).toBe("released");
+    expect(await coins(userId)).toBe(50);
+    expect(pushes.filter((p) => p.event === "job:completed")).toEqual([]);
+    expect(pushes.find((p) => p.event === "job:failed")?.payload).toMatchObject({ code: "job_failed", refunded: 10 });
+  });
+
+  it("does not return a kept result that no longer reads as its queue's result: the queue's hook tells it", async () => {
+    const { userId, holdKey } = await heldJob();
+    const hooks = { finishedResult: () => ({ reply: "told by the queue" }) };
+    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: "made" }), hooks);
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "made" });
+    await ctx.redis.set(`job-result:chat:chat-${seq}`, JSON.stringify({ reply: 42 }));
+    await expect(processor(fakeJob(chatData(userId, holdKey), 0, 3, 2))).resolves.toEqual({ reply: "told by the queue" });
+    expect(await coins(userId)).toBe(40);
   });
 
   it("does not deliver or charge work whose hold was released while it ran", async () => {

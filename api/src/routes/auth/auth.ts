@@ -84,7 +84,7 @@ export const authRoutes = [
     handler: async ({ req, res, ctx }) => {
       await logout(req, ctx.pusher);
       res.clearCookie(SESSION_COOKIE, { path: "/" });
-      return { success: true };
+      return { success: true as const };
     },
   }),
 

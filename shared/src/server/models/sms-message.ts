@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { SMS_DIRECTIONS } from "../../constants";
 
-export const SMS_DIRECTIONS = ["inbound", "outbound"] as const;
 /** What an outbound message is: an AI answer or one of the fixed texts. */
 export const SMS_REPLY_KINDS = [
   "ai",
