@@ -4,7 +4,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { LedgerEntry, OfflineBilling, PackageAssignmentModel, User, ledgerSum } from "@storefront/shared/server";
+import {
+  LedgerEntry,
+  OfflineBilling,
+  PackageAssignmentModel,
+  User,
+  WalletPackageModel,
+  ledgerSum,
+} from "@storefront/shared/server";
 import { renewDueAssignments } from "../../workers/src/schedules/renewals";
 import { Client, newUser } from "../support/client";
 import { put, superAdmin, useDatabase } from "./admin-helpers";
@@ -65,6 +72,23 @@ describe("buying coins", () => {
     expect(await credits(id)).toBe(1);
     expect(await balance(id)).toBe(300);
     expect(await PackageAssignmentModel.countDocuments({ userId: id })).toBe(1);
+  });
+
+  it("answers a charged purchase of a hand-edited package (a null description) instead of a 500 every retry repeats", async () => {
+    const packageId = await offer({ coins: 200, price: 2, description: "Edited by hand below" });
+    // What an operator's hand edit or an import leaves behind; the admin API never writes it.
+    await WalletPackageModel.updateOne({ _id: packageId }, { $set: { description: null } });
+    const { client, id } = await newUser();
+    const shop = await client.get("/wallet/packages.php");
+    expect(shop.status).toBe(200);
+    expect(shop.body.packages.some((p: { id: string }) => p.id === packageId)).toBe(true);
+    const key = randomUUID();
+    const first = await buy(client, packageId, key);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ success: true, coinsAdded: 200, replayed: false });
+    expect((await buy(client, packageId, key)).body).toMatchObject({ replayed: true });
+    expect(await credits(id)).toBe(1);
+    expect(await balance(id)).toBe(200);
   });
 
   it("credits nothing when the operator declines, and says so with its code", async () => {

@@ -15,6 +15,7 @@
  * is written only by its owner, shared/src/server/package-assignments.ts.
  */
 import { Types } from "mongoose";
+import type { z } from "zod";
 import {
   MESSAGES,
   mySubscriptionSchema,
@@ -40,14 +41,23 @@ import { AppError, badRequest, conflict, notFound } from "../errors";
 import { noticeBalance } from "./low-balance";
 import { toAssignment, toPackage } from "./packages";
 
+/**
+ * The fields a response schema names, taken from a wider view of the same record. It cuts and
+ * never judges: a stored record the back office can show (a hand-edited description of null, an
+ * imported fractional amount) must not turn a paid purchase's answer into a 500.
+ */
+function cutTo<S extends z.ZodObject>(schema: S, view: z.output<S>): z.output<S> {
+  return Object.fromEntries(Object.keys(schema.shape).map((key) => [key, view[key]])) as z.output<S>;
+}
+
 /** The subscriber's view of one of their packages: the back office's, cut to what they are shown. */
 function toSubscription(doc: PackageAssignmentDoc): MySubscription {
-  return mySubscriptionSchema.parse(toAssignment(doc));
+  return cutTo(mySubscriptionSchema, toAssignment(doc));
 }
 
 /** A package as it is offered for sale (the Get coins page, the home page's prices). */
 export function toShopPackage(p: WalletPackageDoc): ShopPackage {
-  return shopPackageSchema.parse(toPackage(p));
+  return cutTo(shopPackageSchema, toPackage(p));
 }
 
 /** The active packages on offer, and the subscriber's own running packages. */
