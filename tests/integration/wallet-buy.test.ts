@@ -74,6 +74,26 @@ describe("buying coins", () => {
     expect(await PackageAssignmentModel.countDocuments({ userId: id })).toBe(1);
   });
 
+  it("refuses one key used for two packages even when both requests arrive together: one purchase, the other 409", async () => {
+    const [p1, p2] = [await offer({ coins: 100, price: 1 }), await offer({ coins: 900, price: 9 })];
+    const pairs = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const { client, id } = await newUser();
+        const key = randomUUID();
+        const answers = await Promise.all([buy(client, p1, key), buy(client, p2, key)]);
+        return { id, answers };
+      }),
+    );
+    for (const { id, answers } of pairs) {
+      const won = answers.filter((a) => a.status === 200);
+      expect(won).toHaveLength(1);
+      expect(won[0]!.body.replayed).toBe(false);
+      expect(answers.find((a) => a.status !== 200)!.body.code).toBe("idempotency_conflict");
+      expect(await credits(id)).toBe(1);
+      expect(await balance(id)).toBe(won[0]!.body.coinsAdded);
+    }
+  });
+
   it("answers a charged purchase of a hand-edited package (a null description) instead of a 500 every retry repeats", async () => {
     const packageId = await offer({ coins: 200, price: 2, description: "Edited by hand below" });
     // What an operator's hand edit or an import leaves behind; the admin API never writes it.

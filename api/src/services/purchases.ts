@@ -84,18 +84,23 @@ export async function buyPackage(
   lowBalanceThreshold = 0,
   now = new Date(),
 ): Promise<BuyPackageResponse> {
+  /** A key already used answers as a retry only for the same subscriber and package. */
+  const sameRequest = (found: PackageAssignmentDoc) => {
+    if (String(found.userId) !== userId || String(found.packageId) !== packageId) {
+      throw new AppError(409, "idempotency_conflict", MESSAGES.idempotencyConflict);
+    }
+    return found;
+  };
   let purchase = await findPurchase(purchaseKey);
   let replayed = purchase !== null;
-  if (purchase && (String(purchase.userId) !== userId || String(purchase.packageId) !== packageId)) {
-    throw new AppError(409, "idempotency_conflict", MESSAGES.idempotencyConflict);
-  }
-  if (!purchase) {
+  if (purchase) sameRequest(purchase);
+  else {
     const pkg = await WalletPackageModel.findById(packageId).lean<WalletPackageDoc>();
     if (!pkg || pkg.status !== "active") throw notFound("packageId: no such package on offer");
     // A request racing the first one with its key gets that one's record and answers as a retry.
     const opened = await openPurchase({ userId, pkg, purchaseKey, now });
     if (!opened) throw conflict(MESSAGES.packageAlreadyActive, "package_already_active");
-    purchase = opened.purchase;
+    purchase = opened.opened ? opened.purchase : sameRequest(opened.purchase);
     replayed = !opened.opened;
   }
 

@@ -3,12 +3,14 @@ import mongoose from "mongoose";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import {
   credit,
+  debit,
   hold,
   LedgerEntry,
   loadConfig,
   migrateLedger,
   providerBackoff,
   releaseHold,
+  rerunMarkerKey,
   User,
   createLogger,
   type Pusher,
@@ -243,6 +245,43 @@ describe("chargedProcessor", () => {
     await expect(processor(fakeJob(chatData(userId, holdKey), 1, 3))).rejects.toThrow("refunded");
     expect(ran).toBe(false);
     expect(await coins(userId)).toBe(50);
+  });
+
+  it("runs a job left queued after its hold was released while no worker was live, charged again once", async () => {
+    const { userId, holdKey } = await heldJob();
+    await releaseHold(holdKey, "no live worker", "test");
+    await ctx.redis.set(rerunMarkerKey("chat", `chat-${seq}`), "1", "EX", 60);
+    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: "late but paid" }));
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "late but paid" });
+    expect(await holdState(`${holdKey}:rerun`)).toBe("settled");
+    expect(await coins(userId)).toBe(40);
+  });
+
+  it("refuses to charge a rerun past the user's daily cap: no coins move, the job fails with daily_cap_reached", async () => {
+    const { userId, holdKey } = await heldJob();
+    await releaseHold(holdKey, "no live worker", "test");
+    await ctx.redis.set(rerunMarkerKey("chat", `chat-${seq}`), "1", "EX", 60);
+    // Meanwhile the user set a cap of 15 coins a day and spent 10 of it elsewhere: the rerun's 10 would pass it.
+    await User.updateOne({ _id: userId }, { $set: { dailyCap: 15 } });
+    await debit(userId, 10, `elsewhere:${userId}`, "image", "", 15);
+    let ran = false;
+    const processor = chargedProcessor(ctx, "chat", async () => {
+      ran = true;
+      return { reply: "not paid for" };
+    });
+    const failed = processor(fakeJob(chatData(userId, holdKey)));
+    await expect(failed).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(failed).rejects.toThrow(/^\[daily_cap_reached\] /u);
+    expect(ran).toBe(false);
+    expect(await coins(userId)).toBe(40);
+    expect(await LedgerEntry.exists({ key: `${holdKey}:rerun` })).toBeNull();
+    expect(pushes).toEqual([
+      {
+        userId,
+        event: "job:failed",
+        payload: { jobId: `chat-${seq}`, queue: "chat", code: "daily_cap_reached", error: MESSAGES.dailyCapReached, refunded: 0 },
+      },
+    ]);
   });
 
   it("fails, refunds and pushes no job:completed when the handler's result does not match its queue's result schema", async () => {

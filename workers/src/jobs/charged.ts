@@ -5,6 +5,7 @@
  */
 import { DelayedError, UnrecoverableError, type Job, type Processor } from "bullmq";
 import {
+  dailyCapFor,
   JOB_FAILURE_TEXT,
   jobFailureReason,
   jobResults,
@@ -23,11 +24,13 @@ import {
   findHold,
   hold,
   InsufficientCoinsError,
+  loadWalletTables,
   providerBackoff,
   releaseHold,
   rerunMarkerKey,
   scrubbedReason,
   settleHold,
+  User,
   type Logger,
 } from "@storefront/shared/server";
 import type { WorkerContext } from "../context";
@@ -93,8 +96,19 @@ function classify(error: unknown, deadline: number | undefined, job: Job, tryMs:
   return error;
 }
 
+/** A job run again after its hold was released, refused when charged again: its coins or its day's cap ran out meanwhile. */
+class RerunRefused extends UnrecoverableError {
+  constructor(
+    readonly code: "insufficient_coins" | "daily_cap_reached",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The subscriber-facing code of a final failure; the detail goes to the logs and failedReason only. */
 export function failureCode(error: unknown): JobFailureCode {
+  if (error instanceof RerunRefused) return error.code;
   const cause = (error as { cause?: unknown } | undefined)?.cause;
   const provider = isProviderError(error) ? error : isProviderError(cause) ? cause : undefined;
   if (!provider) return "job_failed";
@@ -310,15 +324,28 @@ async function settleLate(charge: HoldOf): Promise<void> {
  * Charges a job whose hold was released while no worker was live, as it completes: the same coins,
  * feature and job (so its conversation's cost counts it once), held under a key of its own
  * (`<hold key>:rerun`, so a second run of the job finds it and is not charged twice) and settled.
- * Without the coins now the job is refused. The user's daily cap is not asked again (the cap lives
- * with the API's settings; noted in docs/ledger.md).
+ * Without the coins now, or past the user's daily cap now, the job is refused (holdAgain).
  */
 async function chargeAgain(charge: HoldOf): Promise<void> {
   await holdAgain(charge);
   await settleHold(rerunKey(charge.holdKey));
 }
 
-/** The hold of a job run again after its first hold was released (the same key replays). */
+/** The daily cap a charge of the user must stay under now (their own, else their tier's), as the API asks it. */
+async function dailyCapNow(userId: string): Promise<number | null> {
+  const [user, tables] = await Promise.all([
+    User.findById(userId, { coins: 1, tier: 1, dailyCap: 1 }).lean<{ coins: number; tier: number; dailyCap?: number | null }>(),
+    loadWalletTables(),
+  ]);
+  return user ? dailyCapFor(user.dailyCap, user.coins, user.tier, tables.tiers).cap : null;
+}
+
+/**
+ * The hold of a job run again after its first hold was released (the same key replays), under the
+ * user's daily cap like any charge: the release gave the day's allowance back, so a rerun past the
+ * cap would be spending the user did not allow. Refused (no coins move), the job fails for good
+ * with the code that says why (job:failed, refunded 0).
+ */
 async function holdAgain({ ctx, holdKey, userId }: HoldOf): Promise<void> {
   const original = await findHold<{
     amount: number;
@@ -338,12 +365,15 @@ async function holdAgain({ ctx, holdKey, userId }: HoldOf): Promise<void> {
       details: original.details ?? "",
       queue: original.queue ?? "",
       jobId: original.jobId ?? "",
+      dailyCap: await dailyCapNow(userId),
     });
     if (!charged.replayed && charged.balanceAfter !== null)
       ctx.pusher.toUser(userId, "wallet:updated", { coins: charged.balanceAfter, reason: `hold:${original.feature ?? ""}` });
   } catch (error) {
-    if (error instanceof InsufficientCoinsError || error instanceof DailyCapError)
-      throw new UnrecoverableError("Not enough coins when the queued request finally ran");
+    if (error instanceof InsufficientCoinsError)
+      throw new RerunRefused("insufficient_coins", "Not enough coins when the queued request finally ran");
+    if (error instanceof DailyCapError)
+      throw new RerunRefused("daily_cap_reached", "Past the daily spending cap when the queued request finally ran");
     throw error;
   }
 }
