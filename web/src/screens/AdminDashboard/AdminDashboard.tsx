@@ -6,6 +6,7 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router-dom";
+import { useQueryClient } from "@tanstack/react-query";
 import { roleAllows, type AdminPermission, type AdminRecord } from "@storefront/shared";
 import { AppLink } from "../../components/AppLink";
 import { AccessDenied } from "../../components/Guards";
@@ -25,12 +26,14 @@ import {
 } from "../../components/toolIcons";
 import { DrawerClose, DrawerOverlay } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
+import QueryProvider from "../../components/QueryProvider";
 import { PageLoading } from "../../components/Spinner";
 import { useDrawer } from "../../hooks/useDrawer";
 import { useMediaQuery } from "../../hooks/useMediaQuery";
 import { adminApi } from "./adminApi";
 import { clearAdminSession, hasAdminSessionFlag, storeAdminSession } from "./adminSession";
 import { AdminContext } from "./context";
+import { adminKeys } from "./queries";
 import "./AdminDashboard.css";
 
 export interface SectionProps {
@@ -100,12 +103,17 @@ export default function AdminDashboard() {
   const check = useAdminCheck();
   if (check.state === "checking") return <PageLoading label={t("admin.guard.verifying")} />;
   if (check.state === "denied") return <AccessDenied />;
-  return <BackOffice admin={check.admin} />;
+  return (
+    <QueryProvider>
+      <BackOffice admin={check.admin} />
+    </QueryProvider>
+  );
 }
 
 function BackOffice({ admin }: { admin: AdminRecord }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   // On a phone the menu is a drawer over the content, closed until asked for.
   const wide = useMediaQuery("(min-width: 769px)");
@@ -117,20 +125,21 @@ function BackOffice({ admin }: { admin: AdminRecord }) {
   const current = visible.find((s) => s.id === params.get("section")) ?? visible[0]!;
   const Section = current.component;
 
+  // Signed out, nothing the back office read stays in the page's cache for the next person.
+  const sessionExpired = useCallback(() => {
+    clearAdminSession();
+    queryClient.removeQueries({ queryKey: adminKeys.all });
+    navigate("/admin-login", { replace: true });
+  }, [navigate, queryClient]);
+
   async function logout() {
     try {
       await adminApi.logout();
     } catch {
       // The flag is cleared whatever the server says (SPEC §2).
     }
-    clearAdminSession();
-    navigate("/admin-login", { replace: true });
+    sessionExpired();
   }
-
-  const sessionExpired = useCallback(() => {
-    clearAdminSession();
-    navigate("/admin-login", { replace: true });
-  }, [navigate]);
   const context = useMemo(() => ({ admin, sessionExpired }), [admin, sessionExpired]);
 
   return (
