@@ -1,8 +1,8 @@
 /** The gateway half of the SMS integration form: on/off, where and how replies are sent, the reply texts. */
 import { useTranslation } from "react-i18next";
-import { LIMITS, SMS_GATEWAY_FORMATS, type SmsGatewayFormat } from "@storefront/shared";
+import { LIMITS, SMS_GATEWAY_FORMATS } from "@storefront/shared";
 import { Field } from "../../forms";
-import { CheckInput, SecretInput, TextInput, type ConfigPartProps } from "./fields";
+import { CheckInput, ChoiceInput, SecretInput, TextInput, type ConfigPartProps } from "./fields";
 
 export function GatewayFields({ passwordAgain, ...part }: ConfigPartProps & { passwordAgain: boolean }) {
   const { t } = useTranslation();
@@ -14,21 +14,12 @@ export function GatewayFields({ passwordAgain, ...part }: ConfigPartProps & { pa
       </CheckInput>
       <div className="admin-form-grid">
         <TextInput {...part} name="gateway_url" type="url" />
-        <Field id={`${id}-format`} label={t("admin.smsIntegration.gateway_format")}>
-          <select
-            id={`${id}-format`}
-            className="select"
-            value={form.gateway_format}
-            disabled={readOnly}
-            onChange={(e) => set("gateway_format", e.target.value as SmsGatewayFormat)}
-          >
-            {SMS_GATEWAY_FORMATS.map((format) => (
-              <option key={format} value={format}>
-                {t(`admin.smsIntegration.format_${format}`)}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <ChoiceInput
+          {...part}
+          name="gateway_format"
+          choices={SMS_GATEWAY_FORMATS}
+          text={(format) => t(`admin.smsIntegration.format_${format}`)}
+        />
         <TextInput {...part} name="sender_id" />
         <TextInput {...part} name="gateway_username" />
         <SecretInput

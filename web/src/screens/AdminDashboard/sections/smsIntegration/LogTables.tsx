@@ -1,4 +1,5 @@
 /** The Logs & Statistics tab's two paged tables: the SMS log and the messages sent and received. */
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { Paged, SmsLogRow, SmsMessageRow } from "../../adminApi";
 import { formatDate, Pager, Table } from "../../ui";
@@ -11,11 +12,22 @@ function prettyDetails(details: string): string {
   }
 }
 
-export function LogsTable({ data, onPage }: { data: { logs: SmsLogRow[] } & Paged; onPage(page: number): void }) {
-  const { t, i18n } = useTranslation();
+/** A page of rows: the total above, the pager below. */
+function PageOf({ data, onPage, children }: { data: Paged; onPage(page: number): void; children: ReactNode }) {
+  const { t } = useTranslation();
   return (
     <>
       <p className="admin-muted">{t("admin.smsIntegration.total", { count: data.total })}</p>
+      {children}
+      <Pager page={data.page} pages={data.total_pages} onPage={onPage} />
+    </>
+  );
+}
+
+export function LogsTable({ data, onPage }: { data: { logs: SmsLogRow[] } & Paged; onPage(page: number): void }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <PageOf data={data} onPage={onPage}>
       <Table
         testId="sms-logs-table"
         headers={[
@@ -42,16 +54,14 @@ export function LogsTable({ data, onPage }: { data: { logs: SmsLogRow[] } & Page
           </tr>
         )}
       </Table>
-      <Pager page={data.page} pages={data.total_pages} onPage={onPage} />
-    </>
+    </PageOf>
   );
 }
 
 export function MessagesTable({ data, onPage }: { data: { messages: SmsMessageRow[] } & Paged; onPage(page: number): void }) {
   const { t, i18n } = useTranslation();
   return (
-    <>
-      <p className="admin-muted">{t("admin.smsIntegration.total", { count: data.total })}</p>
+    <PageOf data={data} onPage={onPage}>
       <Table
         testId="sms-messages-table"
         headers={[
@@ -78,7 +88,6 @@ export function MessagesTable({ data, onPage }: { data: { messages: SmsMessageRo
           </tr>
         )}
       </Table>
-      <Pager page={data.page} pages={data.total_pages} onPage={onPage} />
-    </>
+    </PageOf>
   );
 }

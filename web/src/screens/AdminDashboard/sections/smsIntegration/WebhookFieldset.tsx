@@ -5,13 +5,13 @@
 import { useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { SMS_WEBHOOK_AUTH_MODES, type SmsWebhookAuth } from "@storefront/shared";
+import { SMS_WEBHOOK_AUTH_MODES } from "@storefront/shared";
 import { useToast } from "../../../../components/Toasts";
 import { adminApi } from "../../adminApi";
 import { Field } from "../../forms";
 import { adminKeys } from "../../queries";
 import { errorText, formatDate } from "../../ui";
-import { CheckInput, SecretInput, TextInput, type ConfigPartProps } from "./fields";
+import { CheckInput, ChoiceInput, SecretInput, TextInput, type ConfigPartProps } from "./fields";
 
 export function WebhookFieldset(part: ConfigPartProps) {
   const { t } = useTranslation();
@@ -28,21 +28,12 @@ export function WebhookFieldset(part: ConfigPartProps) {
         <textarea id={`${id}-webhook`} className="textarea admin-url" dir="ltr" readOnly rows={2} value={stored.webhook_url} />
       </Field>
       <div className="admin-form-grid">
-        <Field id={`${id}-auth`} label={t("admin.smsIntegration.webhook_auth")}>
-          <select
-            id={`${id}-auth`}
-            className="select"
-            value={form.webhook_auth}
-            disabled={readOnly}
-            onChange={(e) => set("webhook_auth", e.target.value as SmsWebhookAuth)}
-          >
-            {SMS_WEBHOOK_AUTH_MODES.map((mode) => (
-              <option key={mode} value={mode}>
-                {t(`admin.smsIntegration.auth_${mode}`)}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <ChoiceInput
+          {...part}
+          name="webhook_auth"
+          choices={SMS_WEBHOOK_AUTH_MODES}
+          text={(mode) => t(`admin.smsIntegration.auth_${mode}`)}
+        />
         {form.webhook_auth === "basic" && <TextInput {...part} name="webhook_username" />}
         <SecretInput {...part} name="webhook_secret" isStored={stored.webhook_secret_set} />
       </div>

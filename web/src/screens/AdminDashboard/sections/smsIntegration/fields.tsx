@@ -95,3 +95,33 @@ export function CheckInput({
     </label>
   );
 }
+
+/** A choice among fixed values, each shown by its translated text. */
+export function ChoiceInput<K extends "gateway_format" | "webhook_auth">({
+  id,
+  form,
+  set,
+  readOnly,
+  name,
+  choices,
+  text,
+}: Bound & { name: K; choices: readonly SmsIntegrationForm[K][]; text(choice: SmsIntegrationForm[K]): string }) {
+  const { t } = useTranslation();
+  return (
+    <Field id={`${id}-${name}`} label={t(`admin.smsIntegration.${name}`)}>
+      <select
+        id={`${id}-${name}`}
+        className="select"
+        value={form[name]}
+        disabled={readOnly}
+        onChange={(e) => set(name, e.target.value as SmsIntegrationForm[K])}
+      >
+        {choices.map((choice) => (
+          <option key={choice} value={choice}>
+            {text(choice)}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
