@@ -27,4 +27,3 @@ export const paymentRequired = (needed: number, available: number) =>
 export const dailyCapReached = (cap: number, spent: number, needed: number) =>
   new AppError(402, "daily_cap_reached", MESSAGES.dailyCapReached, { cap, spent, needed });
 export const unavailable = (message: string, code: ErrorCode = "unavailable") => new AppError(503, code, message);
-export const timeout = (message: string) => new AppError(504, "timeout", message);

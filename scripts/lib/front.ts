@@ -91,7 +91,7 @@ export interface FrontOptions {
 type Waiting = Map<number, { socket: Socket; at: number; timer: NodeJS.Timeout }>;
 
 /** This process's limit of open files (Linux's /proc/self/limits), or 1,024 where it cannot be read. */
-export function openFileLimit(limits = "/proc/self/limits"): number {
+function openFileLimit(limits = "/proc/self/limits"): number {
   try {
     const line = readFileSync(limits, "utf8")
       .split("\n")
@@ -104,12 +104,12 @@ export function openFileLimit(limits = "/proc/self/limits"): number {
 }
 
 /** The connections the front holds at most for `openFiles` (its open-file limit): 80% of it, less 256 kept for the rest. */
-export function frontBound(openFiles: number): number {
+function frontBound(openFiles: number): number {
   return Math.max(64, Math.floor(openFiles * 0.8) - 256);
 }
 
 /** Seconds a client told 503 by the front is asked to wait before it tries again. */
-export const FRONT_RETRY_AFTER_S = 2;
+const FRONT_RETRY_AFTER_S = 2;
 /** The API's own 503 body (api/src/middleware/errors.ts), so clients read it as they read the API's. */
 const BUSY_BODY = JSON.stringify({
   success: false,

@@ -201,7 +201,7 @@ export async function startRedis(options: RedisOptions = {}): Promise<RunningSer
 }
 
 /** Fetches mongo-java-server's jars with Maven and compiles the launcher, once per machine. */
-export function ensureMongoServer(): { java: string; classpath: string } {
+function ensureMongoServer(): { java: string; classpath: string } {
   const java = ensureBinary("java", "default-jre-headless");
   const home = path.join(cacheDir, `mongo-java-server-${MONGO_SERVER_VERSION}`);
   const lib = path.join(home, "lib");

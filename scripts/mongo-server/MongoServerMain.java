@@ -48,7 +48,7 @@ final class SupersetIndex<P> extends Index<P> {
     }
 
     /**
-     * The query's conditions on this index's fields, or null (read every document, as before) unless
+     * The query's conditions on this index's fields, or null (read every document, as the server does without this index) unless
      * each is a shape the index looks up exactly: a plain value, or on a one-field index `{$in: [plain
      * values]}`. Arrays, regular expressions, nulls and other operators are not: the index stores no
      * entry for an empty array, looks a regular expression up as a value, and leaves out the
@@ -111,7 +111,7 @@ final class SupersetIndex<P> extends Index<P> {
  * indexes, so "the last ten messages of this phone" or "this user's ledger entries" read the whole
  * collection. Here a query with a string or ObjectId (or `$in` of them) on the index's first field gets
  * the documents holding that value, in storage order as a scan would give them, and the server's
- * matcher checks the whole query (the other fields, sorts and limits work as before). A document
+ * matcher checks the whole query (the other fields, sorts and limits work as without the index). A document
  * whose field is an array turns the index off for good: a query value may then match an element,
  * which this index does not look up.
  */

@@ -99,12 +99,12 @@ describe("administrator login (/admin-login)", () => {
     await page.getByLabel("Username").fill(inject("adminUsername"));
     await page.getByLabel("Password", { exact: true }).fill("wrong-password-1");
     await page.getByRole("button", { name: "Login", exact: true }).click();
-    // Said once: it used to read "Login failed: Login failed. Please check...".
+    // Said once, not "Login failed: Login failed. Please check...".
     await page
       .getByRole("alert")
       .filter({ hasText: /^Login failed\. Please check your credentials and try again\.$/u })
       .waitFor();
-    // And in Arabic only Arabic (it used to read "فشل تسجيل الدخول: Login failed. ...").
+    // And in Arabic only Arabic, not "فشل تسجيل الدخول: Login failed. ...".
     await setLanguage("ar");
     await page.locator('form button[type="submit"]').click();
     await page

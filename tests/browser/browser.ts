@@ -7,7 +7,7 @@ import { afterEach } from "vitest";
 import { ensureHeadlessChromium } from "../../scripts/lib/infra";
 import { WEB_BUILD_MARKER } from "../setup/build-web";
 
-export const SCREENSHOTS = path.resolve("test-artifacts/screenshots");
+const SCREENSHOTS = path.resolve("test-artifacts/screenshots");
 
 /** Resolves once the run's web build (started by tests/setup/build-web.ts) has ended well; throws if it failed. */
 export async function webBuilt(timeoutMs = 240_000): Promise<void> {

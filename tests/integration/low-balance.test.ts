@@ -78,7 +78,7 @@ describe("low-balance notice", () => {
     expect(await noticeLowBalance({ pusher: null }, user, 40, true)).toBe("unchanged");
     expect(await noticeLowBalance({ pusher: null }, user, 90, false)).toBe("unchanged");
     expect(await User.findById(id, { lowBalanceAlerted: 1 }).lean()).toMatchObject({ lowBalanceAlerted: true });
-    // Not known (a caller without the entry): the conditional writes decide, as before.
+    // Not known (a caller without the entry): the conditional writes decide.
     await giveCoins(id, 140);
     expect(await noticeLowBalance({ pusher: null }, user, 140)).toBe("cleared");
     const entry = await debit(id, 100, `low-balance-flag-${id}`, "text");

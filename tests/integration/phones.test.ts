@@ -48,7 +48,7 @@ describe("one phone, one account", () => {
 
   it("refuses a number libphonenumber finds impossible (400 naming phone) and keeps every real format", async () => {
     const phone = nanpNumber();
-    // Country code 0 used to fall back to "+" and digits: a second account beside the real number.
+    // Country code 0 must not fall back to "+" and digits: that would be a second account beside the real number.
     for (const impossible of [`+0${phone.slice(2)}`, `000${phone.slice(2)}`, "+1555123456789", "+999123456789"]) {
       const res = await signup(impossible);
       expect(res.status, impossible).toBe(400);

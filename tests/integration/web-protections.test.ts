@@ -380,7 +380,7 @@ describe("password change", () => {
     const { client, id } = await newUser("old-password");
     const sid = decodeURIComponent(client.cookie("sf.sid")!).slice(2).split(".")[0]!;
     const stored = (await redis.get(`sess:${sid}`))!;
-    // Two copies of the session as older code wrote them: no entry in user-sessions:<id>.
+    // Two copies of the session with no entry in user-sessions:<id> (sessions stored before that index existed).
     const legacy = (name: string) => {
       const legacySid = `legacy-${name}-${id}`;
       const signature = createHmac("sha256", "test-session-secret-0123456789")

@@ -88,7 +88,7 @@ const b64url = (data: Buffer) => data.toString("base64url");
 const hmac = (key: Buffer, data: Buffer) => createHmac("sha256", key).update(data).digest();
 
 /** RFC 8291 §3.4 and RFC 8188 §2: the plaintext of an `aes128gcm` body sent to the device. */
-export function decryptPush(body: Buffer, device: { ecdh: ECDH; auth: Buffer }): string {
+function decryptPush(body: Buffer, device: { ecdh: ECDH; auth: Buffer }): string {
   const salt = body.subarray(0, 16);
   const recordSize = body.readUInt32BE(16);
   const idLength = body[20]!;

@@ -32,7 +32,7 @@ import { TEST_ADMIN, TEST_LIMITS } from "../setup/global";
 import { Client } from "./client";
 import { until } from "./realtime";
 
-export const JASMIN_VERSION = "0.11.1";
+const JASMIN_VERSION = "0.11.1";
 /**
  * Jasmin 0.11.1 (the newest release) never maps a delivery receipt to its message:
  * managers/listeners.py builds the submit_sm_resp DLR from `_pdu.response`, `_pdu` being the
@@ -47,7 +47,7 @@ function log(message: string): void {
 }
 
 /** Seconds spent installing in this process (the report of a fresh machine's first run). */
-export const installSeconds: Record<string, number> = {};
+const installSeconds: Record<string, number> = {};
 
 function timed<T>(what: string, work: () => T): T {
   const started = Date.now();
@@ -66,7 +66,7 @@ function run(command: string, args: string[], what: string): void {
 }
 
 /** Jasmin's Python, in a virtualenv of its own under the cache, with the receipt fix applied. */
-export function ensureJasmin(): { python: string; bin: string; site: string } {
+function ensureJasmin(): { python: string; bin: string; site: string } {
   const python = path.join(JASMIN_HOME, "bin", "python");
   const site = () => {
     const lib = path.join(JASMIN_HOME, "lib");
@@ -191,14 +191,14 @@ function keepLogs(dir: string, name: string): void {
 }
 
 /** Every file of a folder, as one text (the gateway's logs, searched by the suites). */
-export function readLogs(dir: string): string {
+function readLogs(dir: string): string {
   return readdirSync(dir)
     .map((name) => readFileSync(path.join(dir, name), "latin1"))
     .join("\n");
 }
 
 /** Jasmin's console (telnet, lines ending in \r\n): its only configuration interface. */
-export class Jcli {
+class Jcli {
   private buffer = "";
   private constructor(private readonly socket: Socket) {
     socket.on("data", (data: Buffer) => {
@@ -542,7 +542,7 @@ export async function startProductStack(name: string, env: Record<string, string
 }
 
 /** A Saudi mobile number no other test of the run uses: E.164, and the digits an SMSC hands over. */
-export function newMobile(): { e164: string; digits: string } {
+function newMobile(): { e164: string; digits: string } {
   const digits = `9665${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
   return { e164: `+${digits}`, digits };
 }

@@ -40,7 +40,7 @@ function route({ fullCatalog = true, ...spec }: RouteSpec): AppRoute {
   return { ...spec, load, screen: lazy(ready as () => Promise<ScreenModule>) };
 }
 
-export const ROUTES: AppRoute[] = [
+const ROUTES: AppRoute[] = [
   route({ path: "/", chunk: () => import("./screens/Home/Home"), fullCatalog: false }),
   route({ path: "/login", chunk: () => import("./screens/Login/Login"), fullCatalog: false }),
   route({ path: "/signup", chunk: () => import("./screens/Signup/Signup"), fullCatalog: false }),

@@ -36,7 +36,7 @@ export function noteRedisUnresponsive(redis: Redis): void {
 }
 
 /** Dependencies this process cannot reach right now (its connections' own view; no round trip). */
-export function downDependencies(ctx: Pick<AppContext, "redis">): string[] {
+function downDependencies(ctx: Pick<AppContext, "redis">): string[] {
   const down: string[] = [];
   if (mongoose.connection.readyState !== mongoose.ConnectionStates.connected) down.push("mongodb");
   if (ctx.redis.status !== "ready" || unresponsive.has(ctx.redis)) down.push("redis");

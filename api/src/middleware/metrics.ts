@@ -6,7 +6,7 @@ import { httpDuration, httpRequests } from "@storefront/shared/server";
  * the raw URL, so ids and query strings cannot blow up the label set. Unmatched API paths share
  * one label; everything outside /api is the web app.
  */
-export function routeLabel(req: Request): string {
+function routeLabel(req: Request): string {
   const pattern: unknown = req.route?.path;
   if (typeof pattern === "string") return `${req.baseUrl}${pattern}`;
   const url = req.originalUrl ?? req.url;

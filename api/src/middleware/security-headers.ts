@@ -10,7 +10,7 @@ import helmet from "helmet";
  * No inline script or style anywhere (the build emits none, Swagger UI starts from a file);
  * data:/blob: images for avatars and edit previews read in the browser; the socket is same-origin.
  */
-export const CSP_DIRECTIVES: Record<string, string[]> = {
+const CSP_DIRECTIVES: Record<string, string[]> = {
   "default-src": ["'self'"],
   "script-src": ["'self'"],
   "style-src": ["'self'"],

@@ -15,7 +15,7 @@ declare module "express-session" {
 }
 
 export const SESSION_COOKIE = "sf.sid";
-export const SESSION_TTL_SECONDS = 7 * 24 * 3600;
+const SESSION_TTL_SECONDS = 7 * 24 * 3600;
 /**
  * A process pushes a session's expiry forward in Redis at most this often (every response would
  * otherwise write): the stored session may then end up to this long before its cookie, a week on.

@@ -79,8 +79,8 @@ interface HeldAsset {
   lastModified: string;
 }
 
-/** Bytes of /assets/ files a process keeps; past this, files are read from disk each time as before. */
-export const ASSET_MEMORY_BYTES = 64 * 1024 * 1024;
+/** Bytes of /assets/ files a process keeps; past this, express.static reads them from disk each time. */
+const ASSET_MEMORY_BYTES = 64 * 1024 * 1024;
 
 /**
  * The file as it is sent; "disk" when it is larger than `room` bytes (express.static streams it);
@@ -97,7 +97,7 @@ async function readAsset(file: string, room: number): Promise<HeldAsset | "disk"
       lastModified: stats.mtime.toUTCString(),
     };
   } catch {
-    return undefined; // express.static answers it as before (a large file streamed from disk)
+    return undefined; // express.static answers it (a large file streamed from disk)
   }
 }
 
@@ -140,7 +140,7 @@ async function compressedCopy(req: Request, file: string): Promise<AssetEncoding
 }
 
 /** The language the `language` cookie names (web/src/i18n sets it with the stored choice), else English. */
-export function pageLanguage(cookieHeader: string | undefined): Language {
+function pageLanguage(cookieHeader: string | undefined): Language {
   return /(?:^|;\s*)language=ar(?:;|$)/u.test(cookieHeader ?? "") ? "ar" : "en";
 }
 
@@ -196,7 +196,7 @@ export function webApp(dist: string, memoryBytes = ASSET_MEMORY_BYTES): Router {
     if (range || ifMatch || ifUnmodifiedSince) return next();
     const file = fileUnder(root, req.path);
     // A path that climbs out of /assets/ (`/assets/../index.html`) is not an immutable asset, and
-    // a dotfile is not served at all (express.static answers both, as before).
+    // a dotfile is not served at all (express.static answers both).
     if (
       !file?.startsWith(assets) ||
       file

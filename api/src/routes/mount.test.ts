@@ -64,7 +64,7 @@ describe("mountRoutes", () => {
     expect(await get("/items/42")).toEqual({ status: 200, body: { route: ["/items/:id"], params: { id: "42" } } });
   });
 
-  it("passes a method the path has no route for on, as before", async () => {
+  it("passes a method the path has no route for on to what follows the router", async () => {
     expect(await get("/wallet/get.php", "POST")).toEqual({ status: 404, body: { missing: true } });
   });
 });

@@ -5,7 +5,7 @@ import { LedgerEntry, loadWalletTables, User } from "@storefront/shared/server";
 import { SPENT_MATCH } from "./admin-usage";
 
 const DAY_MS = 24 * 3600_000;
-export const USAGE_WINDOW_DAYS = 30;
+const USAGE_WINDOW_DAYS = 30;
 const TOP_USERS = 10;
 
 /**

@@ -16,7 +16,7 @@ import type { AuthedAdmin } from "../middleware/auth";
 import { recordAudit } from "./audit";
 import { hashPassword } from "./passwords";
 
-export const ADMIN_TEXT = {
+const ADMIN_TEXT = {
   usernameTaken: "username is already taken",
   notSelf: "You cannot change your own role or deactivate yourself",
   lastSuperAdmin: "The last active super admin cannot be demoted or deactivated",

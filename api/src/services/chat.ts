@@ -16,7 +16,7 @@ export interface ChatCall {
 }
 
 /** Doctor is charged by words (min 1), the personas by ceil(characters / 4) (SPEC §9). */
-export function chatPrice(input: Pick<ChatRequest, "avatarType" | "message">, pricing: Parameters<typeof priceOf>[1]) {
+function chatPrice(input: Pick<ChatRequest, "avatarType" | "message">, pricing: Parameters<typeof priceOf>[1]) {
   const feature = input.avatarType === "doctor" ? ("doctor" as const) : ("text" as const);
   return { feature, cost: priceOf({ feature, message: input.message }, pricing) };
 }

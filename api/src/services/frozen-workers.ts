@@ -4,7 +4,7 @@
  * beaten for SILENT_AFTER_MS (frozen: alive, silent), the holds of that queue's unfinished jobs
  * (waiting, active on the frozen worker, delayed for a retry) are released, and the calls of this
  * process waiting for them are answered 503 at once. A queue whose workers are gone (killed, being
- * restarted by the supervisor) is left as before: new calls are refused, queued jobs wait for the
+ * restarted by the supervisor) is not frozen: new calls are refused, queued jobs wait for the
  * restart, and the hold sweeper releases what can no longer run. A queue with no beat known at all
  * (Redis restarted without its data) counts as silent only once this process has seen it so for
  * SILENT_AFTER_MS: its workers beat again within a second of reconnecting. The jobs stay in BullMQ: each gets a rerun marker first, so a worker that runs it
@@ -32,7 +32,7 @@ import { AppError } from "../errors";
 /** Jobs of one queue looked at per run; the next run (a second later) takes the rest. */
 const BATCH = 200;
 
-export const FROZEN_WORKER_MESSAGE =
+const FROZEN_WORKER_MESSAGE =
   "No worker has answered for a while. Your coins were returned; your request stays queued and is answered, and charged, once the service is back.";
 
 /** The answer to a call whose job's hold was released while it waited. */

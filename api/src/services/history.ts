@@ -20,7 +20,7 @@ interface EntryDoc {
 }
 
 /** The most rows one CSV export holds (the filters narrow it further). */
-export const HISTORY_CSV_MAX_ROWS = 10_000;
+const HISTORY_CSV_MAX_ROWS = 10_000;
 
 function kindOf(doc: EntryDoc): WalletHistoryEntry["kind"] {
   if (doc.kind === "hold" || doc.kind === "debit") return "charge";

@@ -16,7 +16,7 @@ import {
   type ImageSaveRequest,
   type ImageSize,
 } from "@storefront/shared";
-import { ImageModel, loadWalletTables, ownerOfKey, toImageRecord, type ImageDoc } from "@storefront/shared/server";
+import { hasImageUrl, listImages, loadWalletTables, ownerOfKey, removeImage, saveKeptImage } from "@storefront/shared/server";
 import type { AppContext } from "../context";
 import { badRequest, notFound } from "../errors";
 import { acceptJob, waitForJob, type JobCall } from "./jobs";
@@ -154,52 +154,29 @@ export async function editImage(
 
 /** GET images/history.php: newest first. */
 export async function imageHistory(userId: string): Promise<{ success: true; images: ImageRecord[] }> {
-  const docs = await ImageModel.find({ userId }).sort({ timestamp: -1, _id: -1 }).limit(200).lean<ImageDoc[]>();
-  return { success: true, images: docs.map(toImageRecord) };
+  return { success: true, images: await listImages(userId) };
 }
 
 /**
- * POST images/save.php: upserts by id, and by URL so a client-made id for a picture we already
- * recorded does not list it twice. Only pictures the product made for this user may be saved:
- * their own stored file (the URL as storedFileUrl writes it) or a URL already in their history
- * (written by the image worker); any other URL (another user's file, `javascript:`, a foreign
- * site) is refused, so the history shows nothing the product did not produce.
+ * POST images/save.php: only pictures the product made for this user may be saved: their own
+ * stored file (the URL as storedFileUrl writes it) or a URL already in their history (written by
+ * the image worker); any other URL (another user's file, `javascript:`, a foreign site) is
+ * refused, so the history shows nothing the product did not produce.
  */
 export async function saveImage(userId: string, input: ImageSaveRequest["imageData"]) {
   const key = /^\/api\/media\//u.test(input.url) ? keyOfStoredFileUrl(input.url) : null;
   const ownKey = key && ownerOfKey(key) === userId ? key : null;
-  if (!ownKey && !(await ImageModel.exists({ userId, url: input.url }))) {
+  if (!ownKey && !(await hasImageUrl(userId, input.url))) {
     throw badRequest("imageData.url: only pictures made for you here can be saved", "imageData.url");
   }
-  const existing = await ImageModel.findOne({ userId, $or: [{ clientId: input.id }, { url: input.url }] }, { _id: 1 }).lean<{
-    _id: Types.ObjectId;
-  }>();
-  const fields = {
-    url: input.url,
-    prompt: input.prompt,
-    size: input.size,
-    mode: input.mode,
-    ...(input.timestamp ? { timestamp: new Date(input.timestamp) } : {}),
-  };
-  if (existing) {
-    await ImageModel.updateOne({ _id: existing._id }, { $set: fields });
-  } else {
-    await ImageModel.updateOne(
-      { userId, clientId: input.id },
-      { $set: { ...fields, key: ownKey }, ...(fields.timestamp ? {} : { $setOnInsert: { timestamp: new Date() } }) },
-      { upsert: true },
-    );
-  }
+  await saveKeptImage(userId, input, ownKey);
   return { success: true as const };
 }
 
 /** POST images/delete.php: owner only (another user's id is simply not found); removes the file. */
 export async function deleteImage(ctx: AppContext, userId: string, imageId: string) {
-  const doc = await ImageModel.findOneAndDelete({ userId, clientId: imageId }).lean<ImageDoc>();
-  if (!doc) throw notFound("Image not found");
-  if (doc.key && ownerOfKey(doc.key) === userId) {
-    const stillUsed = await ImageModel.exists({ userId, key: doc.key });
-    if (!stillUsed) await ctx.storage.remove(doc.key);
-  }
+  const removed = await removeImage(userId, imageId);
+  if (!removed) throw notFound("Image not found");
+  if (removed.unusedKey && ownerOfKey(removed.unusedKey) === userId) await ctx.storage.remove(removed.unusedKey);
   return { success: true as const };
 }

@@ -72,7 +72,7 @@ export interface JobKeys {
 }
 
 /** The hold's key and the job's id of a request (a fresh pair when the client sent no Idempotency-Key). */
-export function jobKeysOf(input: Pick<AcceptJobInput, "queue" | "userId" | "idempotencyKey">): JobKeys {
+function jobKeysOf(input: Pick<AcceptJobInput, "queue" | "userId" | "idempotencyKey">): JobKeys {
   const holdKey = requestKey(`job:${input.queue}`, input.userId, input.idempotencyKey);
   return { holdKey, jobId: jobIdForHold(input.queue, holdKey) };
 }

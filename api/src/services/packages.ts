@@ -2,7 +2,6 @@
 import { Types } from "mongoose";
 import {
   MESSAGES,
-  SUBSCRIPTION_PERIOD_MS,
   VALUE_PERMISSION,
   packageValueChange,
   roleAllows,
@@ -15,12 +14,14 @@ import {
   type WalletPackageFields,
 } from "@storefront/shared";
 import {
+  AssignmentTaken,
   PackageAssignmentModel,
   User,
   WalletPackageModel,
-  activeAssignmentKey,
-  assignmentCreditKey,
-  credit,
+  createAssignment,
+  creditFirstPeriod,
+  endAssignment,
+  resumeRemovedAssignment,
   type PackageAssignmentDoc,
   type Pusher,
   type WalletPackageDoc,
@@ -173,10 +174,6 @@ export async function listAssignments(query: { userId?: string; page: number; li
   return { items: docs.map(toAssignment), total, total_pages: Math.max(1, Math.ceil(total / query.limit)) };
 }
 
-function isDuplicateKey(error: unknown): boolean {
-  return (error as { code?: number } | null)?.code === 11000;
-}
-
 /**
  * Gives a package to a user and credits its coins once (idempotent key per assignment). The
  * unique active key blocks a second active assignment of the same package.
@@ -197,46 +194,29 @@ export async function assignPackage(
   if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) {
     throw badRequest("expiresAt: must be in the future", "expiresAt");
   }
-  const subscriptionType = pkg.subscriptionType as SubscriptionType;
-  const expiresAt = input.expiresAt ?? new Date(now.getTime() + SUBSCRIPTION_PERIOD_MS[subscriptionType]);
 
-  const resumed = await resumeRemovedAssignment(admin, input, now);
+  const resumed = await resumeRemoved(admin, input, now);
   if (resumed) return resumed;
 
   let created: PackageAssignmentDoc;
   try {
-    const doc = await PackageAssignmentModel.create({
+    created = await createAssignment({
       userId: input.userId,
-      packageId: pkg._id,
-      packageName: pkg.name,
-      coins: pkg.coins,
-      price: pkg.price,
-      subscriptionType,
-      isActive: true,
-      activeKey: activeAssignmentKey(input.userId, pkg._id),
+      pkg,
       autoRenew: input.autoRenew,
-      expiresAt,
-      creditPending: pkg.coins > 0,
+      expiresAt: input.expiresAt,
+      now,
       assignedBy: `admin:${admin.id}`,
     });
-    created = doc.toObject() as PackageAssignmentDoc;
   } catch (error) {
-    if (isDuplicateKey(error)) throw conflict(MESSAGES.packageAlreadyActive, "package_already_active");
+    if (error instanceof AssignmentTaken) throw conflict(MESSAGES.packageAlreadyActive, "package_already_active");
     throw error;
   }
 
   const id = String(created._id);
   if (pkg.coins > 0) {
-    const entry = await credit(
-      input.userId,
-      pkg.coins,
-      assignmentCreditKey(id, 0),
-      "credit",
-      `package:${pkg.name}`,
-      `admin:${admin.id}`,
-    );
-    await PackageAssignmentModel.updateOne({ _id: created._id }, { creditPending: false });
-    if (entry.balanceAfter !== null)
+    const entry = await creditFirstPeriod(created, `package:${pkg.name}`, `admin:${admin.id}`);
+    if (entry && entry.balanceAfter !== null)
       pusher.toUser(input.userId, "wallet:updated", { coins: entry.balanceAfter, reason: "package" });
   }
   const assignment = toAssignment({ ...created, creditPending: false });
@@ -256,47 +236,28 @@ export async function assignPackage(
  * and re-assigning was a way to mint coins). The period ends when it would have; the unique
  * active key still refuses a second active copy under concurrent requests.
  */
-async function resumeRemovedAssignment(
+async function resumeRemoved(
   admin: AuthedAdmin,
   input: AssignPackageRequest,
   now: Date,
 ): Promise<{ assignment: PackageAssignment; coinsAdded: number } | null> {
-  const filter = {
-    userId: new Types.ObjectId(input.userId),
-    packageId: new Types.ObjectId(input.packageId),
-    isActive: false,
-    endedReason: "removed",
-    expiresAt: { $gt: now },
-  };
-  const previous = await PackageAssignmentModel.findOne(filter).sort({ expiresAt: -1 }).lean<PackageAssignmentDoc>();
-  if (!previous) return null;
-  let resumed: PackageAssignmentDoc | null;
+  let resumed;
   try {
-    resumed = await PackageAssignmentModel.findOneAndUpdate(
-      { _id: previous._id, isActive: false, endedReason: "removed", expiresAt: { $gt: now } },
-      {
-        $set: {
-          isActive: true,
-          activeKey: activeAssignmentKey(input.userId, input.packageId),
-          autoRenew: input.autoRenew,
-          endedAt: null,
-          endedReason: null,
-          assignedBy: `admin:${admin.id}`,
-        },
-      },
-      { returnDocument: "after" },
-    ).lean<PackageAssignmentDoc>();
+    resumed = await resumeRemovedAssignment(
+      { userId: input.userId, packageId: input.packageId, autoRenew: input.autoRenew, assignedBy: `admin:${admin.id}` },
+      now,
+    );
   } catch (error) {
-    if (isDuplicateKey(error)) throw conflict(MESSAGES.packageAlreadyActive);
+    if (error instanceof AssignmentTaken) throw conflict(MESSAGES.packageAlreadyActive);
     throw error;
   }
   if (!resumed) return null;
-  const assignment = toAssignment(resumed);
+  const assignment = toAssignment(resumed.after);
   await recordAudit(admin, {
     action: "assignment.resume",
     targetType: "assignment",
     targetId: assignment.id,
-    before: toAssignment(previous),
+    before: toAssignment(resumed.before),
     after: { ...assignment, coins_credited: 0 },
   });
   return { assignment, coinsAdded: 0 };
@@ -304,11 +265,7 @@ async function resumeRemovedAssignment(
 
 /** Removing deactivates: the coins already credited stay, the subscription stops renewing. */
 export async function removeAssignment(admin: AuthedAdmin, id: string, now = new Date()): Promise<void> {
-  const before = await PackageAssignmentModel.findOneAndUpdate(
-    { _id: id, isActive: true },
-    { $set: { isActive: false, endedAt: now, endedReason: "removed" }, $unset: { activeKey: 1 } },
-    { returnDocument: "before" },
-  ).lean<PackageAssignmentDoc>();
+  const before = await endAssignment(id, "removed", now);
   if (!before) {
     if (await PackageAssignmentModel.exists({ _id: id })) return;
     throw notFound("Package assignment not found");

@@ -11,23 +11,26 @@
  *
  * A crash after 1 or 2 is finished by the same request retried, or by the renewal schedule
  * (finishPendingPurchases), which charges again with the same key (the operator answers as the
- * first time) and credits or ends the purchase. A pending purchase is never credited.
+ * first time) and credits or ends the purchase. A pending purchase is never credited. The record
+ * is written only by its owner, shared/src/server/package-assignments.ts.
  */
 import { Types } from "mongoose";
 import {
   MESSAGES,
-  SUBSCRIPTION_PERIOD_MS,
+  mySubscriptionSchema,
+  shopPackageSchema,
   type BuyPackageResponse,
   type MySubscription,
   type ShopPackage,
-  type SubscriptionType,
   type WalletShopResponse,
 } from "@storefront/shared";
 import {
   PackageAssignmentModel,
   User,
   WalletPackageModel,
-  activeAssignmentKey,
+  findPurchase,
+  openPurchase,
+  setAutoRenew as setAssignmentAutoRenew,
   settlePurchase,
   type PackageAssignmentDoc,
   type Pusher,
@@ -35,30 +38,16 @@ import {
 } from "@storefront/shared/server";
 import { AppError, badRequest, conflict, notFound } from "../errors";
 import { noticeBalance } from "./low-balance";
+import { toAssignment, toPackage } from "./packages";
 
+/** The subscriber's view of one of their packages: the back office's, cut to what they are shown. */
 function toSubscription(doc: PackageAssignmentDoc): MySubscription {
-  return {
-    id: String(doc._id),
-    package_id: String(doc.packageId),
-    package_name: doc.packageName,
-    coins: doc.coins,
-    price: doc.price,
-    subscription_type: doc.subscriptionType as SubscriptionType,
-    auto_renew: doc.autoRenew,
-    expires_at: doc.expiresAt ? doc.expiresAt.toISOString() : null,
-  };
+  return mySubscriptionSchema.parse(toAssignment(doc));
 }
 
 /** A package as it is offered for sale (the Get coins page, the home page's prices). */
 export function toShopPackage(p: WalletPackageDoc): ShopPackage {
-  return {
-    id: String(p._id),
-    name: p.name,
-    coins: p.coins,
-    price: p.price,
-    subscription_type: p.subscriptionType as SubscriptionType,
-    description: p.description,
-  };
+  return shopPackageSchema.parse(toPackage(p));
 }
 
 /** The active packages on offer, and the subscriber's own running packages. */
@@ -77,8 +66,6 @@ export async function walletShop(userId: string): Promise<WalletShopResponse> {
   };
 }
 
-const isDuplicateKey = (error: unknown) => (error as { code?: number } | undefined)?.code === 11000;
-
 export async function buyPackage(
   userId: string,
   packageId: string,
@@ -87,7 +74,7 @@ export async function buyPackage(
   lowBalanceThreshold = 0,
   now = new Date(),
 ): Promise<BuyPackageResponse> {
-  let purchase = await PackageAssignmentModel.findOne({ purchaseKey }).lean<PackageAssignmentDoc>();
+  let purchase = await findPurchase(purchaseKey);
   let replayed = purchase !== null;
   if (purchase && (String(purchase.userId) !== userId || String(purchase.packageId) !== packageId)) {
     throw new AppError(409, "idempotency_conflict", MESSAGES.idempotencyConflict);
@@ -95,33 +82,11 @@ export async function buyPackage(
   if (!purchase) {
     const pkg = await WalletPackageModel.findById(packageId).lean<WalletPackageDoc>();
     if (!pkg || pkg.status !== "active") throw notFound("packageId: no such package on offer");
-    const subscriptionType = pkg.subscriptionType as SubscriptionType;
-    try {
-      const created = await PackageAssignmentModel.create({
-        userId,
-        packageId: pkg._id,
-        packageName: pkg.name,
-        coins: pkg.coins,
-        price: pkg.price,
-        subscriptionType,
-        isActive: true,
-        activeKey: activeAssignmentKey(userId, pkg._id),
-        autoRenew: pkg.autoRenew,
-        expiresAt: new Date(now.getTime() + SUBSCRIPTION_PERIOD_MS[subscriptionType]),
-        creditPending: pkg.coins > 0,
-        assignedBy: `user:${userId}`,
-        purchaseKey,
-        payment: "pending",
-      });
-      purchase = created.toObject() as PackageAssignmentDoc;
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error;
-      // Two requests with one key at once: the other one records it; this one answers as a retry.
-      const other = await PackageAssignmentModel.findOne({ purchaseKey }).lean<PackageAssignmentDoc>();
-      if (!other) throw conflict(MESSAGES.packageAlreadyActive, "package_already_active");
-      purchase = other;
-      replayed = true;
-    }
+    // A request racing the first one with its key gets that one's record and answers as a retry.
+    const opened = await openPurchase({ userId, pkg, purchaseKey, now });
+    if (!opened) throw conflict(MESSAGES.packageAlreadyActive, "package_already_active");
+    purchase = opened.purchase;
+    replayed = !opened.opened;
   }
 
   const settled = await settlePurchase(purchase, pusher);
@@ -140,11 +105,7 @@ export async function buyPackage(
 /** The subscriber turns the renewal of one of their own packages on or off. */
 export async function setAutoRenew(userId: string, subscriptionId: string, autoRenew: boolean): Promise<MySubscription> {
   if (!Types.ObjectId.isValid(subscriptionId)) throw badRequest("subscriptionId must be a subscription id", "subscriptionId");
-  const updated = await PackageAssignmentModel.findOneAndUpdate(
-    { _id: subscriptionId, userId, isActive: true },
-    { $set: { autoRenew } },
-    { returnDocument: "after" },
-  ).lean<PackageAssignmentDoc>();
+  const updated = await setAssignmentAutoRenew(userId, subscriptionId, autoRenew);
   if (!updated) throw notFound("subscriptionId: no such running package of yours");
   return toSubscription(updated);
 }

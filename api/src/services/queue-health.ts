@@ -13,7 +13,7 @@ import { MESSAGES, QUEUE_NAMES, type QueueName } from "@storefront/shared";
 import { silenceOf, SILENT_AFTER_MS, type Queues } from "@storefront/shared/server";
 import { AppError } from "../errors";
 
-export const LIVE_WORKER_CACHE_MS = 1000;
+const LIVE_WORKER_CACHE_MS = 1000;
 
 type LiveCache = WeakMap<Queue, { at: number; live: Promise<boolean> }>;
 /** The charged calls' answers. */

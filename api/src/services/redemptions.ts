@@ -43,14 +43,14 @@ import { noticeBalance } from "./low-balance";
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const CODE_LENGTH = 20;
 
-export function newCode(): string {
+function newCode(): string {
   let code = "";
   for (let i = 0; i < CODE_LENGTH; i++) code += ALPHABET[randomInt(ALPHABET.length)];
   return code;
 }
 
 /** How a code is shown: four groups of five. */
-export const groupCode = (code: string) => code.match(/.{1,5}/gu)!.join("-");
+const groupCode = (code: string) => code.match(/.{1,5}/gu)!.join("-");
 
 export const hashCode = (normalized: string) => createHash("sha256").update(normalized).digest("hex");
 

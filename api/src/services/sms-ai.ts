@@ -26,7 +26,7 @@ import type { AppContext } from "../context";
 import { runJob } from "./jobs";
 
 /** The other party of the screen's exchanges when the client names none. */
-export const SMS_AI_PARTY = "AI";
+const SMS_AI_PARTY = "AI";
 
 export interface SmsAiCall {
   userId: string;

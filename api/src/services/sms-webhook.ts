@@ -16,9 +16,9 @@ import {
 import { loadSmsIntegrationConfig, smsJobId, smsJobOptions } from "@storefront/shared/server";
 
 /** Signed timestamps further than this from our clock are replays (or broken clocks). */
-export const SIGNATURE_MAX_SKEW_MS = 5 * 60_000;
+const SIGNATURE_MAX_SKEW_MS = 5 * 60_000;
 /** How long a gateway message id is remembered for duplicate detection. */
-export const DUPLICATE_WINDOW_SECONDS = 7 * 24 * 3600;
+const DUPLICATE_WINDOW_SECONDS = 7 * 24 * 3600;
 
 /** How long an API process reuses the settings it read (a saved change applies at once in that process). */
 const SETTINGS_CACHE_MS = 1000;

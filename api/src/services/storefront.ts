@@ -10,7 +10,7 @@ import { loadWalletTables, User, WalletPackageModel, type Config, type WalletPac
 import { toShopPackage } from "./purchases";
 
 /** A package an administrator adds or changes shows on the home page within this long. */
-export const STOREFRONT_TTL_MS = 10_000;
+const STOREFRONT_TTL_MS = 10_000;
 
 /** One unit of each tool, priced as a charge would be (text by 4 characters, Doctor by word...). */
 const UNIT_REQUESTS: readonly { request: PriceRequest; unit: ToolPrice["unit"] }[] = [

@@ -19,11 +19,11 @@ import { notFound } from "../errors";
 import { acceptJob, type JobCall } from "./jobs";
 
 /** Seconds to show while a video processes: the provider's usual time (SPEC default 360 s). */
-export function estimatedVideoSeconds(ctx: AppContext, duration: number): number {
+function estimatedVideoSeconds(ctx: AppContext, duration: number): number {
   return ctx.config.VIDEO_PROVIDER === "offline" ? Math.max(5, duration) : VIDEO_TIMING.defaultEstimatedSeconds;
 }
 
-export function videoRecord(doc: VideoDoc): VideoRecord {
+function videoRecord(doc: VideoDoc): VideoRecord {
   const url = doc.key ? storedFileUrl(doc.key) : null;
   return {
     id: doc._id.toHexString(),

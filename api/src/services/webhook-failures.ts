@@ -7,12 +7,12 @@
  */
 import type { Redis } from "ioredis";
 import type { Config } from "@storefront/shared/server";
-import { recordWebhookOutcome, SmsLog } from "@storefront/shared/server";
+import { logWebhookError, recordWebhookOutcome } from "@storefront/shared/server";
 import { rateLimited } from "../errors";
 import { count, exhausted } from "../middleware/rate-limit";
 import { MESSAGES } from "@storefront/shared";
 
-export const WEBHOOK_FAILURE_WINDOW_SECONDS = 60;
+const WEBHOOK_FAILURE_WINDOW_SECONDS = 60;
 
 type Deps = { redis: Redis; config: Pick<Config, "WEBHOOK_FAILURE_LIMIT_PER_MINUTE"> };
 
@@ -54,24 +54,11 @@ export async function recordWebhookFailure(deps: Deps, outcome: string, reason: 
       .incr(tally)
       .expire(tally, 2 * WEBHOOK_FAILURE_WINDOW_SECONDS)
       .exec()) ?? [];
-  const details = JSON.stringify({
+  await logWebhookError(key, {
     reason,
     ip,
     count: Number(n),
     window_start: new Date(windowStart * 1000).toISOString(),
     window_seconds: WEBHOOK_FAILURE_WINDOW_SECONDS,
   });
-  const write = () =>
-    SmsLog.updateOne(
-      { key },
-      { $set: { details }, $setOnInsert: { action: "webhook_error", phone: "", user_name: "", key } },
-      { upsert: true },
-    );
-  try {
-    await write();
-  } catch (error) {
-    // Two processes inserting the window's row at once: the loser updates the winner's row.
-    if ((error as { code?: number }).code !== 11000) throw error;
-    await write();
-  }
 }

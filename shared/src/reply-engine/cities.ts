@@ -32,7 +32,7 @@ export function findCities(tokens: Token[]): CityMention[] {
 }
 
 const EARTH_RADIUS_KM = 6371;
-export const KM_PER_MILE = 1.609344;
+const KM_PER_MILE = 1.609344;
 
 /** Great-circle (haversine) distance in km. */
 export function greatCircleKm(a: City, b: City): number {
@@ -53,7 +53,7 @@ export function routeKm(route: Route): number {
   return Math.round(greatCircleKm(route.from, route.to));
 }
 
-export function cityName(city: City, language: Language): string {
+function cityName(city: City, language: Language): string {
   return say(language, city.en, city.ar);
 }
 
@@ -63,7 +63,7 @@ export function routeText(route: Route, language: Language): string {
 }
 
 /** The distance skill's answer for a route. */
-export function distanceAnswer(route: Route, language: Language): string {
+function distanceAnswer(route: Route, language: Language): string {
   if (route.from.id === route.to.id) {
     return say(
       language,

@@ -39,7 +39,7 @@ export interface ArabicForms {
 }
 
 /** "1 hour" / "5 hours" in English, the Arabic counted-noun forms in Arabic. */
-export function countOf(language: Language, value: number, en: { one: string; other: string }, ar: ArabicForms): string {
+function countOf(language: Language, value: number, en: { one: string; other: string }, ar: ArabicForms): string {
   const shown = formatNumber(value, 1);
   if (language === "ar") {
     if (value === 1) return ar.one;

@@ -89,7 +89,7 @@ export function tokenize(text: string): Token[] {
 /** A phrase ready for matching: its words normalised, Arabic words without their article. */
 export type Phrase = string[];
 
-export function compilePhrase(phrase: string): Phrase {
+function compilePhrase(phrase: string): Phrase {
   return tokenize(normalizeText(phrase)).map((t) =>
     ARABIC.test(t.word) && t.word.startsWith("ال") && t.word.length > 3 ? t.word.slice(2) : t.word,
   );

@@ -14,7 +14,7 @@ const MONTHS = {
 };
 
 /** "It is 14:05 (UTC) on Saturday, 21 November 2026." */
-export function timeAnswer(now: Date, language: Language): string {
+function timeAnswer(now: Date, language: Language): string {
   const pad = (n: number): string => String(n).padStart(2, "0");
   const clock = `${pad(now.getUTCHours())}:${pad(now.getUTCMinutes())}`;
   const names = language === "ar" ? "ar" : "en";

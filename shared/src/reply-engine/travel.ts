@@ -17,7 +17,7 @@ interface ModeInfo {
 }
 
 /** SPEC §9: walking 5 km/h, running 10 km/h, bicycle 20 km/h; 8 h/day walking, 6 h/day running. */
-export const TRAVEL_MODES: Readonly<Record<TravelMode, ModeInfo>> = {
+const TRAVEL_MODES: Readonly<Record<TravelMode, ModeInfo>> = {
   walk: {
     speedKmh: 5,
     hoursPerDay: 8,
@@ -51,12 +51,12 @@ export function findModes(tokens: Token[]): TravelMode[] {
 }
 
 /** Hours needed to cover `km` in a mode. */
-export function travelHours(km: number, mode: TravelMode): number {
+function travelHours(km: number, mode: TravelMode): number {
   return km / TRAVEL_MODES[mode].speedKmh;
 }
 
 /** One sentence: how long a mode takes over a route or a plain distance. */
-export function travelSentence(mode: TravelMode, place: Route | number, language: Language): string {
+function travelSentence(mode: TravelMode, place: Route | number, language: Language): string {
   const info = TRAVEL_MODES[mode];
   const km = typeof place === "number" ? place : routeKm(place);
   const hours = travelHours(km, mode);

@@ -158,6 +158,11 @@ export async function saveSubscription(userId: string, sessionId: string, input:
   if (extra.length > 0) await PushSubscriptionModel.deleteMany({ _id: { $in: extra.map((d) => d._id) } });
 }
 
+/** Ends one device's subscription of the user's (the browser unsubscribed). */
+export async function removeSubscription(userId: string, endpoint: string): Promise<void> {
+  await PushSubscriptionModel.deleteOne({ endpoint, userId });
+}
+
 /** Ends the subscriptions made in one login session (logout). */
 export async function endSessionSubscriptions(sessionId: string): Promise<void> {
   await PushSubscriptionModel.deleteMany({ sessionId });

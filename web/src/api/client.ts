@@ -4,7 +4,7 @@
  */
 import { isErrorCode, type ErrorCode } from "@storefront/shared";
 
-export const API_BASE = "/api";
+const API_BASE = "/api";
 
 /** The JSON error body of SPEC §7/§8, with the 402 figures when the wallet is short. */
 export interface ErrorBody {

@@ -1,6 +1,6 @@
 // Types only: this module is in the first chunk, where zod would break the bundle budget.
-import type { Feature, WalletResponse, WalletUseResponse } from "@storefront/shared";
-import { get, post } from "./client";
+import type { WalletResponse } from "@storefront/shared";
+import { get } from "./client";
 
 export type Wallet = WalletResponse;
 
@@ -12,17 +12,6 @@ export async function getWallet(): Promise<Wallet> {
   }
   return body;
 }
-
-export interface SpendRequest {
-  featureType: Feature;
-  tokens: number;
-  /** A label plus the first 50 characters of the input (SPEC §7). */
-  details: string;
-}
-
-export type SpendResult = WalletUseResponse;
-
-export const spendCoins = (body: SpendRequest) => post<SpendResult>("wallet/use.php", body);
 
 /** Other screens (and the socket push) ask every wallet view to reload with this browser event. */
 export const WALLET_UPDATED_EVENT = "walletUpdated";

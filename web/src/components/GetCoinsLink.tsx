@@ -25,6 +25,6 @@ export function isShortOfCoins(error: unknown): boolean {
 }
 
 /** The 402 of a charge past the user's daily spending cap: the way on is their settings, not more coins. */
-export function isOverDailyCap(error: unknown): boolean {
+function isOverDailyCap(error: unknown): boolean {
   return error instanceof ApiError && error.code === "daily_cap_reached";
 }

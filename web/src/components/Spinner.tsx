@@ -1,14 +1,5 @@
 import { useTranslation } from "react-i18next";
 
-export function Spinner({ label }: { label?: string }) {
-  const { t } = useTranslation();
-  return (
-    <span className="spinner" role="status">
-      <span className="visually-hidden">{label ?? t("common.loading")}</span>
-    </span>
-  );
-}
-
 /** Full-page wait, e.g. while a screen's chunk loads or the guard checks the session. */
 export function PageLoading({ label }: { label?: string }) {
   const { t } = useTranslation();

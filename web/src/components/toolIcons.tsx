@@ -2,13 +2,7 @@
 import type { ImageAgentId, PersonaId } from "@storefront/shared";
 import { ChatIcon, ImageIcon, PhoneIcon, Svg, type IconProps } from "./icons";
 
-export { ChatIcon, ImageIcon, LockIcon, PhoneIcon, VideoIcon } from "./icons";
-
-export const SendIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <path d="M5 12h14M13 6l6 6-6 6" />
-  </Svg>
-);
+export { ChatIcon, ImageIcon, PhoneIcon, VideoIcon } from "./icons";
 
 export const StopIcon = (p: IconProps) => (
   <Svg {...p}>
@@ -151,21 +145,21 @@ export const CoinIcon = (p: IconProps) => (
   </Svg>
 );
 
-export const CheckCircleIcon = (p: IconProps) => (
+const CheckCircleIcon = (p: IconProps) => (
   <Svg {...p}>
     <circle cx="12" cy="12" r="9" />
     <path d="M8 12.5l2.5 2.5L16 9.5" />
   </Svg>
 );
 
-export const PenIcon = (p: IconProps) => (
+const PenIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M4 20l4-1 11-11-3-3L5 16z" />
     <path d="M14 6l3 3" />
   </Svg>
 );
 
-export const SparklesIcon = (p: IconProps) => (
+const SparklesIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M10 3l1.8 5.2L17 10l-5.2 1.8L10 17l-1.8-5.2L3 10l5.2-1.8z" />
     <path d="M18 15l.8 2.2L21 18l-2.2.8L18 21l-.8-2.2L15 18l2.2-.8z" />

@@ -27,7 +27,7 @@ function disconnectSocket(): void {
 }
 
 /** Where a guard remembers the page a logged-out visitor tried to open. */
-export const ATTEMPTED_URL_KEY = "redirectAfterLogin";
+const ATTEMPTED_URL_KEY = "redirectAfterLogin";
 
 export function rememberAttemptedUrl(url: string): void {
   sessionStorage.setItem(ATTEMPTED_URL_KEY, url);

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { phoneLibrary } from "../components/PhoneField/phoneLibrary";
 
 /** First issue per top-level field of a failed zod parse, e.g. { phone: "..." }. */
-export function fieldIssues(error: z.ZodError): Record<string, z.core.$ZodIssue> {
+function fieldIssues(error: z.ZodError): Record<string, z.core.$ZodIssue> {
   const out: Record<string, z.core.$ZodIssue> = {};
   for (const issue of error.issues) {
     const field = String(issue.path[0] ?? "");

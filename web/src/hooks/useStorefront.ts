@@ -20,7 +20,7 @@ export function useStorefront(): StorefrontInfo | null {
 }
 
 /** The configured currency (ISO 4217), or null until known. */
-export function useCurrency(): string | null {
+function useCurrency(): string | null {
   return useStorefront()?.currency ?? null;
 }
 

@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { getWallet, WALLET_UPDATED_EVENT } from "../api/wallet";
 
-export const WALLET_QUERY_KEY = ["wallet"] as const;
+const WALLET_QUERY_KEY = ["wallet"] as const;
 
 /** The wallet, reloaded on the walletUpdated browser event (fired by screens and by the socket push). */
 export function useWallet() {

@@ -42,7 +42,7 @@ async function ensureCatalog(language: Language): Promise<void> {
   await ensureFullCatalog(language);
 }
 
-export const LANGUAGE_STORAGE_KEY = "language";
+const LANGUAGE_STORAGE_KEY = "language";
 
 function isLanguage(value: unknown): value is Language {
   return typeof value === "string" && (LANGUAGES as readonly string[]).includes(value);
@@ -67,7 +67,7 @@ function storedLanguage(): Language {
  * The cookie the server reads to send the public pages already rendered in this language
  * (api/src/middleware/web-app.ts); a year, like the stored choice.
  */
-export const LANGUAGE_COOKIE = "language";
+const LANGUAGE_COOKIE = "language";
 
 function applyToDocument(language: Language): void {
   // The build renders the public pages in Node (entry-server.tsx), where there is no document.
@@ -80,7 +80,7 @@ export function currentLanguage(): Language {
   return isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
 }
 
-export async function setLanguage(language: Language): Promise<void> {
+async function setLanguage(language: Language): Promise<void> {
   await ensureCatalog(language);
   await i18n.changeLanguage(language);
 }
@@ -125,5 +125,3 @@ export async function startI18n(initial: Language): Promise<void> {
   }
   await i18n.changeLanguage(initial);
 }
-
-export default i18n;

@@ -33,13 +33,13 @@ import { isProviderError, type ProviderError } from "../providers/errors";
  * A failure's detail for logs, the admin view and failedReason: the message (without the
  * "[code]" of a final failure), never a stack.
  */
-export function userFacingReason(error: unknown): string {
+function userFacingReason(error: unknown): string {
   if (error instanceof Error && error.message) return parseJobFailure(error.message).detail.slice(0, 300);
   return "The job failed";
 }
 
 /** True when BullMQ will not try this job again after this error. */
-export function isFinalFailure(error: unknown, job: Job): boolean {
+function isFinalFailure(error: unknown, job: Job): boolean {
   if (error instanceof UnrecoverableError || (error as Error | undefined)?.name === "UnrecoverableError") return true;
   return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }

@@ -4,7 +4,7 @@
  */
 import { UnrecoverableError, type Job, type Processor } from "bullmq";
 import type { ImageJobData, ImageJobResult } from "@storefront/shared";
-import { ImageModel, storedFileUrl, toImageRecord, type ImageDoc } from "@storefront/shared/server";
+import { imageFileKey, recordMadeImage, storedImage } from "@storefront/shared/server";
 import { createImageProvider, type ImageProvider } from "../providers/image/index";
 import type { WorkerContext } from "../context";
 import { chargedProcessor } from "./charged";
@@ -26,11 +26,11 @@ export function setImageProvider(next: ImageProvider): void {
 export async function runImage(ctx: WorkerContext, data: ImageJobData, job: Job): Promise<ImageJobResult> {
   const { pusher, storage } = ctx;
   const jobId = job.id ?? "";
-  const key = `images/${data.userId}/${data.imageId}.png`;
+  const key = imageFileKey(data.userId, data.imageId);
 
   // A retry after the picture was stored (e.g. the settle failed) answers with what is there.
-  const done = await ImageModel.findOne({ userId: data.userId, clientId: data.imageId, key }).lean<ImageDoc>();
-  if (done) return { image: toImageRecord(done) };
+  const done = await storedImage(data.userId, data.imageId, key);
+  if (done) return { image: done };
 
   pusher.toUser(data.userId, "job:progress", { jobId, queue: "image", progress: 10, stage: data.mode });
   let png: Buffer;
@@ -44,16 +44,18 @@ export async function runImage(ctx: WorkerContext, data: ImageJobData, job: Job)
   }
   pusher.toUser(data.userId, "job:progress", { jobId, queue: "image", progress: 90, stage: "storing" });
   await storage.put(key, png);
-  const doc = await ImageModel.findOneAndUpdate(
-    { userId: data.userId, clientId: data.imageId },
-    {
-      $set: { key, url: storedFileUrl(key), prompt: data.userPrompt, size: data.size, mode: data.mode, agent: data.agent, jobId },
-      $setOnInsert: { timestamp: new Date() },
-    },
-    { upsert: true, returnDocument: "after" },
-  ).lean<ImageDoc>();
+  const image = await recordMadeImage({
+    userId: data.userId,
+    imageId: data.imageId,
+    key,
+    prompt: data.userPrompt,
+    size: data.size,
+    mode: data.mode,
+    agent: data.agent,
+    jobId,
+  });
   if (data.sourceKey) await storage.remove(data.sourceKey);
-  return { image: toImageRecord(doc!) };
+  return { image };
 }
 
 /** The charged processor; an edit's upload is removed once its job has finally failed. */

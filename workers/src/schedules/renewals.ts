@@ -11,8 +11,11 @@ import {
   IdempotencyConflictError,
   PackageAssignmentModel,
   User,
+  advancePeriod,
   assignmentCreditKey,
   credit,
+  creditFirstPeriod,
+  endAssignment,
   setBalance,
   settlePurchase,
   type Logger,
@@ -46,14 +49,9 @@ export interface RenewalReport {
 /** How long an assignment's first credit may stay pending before the schedule finishes it. */
 const PENDING_CREDIT_GRACE_MS = 60_000;
 
-type EndReason = "expired" | "renewal_failed" | "user_inactive";
-
-async function endAssignment(a: PackageAssignmentDoc, reason: EndReason, now: Date): Promise<boolean> {
-  const result = await PackageAssignmentModel.updateOne(
-    { _id: a._id, isActive: true, period: a.period },
-    { $set: { isActive: false, endedAt: now, endedReason: reason }, $unset: { activeKey: 1 } },
-  );
-  return result.modifiedCount === 1;
+/** Ends the assignment in the period it was read in; false when another run moved or ended it first. */
+async function endPeriod(a: PackageAssignmentDoc, reason: "expired" | "renewal_failed" | "user_inactive", now: Date) {
+  return (await endAssignment(a._id, reason, now, a.period)) !== null;
 }
 
 async function finishPendingCredits(now: Date, batch: number, scope: Record<string, unknown>): Promise<number> {
@@ -68,18 +66,8 @@ async function finishPendingCredits(now: Date, batch: number, scope: Record<stri
     .lean<PackageAssignmentDoc[]>();
   let finished = 0;
   for (const a of pending) {
-    if (a.coins > 0) {
-      const entry = await credit(
-        a.userId,
-        a.coins,
-        assignmentCreditKey(a._id, 0),
-        "credit",
-        `package:${a.packageName}`,
-        "scheduler",
-      );
-      if (!entry.replayed) finished += 1;
-    }
-    await PackageAssignmentModel.updateOne({ _id: a._id }, { creditPending: false });
+    const entry = await creditFirstPeriod(a, `package:${a.packageName}`, "scheduler");
+    if (entry && !entry.replayed) finished += 1;
   }
   return finished;
 }
@@ -142,7 +130,7 @@ export async function renewDueAssignments(deps: RenewalDeps): Promise<RenewalRep
     const userId = String(a.userId);
     const user = await User.findById(a.userId, { phone: 1, isActive: 1 }).lean<{ phone: string; isActive: boolean }>();
     if (!a.autoRenew || !user || !user.isActive) {
-      if (await endAssignment(a, a.autoRenew ? "user_inactive" : "expired", now)) report.expired += 1;
+      if (await endPeriod(a, a.autoRenew ? "user_inactive" : "expired", now)) report.expired += 1;
       continue;
     }
 
@@ -157,7 +145,7 @@ export async function renewDueAssignments(deps: RenewalDeps): Promise<RenewalRep
 
     if (!charge.ok) {
       await resetBalance(a.userId, id, period, `renewal of ${a.packageName} failed: ${charge.error}`);
-      if (await endAssignment(a, "renewal_failed", now)) report.failed += 1;
+      if (await endPeriod(a, "renewal_failed", now)) report.failed += 1;
       deps.log?.warn({ assignmentId: id, userId, error: charge.error }, "package renewal failed; balance reset to 0");
       deps.pusher?.toUser(userId, "wallet:updated", { coins: 0, reason: "renewal_failed" });
       continue;
@@ -171,11 +159,7 @@ export async function renewDueAssignments(deps: RenewalDeps): Promise<RenewalRep
     const aligned = a.expiresAt!.getTime() + periodMs;
     // Missed by more than a whole period (schedule down): start the new period now instead of back-filling.
     const expiresAt = new Date(aligned > now.getTime() ? aligned : now.getTime() + periodMs);
-    const moved = await PackageAssignmentModel.updateOne(
-      { _id: a._id, isActive: true, period: a.period },
-      { period, expiresAt, lastRenewedAt: now },
-    );
-    if (moved.modifiedCount === 1) report.renewed += 1;
+    if (await advancePeriod(a, expiresAt, now)) report.renewed += 1;
     if (entry?.balanceAfter != null)
       deps.pusher?.toUser(userId, "wallet:updated", { coins: entry.balanceAfter, reason: "renewal" });
     deps.log?.info({ assignmentId: id, userId, period, reference: charge.reference }, "package renewed");

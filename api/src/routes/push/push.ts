@@ -10,7 +10,7 @@ import {
   pushUnsubscribeRequestSchema,
   successSchema,
 } from "@storefront/shared";
-import { isAllowedPushEndpoint, PushSubscriptionModel, saveSubscription } from "@storefront/shared/server";
+import { isAllowedPushEndpoint, removeSubscription, saveSubscription } from "@storefront/shared/server";
 import { badRequest, unavailable } from "../../errors";
 import { hit } from "../../middleware/rate-limit";
 import { defineRoute, TAGS } from "../define";
@@ -66,7 +66,7 @@ export const pushRoutes = [
     response: successSchema,
     errors: [400, 401],
     handler: async ({ body, req }) => {
-      await PushSubscriptionModel.deleteOne({ endpoint: body.endpoint, userId: req.user!.id });
+      await removeSubscription(req.user!.id, body.endpoint);
       return { success: true as const };
     },
   }),

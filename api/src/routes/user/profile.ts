@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import {
   avatarQuerySchema,
   LIMITS,
@@ -8,33 +7,12 @@ import {
   profileUpdateResponseSchema,
   updateProfileFieldsSchema,
 } from "@storefront/shared";
-import { User, ownerOfKey } from "@storefront/shared/server";
+import { ownerOfKey } from "@storefront/shared/server";
 import { notFound } from "../../errors";
 import { assertOwnUserId } from "../../middleware/auth";
 import { checkImage } from "../../middleware/upload";
+import { profileOf, updateProfile } from "../../services/profile";
 import { defineRoute, TAGS } from "../define";
-
-interface ProfileDoc {
-  phone?: string;
-  releasedPhone?: string;
-  displayName: string;
-  country: string;
-  avatarKey: string | null;
-}
-
-const projection = { phone: 1, releasedPhone: 1, displayName: 1, country: 1, avatarKey: 1 };
-
-function profileBody(id: string, user: ProfileDoc) {
-  const avatar = user.avatarKey ? `/api/user/avatar.php?key=${encodeURIComponent(user.avatarKey)}` : null;
-  return {
-    success: true as const,
-    id,
-    phone: user.phone ?? user.releasedPhone ?? "",
-    displayName: user.displayName,
-    country: user.country,
-    avatar,
-  };
-}
 
 export const profileRoutes = [
   defineRoute({
@@ -46,12 +24,7 @@ export const profileRoutes = [
     query: profileQuerySchema,
     response: profileSchema,
     errors: [400, 401, 403, 404],
-    handler: async ({ query, req }) => {
-      const id = assertOwnUserId(req, query.id, query.userId);
-      const user = await User.findById(id, projection).lean<ProfileDoc>();
-      if (!user) throw notFound("User not found");
-      return profileBody(id, user);
-    },
+    handler: ({ query, req }) => profileOf(assertOwnUserId(req, query.id, query.userId)),
   }),
 
   defineRoute({
@@ -65,22 +38,10 @@ export const profileRoutes = [
     response: profileUpdateResponseSchema,
     errors: [400, 401, 403, 413],
     handler: async ({ body: fields, file, req, ctx }) => {
-      const id = req.user!.id;
       const image = await checkImage(file, LIMITS.avatarBytes, MESSAGES.avatarTooLarge, "avatar", LIMITS.avatarMaxSide);
-      const update: Record<string, string> = {};
-      if (fields.displayName !== undefined) update.displayName = fields.displayName;
-      if (fields.country !== undefined) update.country = fields.country;
-      let previousKey: string | null = null;
-      if (image && file) {
-        const key = `avatars/${id}/${randomUUID()}.${image.ext}`;
-        await ctx.storage.put(key, file.buffer);
-        update.avatarKey = key;
-        previousKey = (await User.findById(id, { avatarKey: 1 }).lean<{ avatarKey: string | null }>())?.avatarKey ?? null;
-      }
-      const user = await User.findByIdAndUpdate(id, update, { returnDocument: "after", projection }).lean<ProfileDoc>();
-      if (!user) throw notFound("User not found");
-      if (previousKey && previousKey !== update.avatarKey) await ctx.storage.remove(previousKey);
-      return { ...profileBody(id, user), message: "Profile updated successfully!" };
+      const avatar = image && file ? { buffer: file.buffer, ext: image.ext } : null;
+      const profile = await updateProfile(ctx.storage, req.user!.id, fields, avatar);
+      return { ...profile, message: "Profile updated successfully!" };
     },
   }),
 

@@ -3,8 +3,8 @@ import { IMAGE_AGENT_IDS } from "../../constants";
 import type { ImageRecord } from "../../schemas/images";
 
 /**
- * A picture in a user's image history (SPEC §3 "Generated image"): written by the image worker
- * when it stores a result, or by images/save.php for a record the client keeps.
+ * A picture in a user's image history (SPEC §3 "Generated image"), written only through
+ * shared/src/server/images.ts (the image worker's results, images/save.php, images/delete.php).
  */
 const imageSchema = new Schema(
   {

@@ -12,7 +12,7 @@ export interface SmsLogFields {
   created_at: Date;
 }
 
-/** One step of the SMS integration (SPEC §3 SMS log entry), written by the webhook and the sms-reply worker. */
+/** One step of the SMS integration (SPEC §3 SMS log entry), written only through shared/src/server/sms-logs.ts. */
 const smsLogSchema = new Schema<SmsLogFields>(
   {
     action: { type: String, enum: SMS_LOG_ACTIONS, required: true },

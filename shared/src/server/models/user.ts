@@ -42,7 +42,7 @@ const userSchema = new Schema(
 );
 
 export type UserDoc = InferSchemaType<typeof userSchema> & { _id: Types.ObjectId };
-// Sparse: a released account has no number (migrations/phone-proof.ts rebuilds the older index).
+// Sparse: a released account has no number (migrations/phone-proof.ts replaces a unique index of every account with it).
 userSchema.index({ phone: 1 }, { unique: true, sparse: true });
 userSchema.index({ releasedPhone: 1 }, { sparse: true });
 // Signups per day (admin/analytics.php).

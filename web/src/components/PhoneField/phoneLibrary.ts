@@ -10,7 +10,7 @@ export type PhoneLibrary = typeof import("./phoneCheck");
 let library: PhoneLibrary | null = null;
 let loading: Promise<PhoneLibrary> | null = null;
 
-export function loadPhoneLibrary(): Promise<PhoneLibrary> {
+function loadPhoneLibrary(): Promise<PhoneLibrary> {
   loading ??= import("./phoneCheck").then((module) => (library = module));
   // A failed download is tried again by the next field that mounts.
   loading.catch(() => (loading = null));

@@ -4,7 +4,7 @@
  */
 import type { AdminRecord } from "@storefront/shared";
 
-export const ADMIN_SESSION_KEY = "admin_session";
+const ADMIN_SESSION_KEY = "admin_session";
 
 export function storeAdminSession(admin: AdminRecord): void {
   const value = JSON.stringify(admin);

@@ -11,7 +11,7 @@ import { errorMessage } from "../../api/errors";
 import { resendWait } from "../../api/phone";
 
 /** A text with the number in it, the number kept left to right inside a sentence of either direction. */
-export function WithPhone({ text, phone }: { text: (phone: string) => string; phone: string }) {
+function WithPhone({ text, phone }: { text: (phone: string) => string; phone: string }) {
   const [before = "", after = ""] = text("\u0000").split("\u0000");
   return (
     <>

@@ -13,7 +13,7 @@
 import { LOW_BALANCE_SMS, type SmsAlertJob, type SmsReplyJob } from "@storefront/shared";
 import {
   loadSmsIntegrationConfig,
-  SmsLog,
+  smsMessageDone,
   SmsMessage,
   SmsOptOut,
   spendDayOf,
@@ -56,7 +56,7 @@ export async function handleAlert(alert: SmsAlertJob, deps: SmsReplyDeps): Promi
     }).lean<AlertUser>(),
     loadSmsIntegrationConfig(),
     SmsMessage.findOne({ key: `out:${messageId}` }).lean<SmsMessageDoc>(),
-    SmsLog.exists({ key: `${messageId}:processed` }),
+    smsMessageDone(messageId),
   ]);
   const smppGateway = config.gateway_url ? null : await anySmppGateway();
   const phone = user?.phone ? canonicalPhone(user.phone, deps.phoneCountry) : "";

@@ -7,7 +7,7 @@
  * the record was written sends the code of the job again, never the record's text.
  */
 import { PHONE_CODE_SMS, type SmsCodeJob, type SmsReplyJob } from "@storefront/shared";
-import { loadSmsIntegrationConfig, SmsLog, SmsMessage, type SmsMessageDoc } from "@storefront/shared/server";
+import { loadSmsIntegrationConfig, smsMessageDone, SmsMessage, type SmsMessageDoc } from "@storefront/shared/server";
 import { chargeAndSend, anySmppGateway, prepareOutbound } from "./outbound";
 import type { Context, SmsReplyDeps, SmsReplyOutcome } from "./types";
 
@@ -22,7 +22,7 @@ export async function handleCode(job: SmsCodeJob, deps: SmsReplyDeps): Promise<{
   const [config, existing, done] = await Promise.all([
     loadSmsIntegrationConfig(),
     SmsMessage.findOne({ key: `out:${messageId}` }).lean<SmsMessageDoc>(),
-    SmsLog.exists({ key: `${messageId}:processed` }),
+    smsMessageDone(messageId),
   ]);
   const smppGateway = config.gateway_url ? null : await anySmppGateway();
   const shaped: SmsReplyJob = {

@@ -17,7 +17,7 @@ import { smsJobId, smsJobOptions } from "@storefront/shared/server";
 import type { InboundSm } from "../../gateways/smpp";
 
 /** How long an identical deliver_sm counts as the gateway's repetition of the first. */
-export const SMPP_DUPLICATE_WINDOW_SECONDS = 120;
+const SMPP_DUPLICATE_WINDOW_SECONDS = 120;
 /** How long the parts of a concatenated message wait for the rest. */
 const PARTS_TTL_SECONDS = 600;
 

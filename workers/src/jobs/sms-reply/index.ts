@@ -14,9 +14,10 @@ import { isArabic, priceOf, smsQueueJobSchema, type Language, type SmsQueueJob, 
 import {
   loadSmsIntegrationConfig,
   loadWalletTables,
+  logSmsSteps,
   onCacheChange,
   SmsGatewayConfig,
-  SmsLog,
+  smsMessageDone,
   SmsMessage,
   SmsOptOut,
   type SmsGatewayConfigDoc,
@@ -29,7 +30,7 @@ import { createChatProvider } from "../../providers/chat/index";
 import { alertMessageId, handleAlert } from "./alert";
 import { codeMessageId, handleCode } from "./code";
 import { handleKeyword, keywordOf } from "./keywords";
-import { finish, logSteps } from "./log";
+import { finish, logSteps, outcomeStep } from "./log";
 import { chargeAndSend, prepareOutbound, smppGatewayFor } from "./outbound";
 import { allowedByRateLimit } from "./rate-limit";
 import { recordReceipt } from "./receipts";
@@ -38,7 +39,6 @@ import { canonicalPhone, findSubscriber } from "./subscriber";
 import type { Context, SmsReplyDeps, SmsReplyOutcome } from "./types";
 
 export { keywordOf } from "./keywords";
-export { allowedByRateLimit } from "./rate-limit";
 export { recordReceipt } from "./receipts";
 export { canonicalPhone } from "./subscriber";
 export type { SmsReplyDeps, SmsReplyOutcome } from "./types";
@@ -94,11 +94,6 @@ export async function closeSmsGateways(): Promise<void> {
   await Promise.all([deps?.smpp.closeAll(), deps?.smsQueue?.close()]);
 }
 
-/** Lets tests run the processor with their own connections, provider and gateway settings. */
-export function setSmsReplyDeps(next: SmsReplyDeps): void {
-  deps = next;
-}
-
 export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promise<{ outcome: SmsReplyOutcome }> {
   const phone = canonicalPhone(job.from, deps.phoneCountry);
   // Independent reads in one go: every job pays their latency once, not six times.
@@ -107,7 +102,7 @@ export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promi
     loadSmsIntegrationConfig(),
     smppGatewayFor(job.to),
     SmsMessage.findOne({ key: `out:${job.messageId}` }).lean<SmsMessageDoc>(),
-    SmsLog.exists({ key: `${job.messageId}:processed` }),
+    smsMessageDone(job.messageId),
     SmsOptOut.exists({ phone }),
   ]);
   const ctx: Context = { job, phone, user, deps, config, smppGateway, inReplyTo: job.messageId };
@@ -167,19 +162,14 @@ export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promi
 async function recordFailure(job: SmsQueueJob, error: unknown): Promise<void> {
   const alert = "type" in job && job.type === "low_balance";
   const messageId = !("type" in job) ? job.messageId : job.type === "low_balance" ? alertMessageId(job) : codeMessageId(job);
-  await SmsLog.updateOne(
-    { key: `${messageId}:processed` },
+  await logSmsSteps(
     {
-      $setOnInsert: {
-        action: "sms_processed",
-        user_id: alert ? job.userId : null,
-        user_name: "",
-        phone: "type" in job ? (job.type === "phone_code" ? job.phone : "") : canonicalPhone(job.from, deps?.phoneCountry),
-        message_id: messageId,
-        details: JSON.stringify({ result: "failed", error: error instanceof Error ? error.message : String(error) }),
-      },
+      messageId,
+      userId: alert ? job.userId : null,
+      userName: "",
+      phone: "type" in job ? (job.type === "phone_code" ? job.phone : "") : canonicalPhone(job.from, deps?.phoneCountry),
     },
-    { upsert: true },
+    [outcomeStep("failed", { error: error instanceof Error ? error.message : String(error) })],
   );
 }
 

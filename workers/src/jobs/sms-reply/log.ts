@@ -1,30 +1,14 @@
-/** The SMS log (SPEC §9 actions): one keyed row per step, so a retried job writes each once. */
-import type { SmsLogAction } from "@storefront/shared";
-import { SmsLog } from "@storefront/shared/server";
+/** The SMS log steps of the message a job handles (SPEC §9 actions), written by shared/src/server/sms-logs.ts. */
+import { logSmsSteps, type SmsLogStep } from "@storefront/shared/server";
 import type { Context, SmsReplyOutcome } from "./types";
 
-export type Step = [action: SmsLogAction, step: string, details: Record<string, unknown>];
+export type Step = SmsLogStep;
 
 /** Writes log steps in one round-trip; each step's key makes a retried job write it once. */
 export async function logSteps(ctx: Context, ...steps: Step[]): Promise<void> {
-  await SmsLog.bulkWrite(
-    steps.map(([action, step, details]) => ({
-      updateOne: {
-        filter: { key: `${ctx.job.messageId}:${step}` },
-        update: {
-          $setOnInsert: {
-            action,
-            user_id: ctx.user?.id ?? null,
-            user_name: ctx.user?.name ?? "Unknown",
-            phone: ctx.phone,
-            message_id: ctx.job.messageId,
-            details: JSON.stringify(details),
-          },
-        },
-        upsert: true,
-      },
-    })),
-    { ordered: true },
+  await logSmsSteps(
+    { messageId: ctx.job.messageId, userId: ctx.user?.id ?? null, userName: ctx.user?.name ?? "Unknown", phone: ctx.phone },
+    steps,
   );
 }
 

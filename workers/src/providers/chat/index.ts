@@ -3,8 +3,7 @@ import { offlineChatProvider } from "./offline";
 import { openAiChatProvider } from "./openai";
 import type { ChatProvider } from "./types";
 
-export type { ChatProvider, ChatRequest, ChatTurn } from "./types";
-export { offlineChatProvider } from "./offline";
+export type { ChatProvider, ChatRequest } from "./types";
 export { openAiChatProvider } from "./openai";
 
 /** The chat provider AI_PROVIDER names: "offline" (default, no network) or "openai" (any compatible API). */

@@ -32,7 +32,7 @@ const completionSchema = z.object({
 const streamErrorSchema = z.object({ error: z.object({ message: z.string() }).or(z.string()) });
 
 /** Splits an SSE byte stream into the data payload of each event (joined data: lines). */
-export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncIterable<string> {
+async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncIterable<string> {
   const decoder = new TextDecoder();
   let buffer = "";
   let data: string[] = [];

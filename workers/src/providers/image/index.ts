@@ -3,7 +3,7 @@ import { offlineImageProvider } from "./offline";
 import { openAiImageProvider } from "./openai";
 import type { ImageProvider } from "./types";
 
-export type { ImageEditRequest, ImageGenerateRequest, ImageProvider } from "./types";
+export type { ImageProvider } from "./types";
 export { offlineImageProvider } from "./offline";
 export { openAiImageProvider } from "./openai";
 

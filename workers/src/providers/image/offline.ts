@@ -41,7 +41,7 @@ export function wrapText(text: string, perLine: number, maxLines: number): strin
 }
 
 /** The SVG the offline generator renders: a prompt-seeded gradient, shapes and the prompt text. */
-export function promptSvg(prompt: string, { width, height }: Dimensions): string {
+function promptSvg(prompt: string, { width, height }: Dimensions): string {
   const h = hashBytes(prompt);
   const hue1 = (h[0]! * 360) / 256;
   const hue2 = (hue1 + 60 + (h[1]! * 180) / 256) % 360;

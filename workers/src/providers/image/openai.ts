@@ -20,7 +20,7 @@ const imagesResponseSchema = z.object({ data: z.array(z.object({ b64_json: z.str
  * The size to ask the model for: the one of its sizes with the same orientation (SPEC sizes
  * such as 1080x1920 are not model sizes); the answer is then scaled to the exact SPEC size.
  */
-export function modelSize(model: string, { width, height }: Dimensions): string {
+function modelSize(model: string, { width, height }: Dimensions): string {
   const orientation = width === height ? "square" : width > height ? "landscape" : "portrait";
   if (model.startsWith("dall-e-2")) return "1024x1024";
   if (model.startsWith("dall-e-3")) {

@@ -5,8 +5,8 @@ import { offlineVideoProvider } from "./offline";
 import { runwayVideoProvider } from "./runway";
 import type { VideoProvider } from "./types";
 
-export type { VideoProvider, VideoStatus, VideoSubmitRequest, VideoState } from "./types";
-export { offlineVideoProvider, FFMPEG_PATH } from "./offline";
+export type { VideoProvider, VideoStatus } from "./types";
+export { offlineVideoProvider } from "./offline";
 export { runwayVideoProvider } from "./runway";
 
 /** VIDEO_PROVIDER: "offline" (default: real MP4s from the bundled ffmpeg) or "runway" (a Runway-style API). */

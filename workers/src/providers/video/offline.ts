@@ -17,7 +17,7 @@ import { ProviderError } from "../errors";
 import { wrapText } from "../image/offline";
 import type { VideoProvider, VideoStatus, VideoSubmitRequest } from "./types";
 
-export const FFMPEG_PATH: string = ffmpegInstaller.path;
+const FFMPEG_PATH: string = ffmpegInstaller.path;
 
 const FONT_CANDIDATES = [
   "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -62,7 +62,7 @@ export interface OfflineVideoOptions {
   ffmpegPath?: string;
 }
 
-export function ffmpegArgs(task: z.infer<typeof taskSchema>, out: string, textFile: string | undefined): string[] {
+function ffmpegArgs(task: z.infer<typeof taskSchema>, out: string, textFile: string | undefined): string[] {
   const { width, height } = FRAME[task.ratio];
   const hue = createHash("sha256").update(task.prompt).digest()[0]! * (360 / 256);
   const filters = [`hue=h=${hue.toFixed(1)}`];

@@ -17,7 +17,7 @@ export interface RunwayOptions {
 }
 
 /** Runway's ratio strings by SPEC aspect ratio (gen3a models have no square: they get 16:9). */
-export function runwayRatio(model: string, ratio: VideoRatio): string {
+function runwayRatio(model: string, ratio: VideoRatio): string {
   if (model.startsWith("gen3a")) return ratio === "9:16" ? "768:1280" : "1280:768";
   return { "16:9": "1280:720", "9:16": "720:1280", "1:1": "960:960" }[ratio];
 }

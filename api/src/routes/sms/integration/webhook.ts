@@ -34,7 +34,7 @@ export function loggedUrl(url: string): string {
  * A GET call's fields as a form body: Kannel's sms-service `get-url` puts the message in the query
  * string (captured in tests/integration/sms-kannel.test.ts). The token is the credential, not a field.
  */
-export function queryAsForm(url: string): Buffer {
+function queryAsForm(url: string): Buffer {
   const query = url.includes("?") ? url.slice(url.indexOf("?") + 1) : "";
   return Buffer.from(
     query

@@ -16,7 +16,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** The fields an action changed, as "field: before → after" lines instead of two JSON dumps. */
-export function changedFields(before: unknown, after: unknown): { field: string; before: string; after: string }[] {
+function changedFields(before: unknown, after: unknown): { field: string; before: string; after: string }[] {
   if (!isRecord(before) || !isRecord(after)) {
     return show(before) === show(after) ? [] : [{ field: "", before: show(before), after: show(after) }];
   }
