@@ -3,7 +3,7 @@
  * under "admin", so a logout drops them all), one failure rule for the sections, and writes that
  * refresh the reads they change.
  */
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import {
   keepPreviousData,
   queryOptions,
@@ -95,12 +95,14 @@ export function useAdminQuery<T, K extends QueryKey>(
   useEffect(() => {
     failRef.current = failText;
   });
+  // A failure the cache kept from an earlier visit was told then; this visit tells its own.
+  const [mountedAt] = useState(Date.now);
   const { error, errorUpdatedAt } = query;
   useEffect(() => {
-    if (!error) return;
+    if (!error || errorUpdatedAt < mountedAt) return;
     if (error instanceof ApiError && error.status === 401) sessionExpired();
     else toast.error(failRef.current);
-  }, [error, errorUpdatedAt, toast, sessionExpired]);
+  }, [error, errorUpdatedAt, mountedAt, toast, sessionExpired]);
   return query;
 }
 

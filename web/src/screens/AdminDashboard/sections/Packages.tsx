@@ -30,11 +30,12 @@ function fallbackPackages(): ShownPackage[] {
 export default function Packages() {
   const { t } = useTranslation();
   const can = useCan();
-  const { data, isPending, isError } = useAdminQuery(adminQueries.packages(), t("admin.packages.loadFailed"));
+  const { data, isFetching, isError } = useAdminQuery(adminQueries.packages(), t("admin.packages.loadFailed"));
   const [form, setForm] = useState<PackageDraft | null>(null);
   const remove = useAdminMutation((pkg: ShownPackage) => adminApi.deletePackage(pkg.id), [adminKeys.packages]);
 
-  const useFallback = !isPending && (isError || (data?.length ?? 0) === 0);
+  // Not while a read is on its way: the fallback stands only for a list that failed or is empty.
+  const useFallback = !isFetching && (isError || (data?.length ?? 0) === 0);
   const shown: ShownPackage[] = useFallback ? fallbackPackages() : (data ?? []);
 
   const deletion = useConfirmedDelete<ShownPackage>({
