@@ -8,6 +8,8 @@ import { Field, FormActions, useFormFields } from "../../forms";
 import { adminKeys, useAdminMutation } from "../../queries";
 import { errorText } from "../../ui";
 
+const STATUSES = ["active", "inactive"] as const;
+
 export type PackageDraft = PackageForm & { id?: string };
 
 export function PackageEditor({ initial, onDone }: { initial: PackageDraft; onDone(): void }) {
@@ -58,6 +60,17 @@ export function PackageEditor({ initial, onDone }: { initial: PackageDraft; onDo
       />
     </Field>
   );
+  const choice = <K extends "subscription_type" | "status">(key: K, label: string, values: readonly PackageForm[K][]) => (
+    <Field id={field(key)} label={label}>
+      <select id={field(key)} className="select" value={form[key]} onChange={(e) => set(key, e.target.value as PackageForm[K])}>
+        {values.map((value) => (
+          <option key={value} value={value}>
+            {t(`admin.packages.${value}`)}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
   return (
     <form className="card admin-form admin-package-form" onSubmit={(e) => void submit(e)} noValidate data-testid="package-form">
       <h3 className="admin-subtitle">{form.id ? t("admin.packages.editTitle") : t("admin.packages.createTitle")}</h3>
@@ -73,31 +86,8 @@ export function PackageEditor({ initial, onDone }: { initial: PackageDraft; onDo
         </Field>
         {number("coins", 1)}
         {number("price", 0.01)}
-        <Field id={field("subscription_type")} label={t("admin.packages.subscription")}>
-          <select
-            id={field("subscription_type")}
-            className="select"
-            value={form.subscription_type}
-            onChange={(e) => set("subscription_type", e.target.value as PackageForm["subscription_type"])}
-          >
-            {SUBSCRIPTION_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {t(`admin.packages.${type}`)}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field id={field("status")} label={t("admin.packages.status")}>
-          <select
-            id={field("status")}
-            className="select"
-            value={form.status}
-            onChange={(e) => set("status", e.target.value as PackageForm["status"])}
-          >
-            <option value="active">{t("admin.packages.active")}</option>
-            <option value="inactive">{t("admin.packages.inactive")}</option>
-          </select>
-        </Field>
+        {choice("subscription_type", t("admin.packages.subscription"), SUBSCRIPTION_TYPES)}
+        {choice("status", t("admin.packages.status"), STATUSES)}
         <Field id={field("description")} label={t("admin.packages.description")} wide>
           <textarea
             id={field("description")}
