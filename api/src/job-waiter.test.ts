@@ -28,6 +28,8 @@ beforeAll(async () => {
     async (job) => {
       if (job.data.fail) throw new UnrecoverableError(String(job.data.fail));
       if (job.data.delayMs) await new Promise((r) => setTimeout(r, Number(job.data.delayMs)));
+      // A worker of another version, or anything else completing jobs on the queue, with a result not of its schema.
+      if (job.data.malformed) return { text: `echo ${job.data.text}` };
       return { reply: `echo ${job.data.text}` };
     },
     { connection: redis.duplicate(), prefix, autorun: false },
@@ -122,6 +124,21 @@ describe("JobWaiter", () => {
     } finally {
       read.mockRestore();
     }
+  });
+
+  it("answers a completed job whose result does not match its queue's schema as a 502 job_failed, never the value", async () => {
+    await queues.chat.add("t", { text: "odd", malformed: true }, { jobId: "w-malformed" });
+    const error = await waiter.wait("chat", "w-malformed").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({
+      status: 502,
+      code: "job_failed",
+      message: MESSAGES.jobFailed,
+      extra: { jobId: "w-malformed" },
+    });
+    const watch = await waiter.watch("chat", "w-malformed-watched");
+    await queues.chat.add("t", { text: "odd", malformed: true }, { jobId: "w-malformed-watched" });
+    await expect(watch.result()).rejects.toMatchObject({ status: 502, code: "job_failed" });
   });
 
   it("answers 504 after the timeout while the job carries on, and 404 for an unknown job", async () => {

@@ -5,7 +5,14 @@
  */
 import { QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
-import { JOB_FAILURE_TEXT, parseJobFailure, type QueueName } from "@storefront/shared";
+import {
+  JOB_FAILURE_TEXT,
+  jobResults,
+  parseJobFailure,
+  type ChargedQueueName,
+  type JobResult,
+  type QueueName,
+} from "@storefront/shared";
 import { isConnectionError, type Logger, type Queues } from "@storefront/shared/server";
 import { AppError, notFound, unavailable } from "./errors";
 
@@ -21,9 +28,9 @@ interface Registered {
 }
 
 /** A wait registered before its job was added (JobWaiter.watch). */
-export interface JobWatch {
-  /** The job's return value; AppError with its failure, or 504 after the timeout. */
-  result(timeoutMs?: number): Promise<unknown>;
+export interface JobWatch<Q extends ChargedQueueName> {
+  /** The job's result, parsed; AppError with its failure, or 504 after the timeout. */
+  result(timeoutMs?: number): Promise<JobResult<Q>>;
   /** Stops watching (the job was not added after all). */
   cancel(): void;
 }
@@ -35,6 +42,19 @@ export interface JobWatch {
 export function jobFailed(jobId: string, reason: string): AppError {
   const { code } = parseJobFailure(reason);
   return new AppError(502, code, JOB_FAILURE_TEXT[code], { jobId, refunded: true });
+}
+
+/**
+ * A completed job's return value read with its queue's result schema (jobResults). One that does
+ * not parse (a worker of another version, a job completed by anything but our workers) is answered
+ * as the job's failure, 502 job_failed with its neutral text, never passed on as a wrong value.
+ */
+function jobResultOf<Q extends ChargedQueueName>(queue: Q, jobId: string, value: unknown, log: Logger): JobResult<Q> {
+  const parsed = jobResults[queue].safeParse(value);
+  // TypeScript cannot tie the schema picked by a generic key to JobResult<Q>; the map makes it so.
+  if (parsed.success) return parsed.data as JobResult<Q>;
+  log.error({ queue, jobId, issues: parsed.error.issues.slice(0, 3) }, "a job's result does not match its queue's schema");
+  throw new AppError(502, "job_failed", JOB_FAILURE_TEXT.job_failed, { jobId, refunded: false });
 }
 
 /**
@@ -133,8 +153,8 @@ export class JobWaiter {
     }
   }
 
-  /** Resolves with the job's return value; AppError with the failure reason, or 504 after the timeout. */
-  async wait(queue: QueueName, jobId: string, timeoutMs = this.defaultTimeoutMs): Promise<unknown> {
+  /** Resolves with the job's result, parsed; AppError with the failure reason, or 504 after the timeout. */
+  async wait<Q extends ChargedQueueName>(queue: Q, jobId: string, timeoutMs = this.defaultTimeoutMs): Promise<JobResult<Q>> {
     await this.listener(queue);
     const registered = this.register(queue, jobId);
     try {
@@ -152,18 +172,19 @@ export class JobWaiter {
       registered.forget();
       throw error;
     }
-    return this.outcome(registered, jobId, timeoutMs);
+    return jobResultOf(queue, jobId, await this.outcome(registered, jobId, timeoutMs), this.log);
   }
 
   /**
    * Registers for the outcome of a job that is not added yet: it cannot finish before it exists,
    * so unlike `wait` no read of its state is needed. Call `cancel` if the job is never added.
    */
-  async watch(queue: QueueName, jobId: string): Promise<JobWatch> {
+  async watch<Q extends ChargedQueueName>(queue: Q, jobId: string): Promise<JobWatch<Q>> {
     await this.listener(queue);
     const registered = this.register(queue, jobId);
     return {
-      result: (timeoutMs = this.defaultTimeoutMs) => this.outcome(registered, jobId, timeoutMs),
+      result: async (timeoutMs = this.defaultTimeoutMs) =>
+        jobResultOf(queue, jobId, await this.outcome(registered, jobId, timeoutMs), this.log),
       cancel: registered.forget,
     };
   }

@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { request } from "node:http";
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -122,6 +122,63 @@ describe("the front of several API processes", () => {
     } finally {
       own.close();
       full.close();
+    }
+  });
+
+  it("counts the connections it answers 503 and ends each within its lifetime, however slowly the client sends", async () => {
+    const bounded = await startFront(0, "127.0.0.1", () => [undefined], {
+      maxHeld: 2,
+      maxAnswering: 1,
+      answerLifetimeMs: 60_000,
+    });
+    const brief = await startFront(0, "127.0.0.1", () => [undefined], { maxHeld: 1, answerLifetimeMs: 300 });
+    const trickling: Socket[] = [];
+    /** A client that reads the answer and never closes its side, sending a byte every 50 ms (an idle timeout never fires). */
+    const trickle = (port: number) =>
+      new Promise<{ answer: string; closed: Promise<void> }>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1", () => socket.write("GET /api/health HTTP/1.1\r\nHost: x\r\n"));
+        trickling.push(socket);
+        socket.allowHalfOpen = true;
+        const ticker = setInterval(() => socket.writable && socket.write("X"), 50);
+        const closed = new Promise<void>((done) => socket.once("close", () => (clearInterval(ticker), done())));
+        socket.once("data", (chunk: Buffer) => resolve({ answer: chunk.toString(), closed }));
+        socket.on("error", () => undefined);
+        socket.once("close", () => reject(new Error("closed before an answer")));
+      });
+    /**
+     * What a plain client gets: the answer, or nothing when the front closes the connection first;
+     * resolved once connected (so the next client is accepted after it).
+     */
+    const outcome = (port: number) =>
+      new Promise<{ answer: Promise<string> }>((connected) => {
+        const socket = connect(port, "127.0.0.1", () => {
+          socket.write("GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n");
+          connected({ answer });
+        });
+        let text = "";
+        const answer = new Promise<string>((resolve) => socket.once("close", () => resolve(text)));
+        socket.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        socket.on("error", () => undefined);
+      });
+    try {
+      // Two held (no process is up), the third answered 503 and kept open by its client: one answering.
+      const held = [await outcome(bounded.port), await outcome(bounded.port)];
+      expect((await trickle(bounded.port)).answer).toMatch(/^HTTP\/1\.1 503 /u);
+      // Past the bound and with no room to answer: closed at once, holding nothing.
+      expect(await (await outcome(bounded.port)).answer).toBe("");
+
+      // The answer's lifetime is not an idle timeout: the front closes a trickling client's socket.
+      const waiting = await outcome(brief.port);
+      const answered = await trickle(brief.port);
+      expect(answered.answer).toMatch(/^HTTP\/1\.1 503 /u);
+      await answered.closed;
+      bounded.close();
+      brief.close();
+      for (const client of [...held, waiting]) expect(await client.answer).toMatch(/^HTTP\/1\.1 503 /u);
+    } finally {
+      for (const socket of trickling) socket.destroy();
+      bounded.close();
+      brief.close();
     }
   });
 

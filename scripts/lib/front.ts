@@ -84,6 +84,14 @@ export interface FrontOptions {
   maxHeld?: number;
   /** How long a connection may wait in the front for a process before it is answered 503 instead. */
   queueTimeoutMs?: number;
+  /**
+   * Connections being answered 503 the front may hold beyond what `maxHeld` leaves them (they count
+   * against `maxHeld` too); past both a new connection is closed at once: answering it would take a
+   * file descriptor the front does not have to spare. Default: an eighth of `maxHeld`, 64 at least.
+   */
+  maxAnswering?: number;
+  /** How long a 503 answer may take, from its first byte to the socket's close, however the client trickles. */
+  answerLifetimeMs?: number;
   log?: (line: string) => void;
 }
 
@@ -130,11 +138,17 @@ const BUSY_ANSWER = [
 /**
  * Answers 503 on a connection the front never handed over, without a reset: the answer and a FIN
  * first, then the request is read and dropped (closing a socket with unread bytes would send an RST,
- * and the client would lose the answer), and the socket is closed once the client closes its side.
+ * and the client would lose the answer), and the socket is closed once the client closes its side,
+ * or `lifetimeMs` after the answer whatever the client does (not an idle timeout: a client sending a
+ * byte now and then would keep it open for ever). `closed` runs once, when the socket is gone.
  */
-function answerBusy(socket: Socket): void {
+function answerBusy(socket: Socket, lifetimeMs: number, closed: () => void): void {
+  const deadline = setTimeout(() => socket.destroy(), lifetimeMs);
+  socket.once("close", () => {
+    clearTimeout(deadline);
+    closed();
+  });
   socket.on("error", () => socket.destroy());
-  socket.setTimeout(5000, () => socket.destroy());
   socket.once("end", () => socket.destroy());
   socket.end(BUSY_ANSWER);
   socket.resume();
@@ -147,7 +161,9 @@ function answerBusy(socket: Socket): void {
  * No connection is ever reset for load: one that no process can take now (each has `maxWaiting`
  * handovers unanswered, or none is up) waits, unread, in a queue of the front and is handed over
  * as soon as a process answers or comes up, as Node's cluster module queues them. Past `maxHeld`
- * connections held, or `queueTimeoutMs` in the queue, it is answered 503 with Retry-After.
+ * connections held (those being answered 503 included), or `queueTimeoutMs` in the queue, it is
+ * answered 503 with Retry-After, within `answerLifetimeMs`; past `maxAnswering` of those too, it is
+ * closed unanswered.
  */
 export function startFront(
   port: number,
@@ -160,6 +176,8 @@ export function startFront(
   const abandonAfterMs = options.abandonAfterMs ?? 60_000;
   const maxHeld = options.maxHeld ?? frontBound(openFileLimit());
   const queueTimeoutMs = options.queueTimeoutMs ?? 30_000;
+  const maxAnswering = options.maxAnswering ?? Math.max(64, Math.floor(maxHeld / 8));
+  const answerLifetimeMs = options.answerLifetimeMs ?? 5000;
   const log = options.log ?? ((line: string) => process.stderr.write(`[front] ${line}\n`));
   const waitingOf = new Map<ChildProcess, Waiting>();
   /** Processes that refused a connection: they are stopping, and get no more. */
@@ -167,6 +185,8 @@ export function startFront(
   /** Connections no process could take yet, oldest first, each with the time it came. */
   const queued: { socket: Socket; at: number }[] = [];
   let unanswered = 0;
+  /** Sockets being answered 503, until they close: file descriptors like the rest. */
+  let answering = 0;
   let retryTimer: NodeJS.Timeout | undefined;
   let nextId = 0;
   let lastBusyLog = 0;
@@ -255,6 +275,12 @@ export function startFront(
     retryTimer ??= setInterval(drain, 50);
   }
 
+  /** Answers 503 on a socket the front holds, counted until it closes. */
+  function busy(socket: Socket): void {
+    answering += 1;
+    answerBusy(socket, answerLifetimeMs, () => (answering -= 1));
+  }
+
   /** Hands queued connections over while processes can take them; answers 503 to those that waited too long. */
   function drain(): void {
     const now = Date.now();
@@ -266,7 +292,7 @@ export function startFront(
       }
       if (now - at > queueTimeoutMs) {
         queued.shift();
-        answerBusy(socket);
+        busy(socket);
         continue;
       }
       const child = pick(socket.remoteAddress);
@@ -281,13 +307,15 @@ export function startFront(
   }
 
   function accept(socket: Socket): void {
-    if (queued.length + unanswered >= maxHeld) {
+    if (queued.length + unanswered + answering >= maxHeld) {
       const now = Date.now();
       if (now - lastBusyLog > 10_000) {
         lastBusyLog = now;
-        log(`${maxHeld} connections already wait for an API process; answering 503 to new ones`);
+        log(`${maxHeld} connections already wait for an API process or an answer; answering 503 to new ones`);
       }
-      answerBusy(socket);
+      // Out of room for answers too: a socket held to answer would be one file descriptor past the bound.
+      if (answering >= maxAnswering) socket.destroy();
+      else busy(socket);
       return;
     }
     place(socket, Date.now());
@@ -309,7 +337,7 @@ export function startFront(
           void server.close();
           if (retryTimer) clearInterval(retryTimer);
           retryTimer = undefined;
-          for (const { socket } of queued.splice(0)) answerBusy(socket);
+          for (const { socket } of queued.splice(0)) busy(socket);
         },
       });
     });

@@ -1,4 +1,5 @@
 import type { JobFailureCode } from "./job-failure";
+import type { JobCompleted } from "./schemas/jobs";
 
 /** Server→client Socket.IO events (docs/realtime.md): name → payload. Every job event carries its jobId. */
 export interface ServerEvents {
@@ -7,7 +8,8 @@ export interface ServerEvents {
   "wallet:low": { coins: number; threshold: number };
   "job:progress": { jobId: string; queue: string; progress: number; stage?: string };
   "chat:delta": { jobId: string; conversationId: string | null; delta: string };
-  "job:completed": { jobId: string; queue: string; result: unknown };
+  /** One shape per queue, told apart by `queue` (shared/src/schemas/jobs.ts jobResults). */
+  "job:completed": JobCompleted;
   /** `error` is the code's neutral text (shared/src/job-failure.ts), never the provider's. */
   "job:failed": { jobId: string; queue: string; code: JobFailureCode; error: string; refunded: number };
   "video:status": { jobId: string; videoId: string; status: "processing" | "completed" | "failed"; videoUrl: string | null };

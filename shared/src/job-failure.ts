@@ -11,6 +11,9 @@ export const JOB_FAILURE_CODES = [
   "ai_unavailable",
   "ai_refused",
   "job_failed",
+  // A job run again after its hold was released (docs/ledger.md), refused when it came to be charged again.
+  "insufficient_coins",
+  "daily_cap_reached",
 ] as const satisfies readonly ErrorCode[];
 export type JobFailureCode = (typeof JOB_FAILURE_CODES)[number];
 
@@ -20,6 +23,8 @@ export const JOB_FAILURE_TEXT: Record<JobFailureCode, string> = {
   ai_unavailable: MESSAGES.aiUnavailable,
   ai_refused: MESSAGES.aiRefused,
   job_failed: MESSAGES.jobFailed,
+  insufficient_coins: MESSAGES.insufficientCoins,
+  daily_cap_reached: MESSAGES.dailyCapReached,
 };
 
 /** The failedReason a worker gives a job it fails for good. */

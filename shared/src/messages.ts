@@ -39,6 +39,9 @@ export const MESSAGES = {
   phoneCodeAttempts: "code: too many wrong codes. Ask for a new one.",
   phoneCodeMissing: "code: no code was sent to this number, or it was already used. Ask for a new one.",
   phoneNeeded: "phone: give the number to prove",
+  /** A code asked for a number of a country PHONE_CODE_COUNTRIES does not list. */
+  phoneCountryRefused: "phone: codes are not sent to numbers of this country",
+  tooManyPhoneCodeTries: "Too many codes were tried from this account or address. Please try again later.",
   phoneAlreadyProven: "phone: this number is already proven on your account",
   currentPasswordWrong: "currentPassword: the current password is incorrect",
   internal: "Something went wrong. Please try again.",

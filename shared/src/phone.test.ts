@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalPhone, phoneLookupForms, possiblePhone } from "./phone";
+import { canonicalPhone, phoneCountryOf, phoneLookupForms, possiblePhone } from "./phone";
 
 describe("canonicalPhone", () => {
   it("writes every form of one number as the same E.164 phone", () => {
@@ -35,5 +35,16 @@ describe("phoneLookupForms", () => {
     const forms = phoneLookupForms("+1 460 005 9478", "US");
     expect(forms[0]).toBe("+14600059478");
     expect(forms).toEqual(expect.arrayContaining(["14600059478", "0014600059478"]));
+  });
+});
+
+describe("phoneCountryOf", () => {
+  it("names a number's country, and for one no country's plan holds, its calling code's main one", () => {
+    expect(phoneCountryOf("+966501234567")).toBe("SA");
+    expect(phoneCountryOf("+201001234567")).toBe("EG");
+    expect(phoneCountryOf("+18765551234")).toBe("JM");
+    expect(phoneCountryOf("+15550001001")).toBe("US");
+    expect(phoneCountryOf("+447700900123")).toBe("GB");
+    expect(phoneCountryOf("not a number")).toBeNull();
   });
 });

@@ -56,3 +56,13 @@ export function phoneLookupForms(raw: string, defaultCountry?: PhoneCountry): st
   const typed = text.replace(/^\+/u, "");
   return [...new Set([canonical, digits, `00${digits}`, text, typed, `+${typed}`])];
 }
+
+/**
+ * The country of an E.164 number: libphonenumber's, or for a number it cannot place in one country
+ * (possible but not valid), its calling code's main one (+1: US).
+ */
+export function phoneCountryOf(e164: string): PhoneCountry | null {
+  const parsed = parsePhoneNumberFromString(e164);
+  if (!parsed) return null;
+  return parsed.country ?? parsed.getPossibleCountries()[0] ?? null;
+}

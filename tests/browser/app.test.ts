@@ -144,6 +144,50 @@ describe("subscriber web app", () => {
     await screenshot(page, "text-ai-chat-en");
   });
 
+  it("keeps the open chat over a reload, starts a new one with Ctrl+N, switches persona after a confirm, searches and deletes", async () => {
+    // The thread of the test before is open, and comes back after a reload (its id is kept in storage).
+    const question = "Hello there, what can you do?";
+    const thread = page.locator("main");
+    const history = page.getByRole("complementary");
+    await page.reload();
+    await thread.getByText(question).waitFor();
+    await page.keyboard.press("Control+n");
+    await page.getByText("How can I help you today?").waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("text-ai-input");
+    await page.reload();
+    await page.getByText("How can I help you today?").waitFor();
+    await history.getByRole("button", { name: /^Hello there, what can you do\?/u }).click();
+    await thread.getByText(question).waitFor();
+
+    // The first persona ever picked is taken as it is; a later one, with a conversation open, asks
+    // first, then starts a new chat and says so.
+    const picker = page.getByRole("dialog", { name: "Choose your AI assistant" });
+    const pick = async (name: RegExp) => {
+      await page.getByTestId("persona-button").click();
+      expect(await picker.getByRole("button", { name: "Confirm" }).isDisabled()).toBe(true);
+      await picker.getByRole("radio", { name }).click();
+      await picker.getByRole("button", { name: "Confirm" }).click();
+    };
+    await pick(/^Chef/u);
+    await page.getByRole("button", { name: "Chef: choose your assistant" }).waitFor();
+    expect(await thread.getByText(question).count()).toBe(1);
+    await pick(/^Gym Trainer/u);
+    await page.getByRole("dialog", { name: "Change Agent" }).getByRole("button", { name: "Yes" }).click();
+    await page.getByText("Switched to Gym Trainer. New chat started.").waitFor();
+    await page.getByText("How can I help you today?").waitFor();
+    await page.getByRole("button", { name: "Gym Trainer: choose your assistant" }).waitFor();
+
+    const search = history.getByRole("searchbox", { name: "Search conversations" });
+    await search.fill("no such words");
+    await history.getByText("No conversations match your search").waitFor();
+    await search.fill("hello");
+    await history.getByRole("button", { name: `Delete conversation: ${question}` }).click();
+    await page.getByRole("dialog", { name: "Delete Conversation" }).getByRole("button", { name: "Delete" }).click();
+    await history.getByText("No conversations match your search").waitFor();
+    await search.fill("");
+    await history.getByText("No conversations yet").waitFor();
+  });
+
   it("sets a daily cap on My usage; a chat past it names the cap and links back to change it", async () => {
     await page.goto(`${baseUrl}/usage`);
     const limits = page.getByTestId("spending-limits");
@@ -173,6 +217,12 @@ describe("subscriber web app", () => {
     await input.fill("Tell me everything about the history of bread, please");
     await input.press("Enter");
     const refusal = page.getByTestId("text-ai-short");
+    await refusal.getByText(/daily spending cap of 9 coins/u).waitFor();
+    // The refusal belongs to that question: a new chat leaves it behind.
+    await page.keyboard.press("Control+n");
+    await refusal.waitFor({ state: "detached" });
+    await input.fill("Tell me everything about the history of bread, please");
+    await input.press("Enter");
     await refusal.getByText(/daily spending cap of 9 coins/u).waitFor();
     await refusal.getByRole("link", { name: "Change my daily cap" }).click();
     await page.waitForURL(/\/usage$/u);
@@ -216,6 +266,21 @@ describe("subscriber web app", () => {
     await page.getByRole("complementary").getByText("[الطبيب] I have a headache").waitFor();
     expect(await page.getByRole("complementary").innerText()).not.toContain("[Doctor]");
     await setLanguage("en");
+    // A new consultation empties the thread; the search reads the last message too; a listed one opens.
+    const consultations = page.getByRole("complementary");
+    await consultations.getByRole("button", { name: "New consultation" }).click();
+    await page.getByText("How are you feeling today?").waitFor();
+    const reply = (await consultations.locator(".text-ai__item-date span[dir=auto]").first().innerText()).replace(
+      /^\s*·\s*/u,
+      "",
+    );
+    const search = consultations.getByRole("searchbox", { name: "Search consultations" });
+    await search.fill("no such words");
+    await consultations.getByText("No consultations yet").waitFor();
+    await search.fill(reply.split(" ").slice(1, 4).join(" "));
+    await consultations.getByRole("button", { name: /I have a headache/u }).click();
+    await page.getByTestId("message-user").getByText("I have a headache").waitFor();
+    await search.fill("");
   });
 
   it("streams the Doctor's reply while the answer is still on its way, with Stop, then keeps the whole reply", async () => {

@@ -173,6 +173,51 @@ describe("proving the phone number (web)", () => {
       await page.getByLabel("Phone number to prove").waitFor();
       await shots("verify-phone-released", () => page.getByLabel(/Phone number to prove|رقم الهاتف المراد إثباته/u).waitFor());
       expect(await seriousViolations(page)).toEqual([]);
+
+      // The shared phone field: the configured country's code, the number checked as typed, sent in E.164.
+      const form = page.getByTestId("verify-phone-form");
+      expect(await form.getByLabel("Country code").inputValue()).toBe("US");
+      await form.getByLabel("Phone number to prove").fill("12");
+      await form.getByTestId("send-code").click();
+      await form.locator(".field-error").first().waitFor();
+      expect(await form.getByLabel("Phone number to prove").getAttribute("aria-invalid")).toBe("true");
+      const own = uniquePhone();
+      await form.getByLabel("Phone number to prove").fill(own.slice(2));
+      await form.getByTestId("send-code").click();
+      await form.getByTestId("code-sent").waitFor();
+      expect(await form.getByTestId("code-sent").innerText()).toContain(own);
+      await shots("verify-phone-released-sent", () => form.getByTestId("code-sent").waitFor());
+      // On a phone (mobile emulation: touch, device pixels): the country choice and the number fit beside each other.
+      const phone = await browser.newContext({
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+        deviceScaleFactor: 3,
+        storageState: await page.context().storageState(),
+      });
+      try {
+        const onPhone = await phone.newPage();
+        await onPhone.goto(`${api.url}/verify-phone`);
+        for (const language of ["en", "ar"] as const) {
+          if (language === "ar") await onPhone.getByTestId("language-toggle").first().click();
+          await onPhone.waitForFunction((lang) => document.documentElement.lang === lang, language);
+          const field = onPhone.getByLabel(/Phone number to prove|رقم الهاتف المراد إثباته/u);
+          await field.waitFor();
+          const [row, card] = await Promise.all([
+            onPhone.locator(".phone-field__row").boundingBox(),
+            onPhone.locator(".auth-card").boundingBox(),
+          ]);
+          expect(row!.x).toBeGreaterThanOrEqual(card!.x);
+          expect(row!.x + row!.width).toBeLessThanOrEqual(card!.x + card!.width);
+          await screenshot(onPhone, `verify-phone-released-mobile-390-${language}`);
+        }
+      } finally {
+        await phone.close();
+      }
+      await form.getByLabel("Code from the SMS").fill(await loggedCode(own));
+      await form.getByRole("button", { name: "Prove my number" }).click();
+      await page.waitForURL(/\/dashboard$/u);
+      expect(await page.getByTestId("phone-proof-notice").count()).toBe(0);
     } finally {
       page = previous;
       await visitor.close();

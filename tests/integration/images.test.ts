@@ -295,4 +295,24 @@ describe("images history, save and delete", () => {
     expect(remaining).not.toContain(first.image.id);
     expect(remaining).toContain(second.image.id);
   });
+
+  it("keeps a file another record shows when one is deleted, and removes the file a re-pointed record left", async () => {
+    const { client } = await userWithCoins(100);
+    const a = (await client.post("/images/generate.php", { prompt: "a" })).body;
+    const b = (await client.post("/images/generate.php", { prompt: "b" })).body;
+    // B is re-pointed at A's picture (the screen keeps a picture under another record's id).
+    const moved = await client.post("/images/save.php", { imageData: { ...b.image, url: a.imageUrl } });
+    expect(moved.status).toBe(200);
+    // Nothing shows B's old file any more: it is removed, not left behind.
+    expect((await download(client, b.imageUrl)).status).toBe(404);
+
+    expect((await client.post("/images/delete.php", { imageId: a.image.id })).status).toBe(200);
+    const left = (await client.get("/images/history.php")).body.images;
+    expect(left.map((i: { id: string; url: string }) => [i.id, i.url])).toEqual([[b.image.id, a.imageUrl]]);
+    // B still shows A's picture: the file it names was not removed with A.
+    await expectPng(client, a.imageUrl, 1024, 1024);
+
+    expect((await client.post("/images/delete.php", { imageId: b.image.id })).status).toBe(200);
+    expect((await download(client, a.imageUrl)).status).toBe(404);
+  });
 });

@@ -13,7 +13,9 @@ import { Client, uniquePhone, walletCoins } from "../support/client";
 
 const DATABASE = inject("mongoUri").replace(/\/[^/?]*(\?|$)/u, "/storefront_phone_proof$1");
 const ADMIN = { username: "phone-proof-admin", password: "phone-proof-admin-password-1" };
-const LIMITS = { signups: 3, codesPerNumber: 3, attempts: 3 };
+const LIMITS = { signups: 3, codesPerNumber: 3, codesPerAddress: 8, attempts: 3, triesPerAccount: 8, triesPerAddress: 12 };
+/** Every North American number plan country (the test numbers are +1), and Egypt: not the UK or Saudi Arabia. */
+const CODE_COUNTRIES = "US,CA,AG,AI,AS,BB,BM,BS,DM,DO,GD,GU,JM,KN,KY,LC,MP,MS,PR,SX,TC,TT,VC,VG,VI,EG";
 let api: ApiProcess;
 let redis: Redis;
 let addressCounter = 0;
@@ -27,8 +29,13 @@ function address(): Record<string, string> {
 /** The next code the API wrote to its log for a phone (no gateway is configured). */
 const loggedCode = phoneCodesIn(() => api);
 
-/** Time passes for the number's code: another may be sent at once (Redis holds when it was sent). */
-const resendAllowed = (phone: string) => redis.hset(`phone-code:${phone}`, "sent", 0);
+/** The code records of a number: one per account or visitor that asked for one. */
+const codeRecords = (phone: string) => redis.keys(`phone-code:${phone}:*`);
+
+/** Time passes for the number's codes: another may be sent at once (Redis holds when each was sent). */
+async function resendAllowed(phone: string): Promise<void> {
+  for (const key of await codeRecords(phone)) await redis.hset(key, "sent", 0);
+}
 
 async function signedUp(headers = address()): Promise<{ client: Client; phone: string; headers: Record<string, string> }> {
   const client = new Client(api.url);
@@ -53,7 +60,11 @@ beforeAll(async () => {
     TRUST_PROXY: "1",
     SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: String(LIMITS.signups),
     PHONE_CODES_PER_NUMBER_PER_HOUR: String(LIMITS.codesPerNumber),
+    PHONE_CODES_PER_IP_PER_HOUR: String(LIMITS.codesPerAddress),
     PHONE_CODE_MAX_ATTEMPTS: String(LIMITS.attempts),
+    PHONE_CODE_TRIES_PER_HOUR: String(LIMITS.triesPerAccount),
+    PHONE_CODE_TRIES_PER_IP_PER_HOUR: String(LIMITS.triesPerAddress),
+    PHONE_CODE_COUNTRIES: CODE_COUNTRIES,
   });
 });
 
@@ -81,7 +92,9 @@ describe("signing up and proving the number", () => {
     expect(sent.body).toMatchObject({ success: true, phone, resendIn: 60, expiresIn: 600 });
     const code = await loggedCode(phone);
     // Stored as a keyed hash: the record does not hold the code.
-    const stored = await redis.hgetall(`phone-code:${phone}`);
+    const records = await codeRecords(phone);
+    expect(records).toHaveLength(1);
+    const stored = await redis.hgetall(records[0]!);
     expect(stored.h).toMatch(/^[0-9a-f]{64}$/u);
     expect(JSON.stringify(stored)).not.toContain(code);
 
@@ -91,9 +104,9 @@ describe("signing up and proving the number", () => {
     expect((await client.get("/session-check-simple.php")).body.user.phoneStatus).toBe("proven");
     expect((await User.findOne({ phone }, { phoneVerifiedAt: 1 }).lean())!.phoneVerifiedAt).toBeInstanceOf(Date);
     // Used up: the same code again proves nothing.
-    const again = await new Client(api.url).post("/auth/phone/code", { phone }, headers);
-    expect(again.status).toBe(409);
-    expect(again.body.error).toBe("This phone number is already subscribed. Please try logging in instead.");
+    const again = await client.post("/auth/phone/verify", { code }, headers);
+    expect(again.status).toBe(400);
+    expect(again.body.error).toBe("phone: this number is already proven on your account");
   });
 
   it("refuses a wrong code (400 naming code), burns the code after the allowed wrong tries, and an expired one", async () => {
@@ -116,7 +129,7 @@ describe("signing up and proving the number", () => {
     await resendAllowed(phone);
     expect((await client.post("/auth/phone/code", {}, headers)).status).toBe(200);
     const fresh = await loggedCode(phone);
-    await redis.hset(`phone-code:${phone}`, "exp", Date.now() - 1);
+    for (const key of await codeRecords(phone)) await redis.hset(key, "exp", Date.now() - 1);
     const expired = await client.post("/auth/phone/verify", { code: fresh }, headers);
     expect(expired.body).toMatchObject({ code: "phone_code_expired", field: "code" });
     const garbage = await client.post("/auth/phone/verify", { code: "12ab56" }, headers);
@@ -161,6 +174,169 @@ describe("signing up and proving the number", () => {
   });
 });
 
+describe("strangers asking for and trying codes of someone else's number", () => {
+  const wrongFor = (code: string) => (code === "000000" ? "111111" : "000000");
+
+  it("never burn or replace the owner's code: each code is bound to whoever asked for it", async () => {
+    const owner = await signedUp();
+    expect((await owner.client.post("/auth/phone/code", {}, owner.headers)).status).toBe(200);
+    const code = await loggedCode(owner.phone);
+
+    // Another account asks for codes to the number and types wrong ones: it burns its own code only.
+    const stranger = await signedUp();
+    expect((await stranger.client.post("/auth/phone/code", { phone: owner.phone }, stranger.headers)).status).toBe(200);
+    const strangers = await loggedCode(owner.phone);
+    let last: Awaited<ReturnType<Client["post"]>> | undefined;
+    for (let i = 0; i < LIMITS.attempts; i++)
+      last = await stranger.client.post(
+        "/auth/phone/verify",
+        { phone: owner.phone, code: wrongFor(strangers) },
+        stranger.headers,
+      );
+    expect(last!.body).toMatchObject({ code: "phone_code_attempts", field: "code" });
+    // Nor is the owner's code theirs to type.
+    const notTheirs = await stranger.client.post("/auth/phone/verify", { phone: owner.phone, code }, stranger.headers);
+    expect(notTheirs.body).toMatchObject({ code: "phone_code_missing", field: "code" });
+    // A signed-out visitor does the same through a signup that brings a code.
+    const visitor = new Client(api.url);
+    const visitorHeaders = address();
+    expect((await visitor.post("/auth/phone/code", { phone: owner.phone }, visitorHeaders)).status).toBe(200);
+    const visitors = await loggedCode(owner.phone);
+    for (let i = 0; i < LIMITS.attempts; i++)
+      await visitor.post(
+        "/signup.php",
+        { phone: owner.phone, password: "visitor-pass", code: wrongFor(visitors) },
+        visitorHeaders,
+      );
+    expect(
+      (await visitor.post("/signup.php", { phone: owner.phone, password: "visitor-pass", code }, visitorHeaders)).body,
+    ).toMatchObject({ code: "phone_code_missing", field: "code" });
+
+    const proven = await owner.client.post("/auth/phone/verify", { code }, owner.headers);
+    expect(proven.status).toBe(200);
+    expect(proven.body.user).toMatchObject({ phone: owner.phone, phoneStatus: "proven" });
+  });
+
+  it("never use up the owner's codes for the hour: each account, and each address signed out, has its own", async () => {
+    const owner = await signedUp();
+    const stranger = await signedUp();
+    const visitors = address();
+    for (let i = 0; i < LIMITS.codesPerNumber; i++) {
+      await resendAllowed(owner.phone);
+      expect((await stranger.client.post("/auth/phone/code", { phone: owner.phone }, stranger.headers)).status).toBe(200);
+      await loggedCode(owner.phone);
+      expect((await new Client(api.url).post("/auth/phone/code", { phone: owner.phone }, visitors)).status).toBe(200);
+      await loggedCode(owner.phone);
+    }
+    await resendAllowed(owner.phone);
+    const strangerRefused = await stranger.client.post("/auth/phone/code", { phone: owner.phone }, stranger.headers);
+    expect(strangerRefused.status).toBe(429);
+    expect(Number(strangerRefused.headers.get("retry-after"))).toBeGreaterThan(3000);
+    expect((await new Client(api.url).post("/auth/phone/code", { phone: owner.phone }, visitors)).status).toBe(429);
+
+    expect((await owner.client.post("/auth/phone/code", {}, owner.headers)).status).toBe(200);
+    const proven = await owner.client.post("/auth/phone/verify", { code: await loggedCode(owner.phone) }, owner.headers);
+    expect(proven.body.user).toMatchObject({ phoneStatus: "proven" });
+  });
+
+  it("limits the tries of codes per account and per address over all codes, with Retry-After and the user's language", async () => {
+    const { client, headers } = await signedUp();
+    for (let i = 0; i < LIMITS.triesPerAccount; i++) {
+      const phone = uniquePhone();
+      const res = await client.post("/auth/phone/verify", { phone, code: "123456" }, i % 2 ? headers : address());
+      expect(res.status, `try ${i + 1}`).toBe(400);
+    }
+    const refused = await client.post(
+      "/auth/phone/verify",
+      { phone: uniquePhone(), code: "123456" },
+      { ...address(), "accept-language": "ar" },
+    );
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe("too_many_code_tries");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3000);
+    expect(refused.body.error).toMatch(
+      /^جُرّبت رموز كثيرة جدًا من هذا الحساب أو من هذا العنوان\. يرجى المحاولة مرة أخرى خلال \d+ دقيقة\.$/u,
+    );
+
+    // Signed out, one address: fresh sessions each time do not get fresh tries.
+    const shared = address();
+    for (let i = 0; i < LIMITS.triesPerAddress; i++) {
+      const res = await new Client(api.url).post(
+        "/signup.php",
+        { phone: uniquePhone(), password: "secret-pass", code: "123456" },
+        shared,
+      );
+      expect(res.status, `try ${i + 1}`).toBe(400);
+    }
+    const byAddress = await new Client(api.url).post(
+      "/signup.php",
+      { phone: uniquePhone(), password: "secret-pass", code: "123456" },
+      shared,
+    );
+    expect(byAddress.status).toBe(429);
+    expect(byAddress.body.code).toBe("too_many_code_tries");
+    expect(byAddress.body.error).toMatch(/Please try again in \d+ minutes\.$/u);
+  });
+});
+
+describe("a prober asking about numbers", () => {
+  it("gets the same answers for a proven number as for any other, after its budget is spent; only the code's holder hears the 409", async () => {
+    const proven = await signedUp();
+    expect((await proven.client.post("/auth/phone/code", {}, proven.headers)).status).toBe(200);
+    expect(
+      (await proven.client.post("/auth/phone/verify", { code: await loggedCode(proven.phone) }, proven.headers)).status,
+    ).toBe(200);
+    const unproven = await signedUp();
+
+    const prober = new Client(api.url);
+    const headers = address();
+    const answers: Record<string, unknown>[] = [];
+    for (const phone of [proven.phone, unproven.phone]) {
+      const sent = await prober.post("/auth/phone/code", { phone }, headers);
+      expect(sent.status, phone).toBe(200);
+      answers.push({ ...sent.body, phone: undefined });
+      await loggedCode(phone);
+      const tried = await prober.post("/signup.php", { phone, password: "prober-pass", code: "123456" }, headers);
+      expect(tried.status, phone).toBe(400);
+      answers.push({ code: tried.body.code, field: tried.body.field });
+    }
+    expect(answers[0]).toEqual(answers[2]);
+    expect(answers[1]).toEqual(answers[3]);
+
+    // The address's budget is spent first: past it, a proven number gets the same 429 as any other.
+    for (let i = 2; i < LIMITS.codesPerAddress; i++)
+      expect((await prober.post("/auth/phone/code", { phone: uniquePhone() }, headers)).status).toBe(200);
+    const past = await prober.post("/auth/phone/code", { phone: proven.phone }, headers);
+    expect(past.status).toBe(429);
+    expect(past.body.code).toBe("too_many_codes");
+
+    // The number's owner, signed out on another device, has the code: told the number is subscribed.
+    const device = new Client(api.url);
+    const own = address();
+    expect((await device.post("/auth/phone/code", { phone: proven.phone }, own)).status).toBe(200);
+    const code = await loggedCode(proven.phone);
+    const taken = await device.post("/signup.php", { phone: proven.phone, password: "owner-pass", code }, own);
+    expect(taken.status).toBe(409);
+    expect(taken.body.error).toBe("This phone number is already subscribed. Please try logging in instead.");
+  });
+});
+
+describe("the countries codes go to (PHONE_CODE_COUNTRIES)", () => {
+  it("sends codes to numbers of the listed countries only: others get 400 naming phone, in the user's language, with no budget spent", async () => {
+    const { client, headers } = await signedUp();
+    for (const phone of ["+447700900123", "+966501234567"]) {
+      const refused = await client.post("/auth/phone/code", { phone }, { ...headers, "accept-language": "ar" });
+      expect(refused.status, phone).toBe(400);
+      expect(refused.body, phone).toMatchObject({ code: "phone_country", field: "phone" });
+    }
+    const egypt = `+2010${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+    const sent = await client.post("/auth/phone/code", { phone: egypt }, headers);
+    expect(sent.status).toBe(200);
+    expect(sent.body.phone).toBe(egypt);
+    await loggedCode(egypt);
+  });
+});
+
 describe("a number signed up by someone else", () => {
   it("goes back to its proven owner; the unproven account keeps its coins, signs in as before and must prove another number", async () => {
     const squatter = await signedUp();
@@ -201,8 +377,12 @@ describe("a number signed up by someone else", () => {
     );
     expect(ownerLogin.body.user).toMatchObject({ id: created.body.user.id, phoneStatus: "proven" });
 
-    // The number is the owner's now; the squatter proves a number of its own.
-    expect((await again.post("/auth/phone/code", { phone: squatter.phone }, address())).status).toBe(409);
+    // The number is the owner's now (its code would go to the owner, who alone would hear the 409); the squatter proves a number of its own.
+    const owners = await again.post("/auth/phone/code", { phone: squatter.phone }, address());
+    expect(owners.status).toBe(200);
+    const notTheirs = await again.post("/auth/phone/verify", { phone: squatter.phone, code: "000000" }, address());
+    expect(notTheirs.status).toBe(400);
+    expect(notTheirs.body.field).toBe("code");
     const own = uniquePhone();
     expect((await again.post("/auth/phone/code", { phone: own }, address())).status).toBe(200);
     const proven = await again.post("/auth/phone/verify", { phone: own, code: await loggedCode(own) }, address());

@@ -17,6 +17,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SMS_INTEGRATION_DEFAULTS } from "@storefront/shared";
+import { receiptTokenHash } from "@storefront/shared/server";
 import { freePort } from "../../scripts/lib/infra";
 import { CaptureProxy } from "../peers/capture-proxy";
 import { OpenAiPeer, peerReply } from "../peers/openai";
@@ -185,6 +186,15 @@ describe("a real Kannel 1.4.5 in front of the product", () => {
     // A guessed token finds nothing and changes nothing.
     const guessed = await fetch(`${product.url}/api/sms/integration/receipt.php?t=${"A".repeat(32)}&status=2`);
     expect(guessed.status).toBe(404);
+    // Kannel's own receipt URL for this reply, replayed past the token's lifetime (72 hours): refused, nothing changes.
+    const own = receiptCalls.find((call) =>
+      stored.receipt_token_hashes.includes(receiptTokenHash(new URL(call.url, product.url).searchParams.get("t") ?? "")),
+    );
+    await messages().updateOne({ _id: out._id }, { $set: { receipt_tokens_until: new Date(Date.now() - 1000) } });
+    const replayed = await fetch(`${product.url}${own!.url.replace("status=1", "status=2")}`);
+    expect(replayed.status).toBe(410);
+    expect(await replayed.json()).toMatchObject({ code: "receipt_expired", field: "t" });
+    expect(await messages().findOne({ _id: out._id })).toMatchObject({ delivery_status: "DELIVRD" });
   });
 
   it("accepts a message Kannel delivers again once", async () => {

@@ -4,7 +4,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { LedgerEntry, OfflineBilling, PackageAssignmentModel, User, ledgerSum } from "@storefront/shared/server";
+import {
+  LedgerEntry,
+  OfflineBilling,
+  PackageAssignmentModel,
+  User,
+  WalletPackageModel,
+  ledgerSum,
+} from "@storefront/shared/server";
 import { renewDueAssignments } from "../../workers/src/schedules/renewals";
 import { Client, newUser } from "../support/client";
 import { put, superAdmin, useDatabase } from "./admin-helpers";
@@ -65,6 +72,43 @@ describe("buying coins", () => {
     expect(await credits(id)).toBe(1);
     expect(await balance(id)).toBe(300);
     expect(await PackageAssignmentModel.countDocuments({ userId: id })).toBe(1);
+  });
+
+  it("refuses one key used for two packages even when both requests arrive together: one purchase, the other 409", async () => {
+    const [p1, p2] = [await offer({ coins: 100, price: 1 }), await offer({ coins: 900, price: 9 })];
+    const pairs = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const { client, id } = await newUser();
+        const key = randomUUID();
+        const answers = await Promise.all([buy(client, p1, key), buy(client, p2, key)]);
+        return { id, answers };
+      }),
+    );
+    for (const { id, answers } of pairs) {
+      const won = answers.filter((a) => a.status === 200);
+      expect(won).toHaveLength(1);
+      expect(won[0]!.body.replayed).toBe(false);
+      expect(answers.find((a) => a.status !== 200)!.body.code).toBe("idempotency_conflict");
+      expect(await credits(id)).toBe(1);
+      expect(await balance(id)).toBe(won[0]!.body.coinsAdded);
+    }
+  });
+
+  it("answers a charged purchase of a hand-edited package (a null description) instead of a 500 every retry repeats", async () => {
+    const packageId = await offer({ coins: 200, price: 2, description: "Edited by hand below" });
+    // What an operator's hand edit or an import leaves behind; the admin API never writes it.
+    await WalletPackageModel.updateOne({ _id: packageId }, { $set: { description: null } });
+    const { client, id } = await newUser();
+    const shop = await client.get("/wallet/packages.php");
+    expect(shop.status).toBe(200);
+    expect(shop.body.packages.some((p: { id: string }) => p.id === packageId)).toBe(true);
+    const key = randomUUID();
+    const first = await buy(client, packageId, key);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ success: true, coinsAdded: 200, replayed: false });
+    expect((await buy(client, packageId, key)).body).toMatchObject({ replayed: true });
+    expect(await credits(id)).toBe(1);
+    expect(await balance(id)).toBe(200);
   });
 
   it("credits nothing when the operator declines, and says so with its code", async () => {

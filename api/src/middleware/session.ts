@@ -11,6 +11,8 @@ declare module "express-session" {
     adminRole?: AdminRole;
     /** The admin's `sessionVersion` at login: a password reset or deactivation raises it, ending this session. */
     adminSessionVersion?: number;
+    /** A signed-out visitor's id, made when its first phone code is sent: its codes are its own (services/phone-proof.ts). */
+    phoneCodeVisitor?: string;
   }
 }
 

@@ -71,6 +71,12 @@ interface RouteBase {
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
+/**
+ * What a handler returns for its response R: the JSON body as the response schema reads it (its
+ * input type), or undefined when the handler answered itself (a file, a redirect, a raw body).
+ */
+type Reply<R> = R extends z.ZodType ? z.input<R> | undefined : undefined;
+
 export interface HandlerInput<B, Q> {
   body: Out<B>;
   query: Out<Q>;
@@ -81,17 +87,26 @@ export interface HandlerInput<B, Q> {
   ctx: AppContext;
 }
 
-/** A JSON call: the body/query are validated by their schemas; what the handler returns is sent as JSON. */
+/**
+ * A JSON call: the body/query are validated by their schemas; what the handler returns is sent as
+ * JSON, and the compiler holds it to the response schema.
+ */
 export interface JsonRoute<
   B extends z.ZodType | undefined = z.ZodType | undefined,
   Q extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType | RawResponse = z.ZodType | RawResponse,
 > extends RouteBase {
   kind: "json";
   body?: B;
   query?: Q;
+  response: R;
   upload?: UploadField;
-  /** Returns the JSON body, or undefined when it answered itself. */
-  handler(input: HandlerInput<B, Q>): Promise<unknown> | unknown;
+  /**
+   * Returns the JSON body, or undefined when it answered itself (R is read from `response` alone).
+   * A literal the handler writes (`success: true`) takes `as const`: TypeScript widens a literal
+   * checked against a type still generic while the call is inferred.
+   */
+  handler(input: HandlerInput<B, Q>): Promise<Reply<NoInfer<R>>> | Reply<NoInfer<R>>;
 }
 
 /**
@@ -112,9 +127,11 @@ export interface RawRoute extends RouteBase {
 
 export type Route = JsonRoute | RawRoute;
 
-export function defineRoute<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
-  route: Omit<JsonRoute<B, Q>, "kind">,
-): Route {
+export function defineRoute<
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  R extends z.ZodType | RawResponse = z.ZodType | RawResponse,
+>(route: Omit<JsonRoute<B, Q, R>, "kind">): Route {
   return { kind: "json", ...route } as Route;
 }
 

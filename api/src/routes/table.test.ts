@@ -1,13 +1,32 @@
 import { describe, expect, it } from "vitest";
 import { ADMIN_PERMISSIONS, UNPAID_VALUE, VALUE_PERMISSION } from "@storefront/shared";
 import { z } from "zod";
-import { grantsOf, isRawResponse, permissionsOf } from "./define";
+import { defineRoute, grantsOf, isRawResponse, permissionsOf, TAGS } from "./define";
 import { API_ROUTES } from "./index";
 import { buildOpenApiDocument } from "./openapi";
 
 const label = (route: (typeof API_ROUTES)[number]) => `${route.method.toUpperCase()} ${route.paths[0]}`;
 
 describe("the route table", () => {
+  it("does not compile a handler whose answer its response schema would not read", () => {
+    const response = z.object({ success: z.literal(true), coins: z.number().int() });
+    const base = {
+      method: "get" as const,
+      paths: ["/t"] as const,
+      tag: TAGS.ops,
+      summary: "t",
+      auth: "none" as const,
+      errors: [],
+      response,
+    };
+    const right = defineRoute({ ...base, handler: () => ({ success: true as const, coins: 1 }) });
+    // @ts-expect-error coins is a number in the schema
+    defineRoute({ ...base, handler: () => ({ success: true as const, coins: "1" }) });
+    // @ts-expect-error the schema's coins is missing
+    defineRoute({ ...base, handler: async () => ({ success: true as const }) });
+    expect(right.kind).toBe("json");
+  });
+
   it("gives every route a real response: a zod schema, or a non-JSON content type for files and pages", () => {
     const missing = API_ROUTES.filter((route) =>
       isRawResponse(route.response) ? route.response.contentType.includes("json") : !(route.response instanceof z.ZodType),

@@ -24,7 +24,7 @@ import {
 } from "@storefront/shared/server";
 import { AppError, badRequest, forbidden, notFound, unauthorized } from "../errors";
 import { hit } from "../middleware/rate-limit";
-import { accountPhone, claimForSignup, type PhoneProofDeps } from "./phone-proof";
+import { accountPhone, claimForSignup, type CodeRequester, type PhoneProofDeps } from "./phone-proof";
 import { endUserSessions } from "../middleware/session";
 import { hashPassword, verifyPassword } from "./passwords";
 
@@ -48,11 +48,11 @@ const phoneTaken = () => new AppError(409, "phone_taken", MESSAGES.phoneTaken);
  * the number, the account is created with it proven, taking it back from an account that holds it
  * unproven (phone-proof.ts); without, it proves it later.
  */
-export async function signup(deps: PhoneProofDeps, input: SignupRequest): Promise<SessionUser> {
+export async function signup(deps: PhoneProofDeps, input: SignupRequest, requester: CodeRequester): Promise<SessionUser> {
   const country = deps.config.DEFAULT_PHONE_COUNTRY;
   const phone = possiblePhone(input.phone, country);
   if (!phone) throw badRequest(MESSAGES.phoneImpossible, "phone");
-  if (input.code) await claimForSignup(deps, input.phone, input.code);
+  if (input.code) await claimForSignup(deps, input.phone, input.code, requester);
   else if (await User.exists({ phone: { $in: phoneLookupForms(input.phone, country) } })) throw phoneTaken();
   const passwordHash = await hashPassword(input.password);
   try {
@@ -148,11 +148,14 @@ export async function login(req: Request, input: LoginRequest, country: PhoneCou
   const adminId = req.session.adminId;
   const adminRole = req.session.adminRole;
   const adminSessionVersion = req.session.adminSessionVersion;
+  // The code sent at sign-up, while signed out, is typed after logging in.
+  const phoneCodeVisitor = req.session.phoneCodeVisitor;
   await regenerate(req);
   const { phone, phoneStatus } = accountPhone(user);
   req.session.userId = String(user._id);
   req.session.phone = phone;
   if (adminId) Object.assign(req.session, { adminId, adminRole, adminSessionVersion });
+  if (phoneCodeVisitor) req.session.phoneCodeVisitor = phoneCodeVisitor;
   await save(req);
   return { id: String(user._id), phone, phoneStatus };
 }

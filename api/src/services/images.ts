@@ -11,7 +11,6 @@ import {
   type ImageAgentId,
   type ImageEditRequest,
   type ImageGenerateRequest,
-  type ImageJobResult,
   type ImageRecord,
   type ImageSaveRequest,
   type ImageSize,
@@ -80,7 +79,7 @@ async function acceptImageJob(ctx: AppContext, call: JobCall, work: ImageWork, i
 
 /** Waits for the picture (bounded); the answer of both image calls. */
 async function imageAnswer(ctx: AppContext, accepted: Awaited<ReturnType<typeof acceptImageJob>>) {
-  const result = (await waitForJob(ctx, "image", accepted.jobId)) as ImageJobResult;
+  const result = await waitForJob(ctx, "image", accepted.jobId);
   return {
     success: true as const,
     imageUrl: result.image.url,
@@ -163,13 +162,14 @@ export async function imageHistory(userId: string): Promise<{ success: true; ima
  * the image worker); any other URL (another user's file, `javascript:`, a foreign site) is
  * refused, so the history shows nothing the product did not produce.
  */
-export async function saveImage(userId: string, input: ImageSaveRequest["imageData"]) {
+export async function saveImage(ctx: AppContext, userId: string, input: ImageSaveRequest["imageData"]) {
   const key = /^\/api\/media\//u.test(input.url) ? keyOfStoredFileUrl(input.url) : null;
   const ownKey = key && ownerOfKey(key) === userId ? key : null;
   if (!ownKey && !(await hasImageUrl(userId, input.url))) {
     throw badRequest("imageData.url: only pictures made for you here can be saved", "imageData.url");
   }
-  await saveKeptImage(userId, input, ownKey);
+  const { unusedKey } = await saveKeptImage(userId, input, ownKey);
+  await removeOwnFile(ctx, userId, unusedKey);
   return { success: true as const };
 }
 
@@ -177,6 +177,11 @@ export async function saveImage(userId: string, input: ImageSaveRequest["imageDa
 export async function deleteImage(ctx: AppContext, userId: string, imageId: string) {
   const removed = await removeImage(userId, imageId);
   if (!removed) throw notFound("Image not found");
-  if (removed.unusedKey && ownerOfKey(removed.unusedKey) === userId) await ctx.storage.remove(removed.unusedKey);
+  await removeOwnFile(ctx, userId, removed.unusedKey);
   return { success: true as const };
+}
+
+/** Removes a stored file a record no longer names, when it is the user's own. */
+async function removeOwnFile(ctx: AppContext, userId: string, key: string | null): Promise<void> {
+  if (key && ownerOfKey(key) === userId) await ctx.storage.remove(key);
 }

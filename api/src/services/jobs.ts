@@ -4,7 +4,7 @@
  * request never makes a second job or a second charge. Calls that answer with the result then
  * wait on one shared QueueEvents listener per queue (job-waiter.ts, STYLE rule 7).
  */
-import { jobSchemas, type Feature, type HeldQueueName, type JobData, type JobPayload, type QueueName } from "@storefront/shared";
+import { jobSchemas, type Feature, type HeldQueueName, type JobData, type JobPayload, type JobResult } from "@storefront/shared";
 import type { Queue } from "bullmq";
 import {
   chargedJobOptions,
@@ -176,7 +176,12 @@ export async function releaseUnqueued(queue: Queue, jobId: string, holdKey: stri
 }
 
 /** Waits for a job added by acceptJob (bounded by JOB_WAIT_TIMEOUT_MS unless given). */
-export function waitForJob(ctx: AppContext, queue: QueueName, jobId: string, timeoutMs?: number): Promise<unknown> {
+export function waitForJob<Q extends HeldQueueName>(
+  ctx: AppContext,
+  queue: Q,
+  jobId: string,
+  timeoutMs?: number,
+): Promise<JobResult<Q>> {
   return ctx.jobs.wait(queue, jobId, timeoutMs);
 }
 
@@ -190,7 +195,7 @@ export async function runJob<Q extends HeldQueueName>(
   ctx: AppContext,
   input: AcceptJobInput<Q>,
   timeoutMs?: number,
-): Promise<{ accepted: AcceptedJob; result: unknown }> {
+): Promise<{ accepted: AcceptedJob; result: JobResult<Q> }> {
   const keys = jobKeysOf(input);
   const watch = await ctx.jobs.watch(input.queue, keys.jobId);
   try {

@@ -4,16 +4,21 @@
  * account has proven its number nothing from or to the SMS gateway is tied to it; a proven owner
  * takes the number back from an account that never proved it.
  *
- * A code lives in Redis (`phone-code:<E.164>`) as an HMAC of the number and the code under the
- * session secret, with its expiry and wrong tries: one code per number (a new one replaces the
- * old), burned by PHONE_CODE_MAX_ATTEMPTS wrong tries, used once (the deleting read wins).
+ * A code lives in Redis (`phone-code:<E.164>:<holder>`) as an HMAC of the number and the code under
+ * the session secret, with its id, expiry and wrong tries. It is bound to whoever asked for it (an
+ * account, or a signed-out visitor's session): one code per number and holder (their new one
+ * replaces their old), typed only by that holder, burned by PHONE_CODE_MAX_ATTEMPTS wrong tries,
+ * used once (the deleting read wins). A stranger's requests and tries never touch the owner's code
+ * or budgets (docs/security.md, "Phone proof against strangers").
  */
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
+import type { Request } from "express";
 import type { Redis } from "ioredis";
 import { Types } from "mongoose";
 import {
   canonicalPhone,
   MESSAGES,
+  phoneCountryOf,
   possiblePhone,
   phoneLookupForms,
   type Language,
@@ -51,7 +56,39 @@ export function accountPhone(row: { phone?: string | null; phoneVerifiedAt?: Dat
 /** The projection accountPhone needs. */
 export const ACCOUNT_PHONE_FIELDS = { phone: 1, phoneVerifiedAt: 1, releasedPhone: 1 } as const;
 
-const codeKey = (phone: string) => `phone-code:${phone}`;
+/**
+ * Who asked for a code, and so who may type it: a signed-in account, or a signed-out visitor (for
+ * a signup that proves its number) known by an id kept in its session, made when its first code is
+ * sent. The client address counts toward the per-address budgets, and stands for a visitor in the
+ * per-number budget (a visitor id costs nothing to make; an address does).
+ */
+export interface CodeRequester {
+  userId?: string | undefined;
+  /** The visitor id in the session; `create` makes one when there is none. */
+  visitor(create: boolean): string | undefined;
+  ip: string;
+}
+
+/** The requester of an HTTP call: its account when signed in, and its session's visitor id. */
+export function codeRequester(req: Request): CodeRequester {
+  return {
+    userId: req.session?.userId,
+    visitor: (create) => {
+      if (create && req.session && !req.session.phoneCodeVisitor) req.session.phoneCodeVisitor = randomUUID();
+      return req.session?.phoneCodeVisitor;
+    },
+    ip: req.ip ?? "unknown",
+  };
+}
+
+/** The holders a requester's codes are kept under, the account's first. */
+function holdersOf(requester: CodeRequester, create = false): string[] {
+  const visitor = requester.visitor(create && !requester.userId);
+  return [...(requester.userId ? [`user:${requester.userId}`] : []), ...(visitor ? [`visitor:${visitor}`] : [])];
+}
+
+/** One code per number and holder: a code asked for by someone else never replaces it or counts its tries. */
+const codeKey = (phone: string, holder: string) => `phone-code:${phone}:${holder}`;
 const phoneTaken = () => new AppError(409, "phone_taken", MESSAGES.phoneTaken);
 const codeError = (
   code: "phone_code_invalid" | "phone_code_expired" | "phone_code_attempts" | "phone_code_missing",
@@ -77,18 +114,44 @@ async function gatewayConfigured(): Promise<boolean> {
   return Boolean(integration.gateway_url) || Boolean(smpp);
 }
 
+/** Counts one hit of each budget in turn; the first one spent refuses with a 429 of `code`. */
+async function spend(
+  redis: Redis,
+  budgets: [key: string, limit: number][],
+  message: string,
+  code: "too_many_codes" | "too_many_code_tries",
+): Promise<void> {
+  for (const [budget, limit] of budgets) {
+    const counted = await count(redis, budget, limit, 3600);
+    if (!counted.allowed) throw rateLimited(message, counted.retryAfter, code);
+  }
+}
+
+/** A 400 naming `phone` unless PHONE_CODE_COUNTRIES lists the number's country. */
+function checkCountry(config: Config, phone: string): void {
+  const allowed = config.PHONE_CODE_COUNTRIES;
+  if (allowed === "*") return;
+  const country = phoneCountryOf(phone);
+  if (!country || !allowed.includes(country))
+    throw new AppError(400, "phone_country", MESSAGES.phoneCountryRefused, { field: "phone" });
+}
+
 /**
- * Sends a code to `input.phone`, or to the signed-in account's own number. Refused with SPEC's 409
- * when another account has proven the number (signup says the same, so this tells nothing more),
- * with a 429 and Retry-After before PHONE_CODE_RESEND_SECONDS have passed since the last code to
- * the number, and past the per-address, per-number and overall hourly budgets (each code is an SMS
- * we pay for; SMS pumping sends them to premium numbers).
+ * Sends a code to `input.phone`, or to the signed-in account's own number, bound to the requester:
+ * only they can type it, and their tries burn only it. Before anything about the number is looked
+ * at, the requester's wait since its last code to the number (PHONE_CODE_RESEND_SECONDS) and the
+ * hourly budgets are spent: per address, per number and requester (account, or address when signed
+ * out: nobody else's requests use up the owner's), and overall (each code is an SMS we pay for).
+ * A number another account proved gets its code like any other: whether it is proven is told
+ * (SPEC's 409) only to whoever types the code sent to it, its owner.
  */
 export async function sendPhoneCode(
   deps: PhoneProofDeps,
-  input: { phone?: string | undefined; userId?: string | undefined; ip: string; language: Language },
+  input: { phone?: string | undefined; requester: CodeRequester; language: Language },
 ): Promise<{ success: true; phone: string; resendIn: number; expiresIn: number }> {
   const { redis, config } = deps;
+  const { requester } = input;
+  const own = requester.userId ? await User.findById(requester.userId, ACCOUNT_PHONE_FIELDS).lean() : null;
   let phone: string;
   if (input.phone) {
     // A code goes only to a number that can exist: "+digits" of no country would be SMS spent for nothing.
@@ -96,44 +159,52 @@ export async function sendPhoneCode(
     if (!possible) throw badRequest(MESSAGES.phoneImpossible, "phone");
     phone = possible;
   } else {
-    const own = input.userId ? await User.findById(input.userId, ACCOUNT_PHONE_FIELDS).lean() : null;
     if (!own?.phone) throw badRequest(MESSAGES.phoneNeeded, "phone");
     phone = own.phone;
   }
-  const holder = await holderOf(phone);
-  if (holder?.phoneVerifiedAt) {
-    if (String(holder._id) === input.userId) throw badRequest(MESSAGES.phoneAlreadyProven, "phone");
-    throw phoneTaken();
-  }
+  // The account's own state, told only to it.
+  if (own?.phone === phone && own.phoneVerifiedAt) throw badRequest(MESSAGES.phoneAlreadyProven, "phone");
+  checkCountry(config, phone);
 
-  const key = codeKey(phone);
-  const sentAt = Number(await redis.hget(key, "sent"));
-  const wait = Math.ceil((sentAt + config.PHONE_CODE_RESEND_SECONDS * 1000 - Date.now()) / 1000);
-  if (sentAt && wait > 0) throw rateLimited(MESSAGES.tooManyPhoneCodes, wait, "too_many_codes");
-  const budgets: [string, number][] = [
-    [`phone-code:ip:${input.ip}`, config.PHONE_CODES_PER_IP_PER_HOUR],
-    [`phone-code:number:${phone}`, config.PHONE_CODES_PER_NUMBER_PER_HOUR],
-    ["phone-code:all", config.PHONE_CODES_PER_HOUR],
-  ];
-  for (const [budget, limit] of budgets) {
-    const counted = await count(redis, budget, limit, 3600);
-    if (!counted.allowed) throw rateLimited(MESSAGES.tooManyPhoneCodes, counted.retryAfter, "too_many_codes");
+  for (const holder of holdersOf(requester)) {
+    const sentAt = Number(await redis.hget(codeKey(phone, holder), "sent"));
+    const wait = Math.ceil((sentAt + config.PHONE_CODE_RESEND_SECONDS * 1000 - Date.now()) / 1000);
+    if (sentAt && wait > 0) throw rateLimited(MESSAGES.tooManyPhoneCodes, wait, "too_many_codes");
   }
+  const pool = requester.userId ? `user:${requester.userId}` : `ip:${requester.ip}`;
+  await spend(
+    redis,
+    [
+      [`phone-code:ip:${requester.ip}`, config.PHONE_CODES_PER_IP_PER_HOUR],
+      [`phone-code:number:${phone}:${pool}`, config.PHONE_CODES_PER_NUMBER_PER_HOUR],
+      ["phone-code:all", config.PHONE_CODES_PER_HOUR],
+    ],
+    MESSAGES.tooManyPhoneCodes,
+    "too_many_codes",
+  );
 
   const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
+  const codeId = randomUUID();
   const ttl = config.PHONE_CODE_TTL_MINUTES * 60;
   const now = Date.now();
+  const key = codeKey(phone, holdersOf(requester, true)[0]!);
   await redis
     .multi()
     .del(key)
-    .hset(key, { h: digest(config.SESSION_SECRET, phone, code).toString("hex"), sent: now, exp: now + ttl * 1000, tries: 0 })
+    .hset(key, {
+      id: codeId,
+      h: digest(config.SESSION_SECRET, phone, code).toString("hex"),
+      sent: now,
+      exp: now + ttl * 1000,
+      tries: 0,
+    })
     .expire(key, ttl)
     .exec();
 
   if (await gatewayConfigured()) {
     const job: SmsCodeJob = {
       type: "phone_code",
-      codeId: randomUUID(),
+      codeId,
       phone,
       code,
       minutes: config.PHONE_CODE_TTL_MINUTES,
@@ -153,34 +224,59 @@ export async function sendPhoneCode(
   return { success: true, phone, resendIn: config.PHONE_CODE_RESEND_SECONDS, expiresIn: ttl };
 }
 
-// Reads the code's record and counts this try in one step; nothing for a number without a code
-// (a try must not create a record that never expires).
+// Reads the first of the requester's code records for the number that exists and counts this try
+// in one step; nothing when it has none (a try must not create a record that never expires).
 const TRY_SCRIPT = `
-if redis.call('exists', KEYS[1]) == 0 then return false end
-local tries = redis.call('hincrby', KEYS[1], 'tries', 1)
-return {tries, redis.call('hget', KEYS[1], 'h'), redis.call('hget', KEYS[1], 'exp')}`;
+for _, key in ipairs(KEYS) do
+  if redis.call('exists', key) == 1 then
+    local tries = redis.call('hincrby', key, 'tries', 1)
+    return {key, tries, redis.call('hget', key, 'h'), redis.call('hget', key, 'exp')}
+  end
+end
+return false`;
 
-/** Checks `code` for `phone` and uses it up, or throws a 400 naming `code`. */
-async function useCode(deps: Pick<PhoneProofDeps, "redis" | "config">, phone: string, code: string): Promise<void> {
-  const key = codeKey(phone);
-  const found = (await deps.redis.eval(TRY_SCRIPT, 1, key)) as [number, string, string] | null;
+/**
+ * Checks `code` against the code sent to `phone` for this requester and uses it up, or throws a
+ * 400 naming `code`. Each try is counted first, against the requester's and the address's hourly
+ * budgets (a 429 before anything about the number is told), then against the code's own wrong tries.
+ */
+async function useCode(
+  deps: Pick<PhoneProofDeps, "redis" | "config">,
+  phone: string,
+  code: string,
+  requester: CodeRequester,
+): Promise<void> {
+  const { redis, config } = deps;
+  const holders = holdersOf(requester);
+  await spend(
+    redis,
+    [
+      [`phone-code-try:ip:${requester.ip}`, config.PHONE_CODE_TRIES_PER_IP_PER_HOUR],
+      ...holders.map((holder): [string, number] => [`phone-code-try:${holder}`, config.PHONE_CODE_TRIES_PER_HOUR]),
+    ],
+    MESSAGES.tooManyPhoneCodeTries,
+    "too_many_code_tries",
+  );
+  if (!holders.length) throw codeError("phone_code_missing", MESSAGES.phoneCodeMissing);
+  const keys = holders.map((holder) => codeKey(phone, holder));
+  const found = (await redis.eval(TRY_SCRIPT, keys.length, ...keys)) as [string, number, string, string] | null;
   if (!found) throw codeError("phone_code_missing", MESSAGES.phoneCodeMissing);
-  const [tries, stored, expires] = found;
+  const [key, tries, stored, expires] = found;
   if (Number(expires) <= Date.now()) {
-    await deps.redis.del(key);
+    await redis.del(key);
     throw codeError("phone_code_expired", MESSAGES.phoneCodeExpired);
   }
-  if (tries > deps.config.PHONE_CODE_MAX_ATTEMPTS) {
-    await deps.redis.del(key);
+  if (tries > config.PHONE_CODE_MAX_ATTEMPTS) {
+    await redis.del(key);
     throw codeError("phone_code_attempts", MESSAGES.phoneCodeAttempts);
   }
   const expected = Buffer.from(stored, "hex");
-  const given = digest(deps.config.SESSION_SECRET, phone, code);
+  const given = digest(config.SESSION_SECRET, phone, code);
   const right = expected.length === given.length && timingSafeEqual(expected, given);
   // Single use: of two tries with the right code at once, only the one that deletes it proves.
-  if (!right || (await deps.redis.del(key)) !== 1) {
-    if (tries < deps.config.PHONE_CODE_MAX_ATTEMPTS) throw codeError("phone_code_invalid", MESSAGES.phoneCodeInvalid);
-    await deps.redis.del(key);
+  if (!right || (await redis.del(key)) !== 1) {
+    if (tries < config.PHONE_CODE_MAX_ATTEMPTS) throw codeError("phone_code_invalid", MESSAGES.phoneCodeInvalid);
+    await redis.del(key);
     throw codeError("phone_code_attempts", MESSAGES.phoneCodeAttempts);
   }
 }
@@ -206,7 +302,7 @@ async function takeBack(from: Holder, log: Logger): Promise<void> {
 /** Proves `phone` for the signed-in account: its number from now on, taken back from an unproven holder. */
 export async function provePhone(
   deps: PhoneProofDeps,
-  input: { userId: string; phone?: string | undefined; code: string; ip: string },
+  input: { userId: string; phone?: string | undefined; code: string; requester: CodeRequester },
 ): Promise<{ id: string; phone: string; phoneStatus: PhoneStatus }> {
   const own = await User.findById(input.userId, { ...ACCOUNT_PHONE_FIELDS, createdAt: 1 }).lean<{
     phone?: string;
@@ -217,7 +313,7 @@ export async function provePhone(
   const phone = input.phone ? canonicalPhone(input.phone, deps.config.DEFAULT_PHONE_COUNTRY) : own.phone;
   if (!phone) throw badRequest(MESSAGES.phoneNeeded, "phone");
   if (phone === own.phone && own.phoneVerifiedAt) throw badRequest(MESSAGES.phoneAlreadyProven, "phone");
-  await useCode(deps, phone, input.code);
+  await useCode(deps, phone, input.code, input.requester);
 
   const holder = await holderOf(phone);
   if (holder && String(holder._id) !== input.userId) await takeBack(holder, deps.log);
@@ -230,22 +326,21 @@ export async function provePhone(
   await publishCacheChange("user", input.userId);
   // A signup proven within the hour gives its place in the per-address signup budget back.
   if (Date.now() - own.createdAt.getTime() < 3600_000) {
-    await refund(deps.redis, `signup:ip:${input.ip}`, deps.config.SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR, 3600);
+    await refund(deps.redis, `signup:ip:${input.requester.ip}`, deps.config.SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR, 3600);
   }
   return { id: input.userId, phone, phoneStatus: "proven" };
 }
 
 /**
- * For a signup that brings a code: checks it (a 400 naming `code` when wrong) and takes the number
- * back from an unproven holder, so the new account can be created with it, proven. 409 when the
- * holder proved it.
+ * For a signup that brings a code: checks it (a 400 naming `code` when wrong, before anything about
+ * the number is told) and takes the number back from an unproven holder, so the new account can be
+ * created with it, proven. 409 when the holder proved it: said only to whoever has its code.
  */
-export async function claimForSignup(deps: PhoneProofDeps, phone: string, code: string): Promise<void> {
+export async function claimForSignup(deps: PhoneProofDeps, phone: string, code: string, requester: CodeRequester): Promise<void> {
   const forms = phoneLookupForms(phone, deps.config.DEFAULT_PHONE_COUNTRY);
   const canonical = canonicalPhone(phone, deps.config.DEFAULT_PHONE_COUNTRY);
-  // Refused before the code is spent: the number is someone's, proven.
+  await useCode(deps, canonical, code, requester);
   if (await User.exists({ phone: { $in: forms }, phoneVerifiedAt: { $ne: null } })) throw phoneTaken();
-  await useCode(deps, canonical, code);
   const holders = await User.find({ phone: { $in: forms } }, HOLDER_FIELDS)
     .limit(forms.length)
     .lean<Holder[]>();

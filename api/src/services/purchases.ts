@@ -15,6 +15,7 @@
  * is written only by its owner, shared/src/server/package-assignments.ts.
  */
 import { Types } from "mongoose";
+import type { z } from "zod";
 import {
   MESSAGES,
   mySubscriptionSchema,
@@ -40,14 +41,23 @@ import { AppError, badRequest, conflict, notFound } from "../errors";
 import { noticeBalance } from "./low-balance";
 import { toAssignment, toPackage } from "./packages";
 
+/**
+ * The fields a response schema names, taken from a wider view of the same record. It cuts and
+ * never judges: a stored record the back office can show (a hand-edited description of null, an
+ * imported fractional amount) must not turn a paid purchase's answer into a 500.
+ */
+function cutTo<S extends z.ZodObject>(schema: S, view: z.output<S>): z.output<S> {
+  return Object.fromEntries(Object.keys(schema.shape).map((key) => [key, view[key]])) as z.output<S>;
+}
+
 /** The subscriber's view of one of their packages: the back office's, cut to what they are shown. */
 function toSubscription(doc: PackageAssignmentDoc): MySubscription {
-  return mySubscriptionSchema.parse(toAssignment(doc));
+  return cutTo(mySubscriptionSchema, toAssignment(doc));
 }
 
 /** A package as it is offered for sale (the Get coins page, the home page's prices). */
 export function toShopPackage(p: WalletPackageDoc): ShopPackage {
-  return shopPackageSchema.parse(toPackage(p));
+  return cutTo(shopPackageSchema, toPackage(p));
 }
 
 /** The active packages on offer, and the subscriber's own running packages. */
@@ -74,18 +84,23 @@ export async function buyPackage(
   lowBalanceThreshold = 0,
   now = new Date(),
 ): Promise<BuyPackageResponse> {
+  /** A key already used answers as a retry only for the same subscriber and package. */
+  const sameRequest = (found: PackageAssignmentDoc) => {
+    if (String(found.userId) !== userId || String(found.packageId) !== packageId) {
+      throw new AppError(409, "idempotency_conflict", MESSAGES.idempotencyConflict);
+    }
+    return found;
+  };
   let purchase = await findPurchase(purchaseKey);
   let replayed = purchase !== null;
-  if (purchase && (String(purchase.userId) !== userId || String(purchase.packageId) !== packageId)) {
-    throw new AppError(409, "idempotency_conflict", MESSAGES.idempotencyConflict);
-  }
-  if (!purchase) {
+  if (purchase) sameRequest(purchase);
+  else {
     const pkg = await WalletPackageModel.findById(packageId).lean<WalletPackageDoc>();
     if (!pkg || pkg.status !== "active") throw notFound("packageId: no such package on offer");
     // A request racing the first one with its key gets that one's record and answers as a retry.
     const opened = await openPurchase({ userId, pkg, purchaseKey, now });
     if (!opened) throw conflict(MESSAGES.packageAlreadyActive, "package_already_active");
-    purchase = opened.purchase;
+    purchase = opened.opened ? opened.purchase : sameRequest(opened.purchase);
     replayed = !opened.opened;
   }
 

@@ -7,7 +7,6 @@ import { Types } from "mongoose";
 import {
   normaliseMessage,
   priceOf,
-  type ChatJobResult,
   type SmsAiMessage,
   type SmsAiRequest,
   type SmsAiResponse,
@@ -46,7 +45,7 @@ export async function smsAiReply(ctx: AppContext, input: SmsAiRequest, call: Sms
   const askedAt = new Date();
   const { pricing } = await loadWalletTables();
   const cost = priceOf({ feature: "sms", text: input.message }, pricing);
-  const { accepted, result: answer } = await runJob(ctx, {
+  const { accepted, result } = await runJob(ctx, {
     queue: "chat",
     name: "sms",
     userId: call.userId,
@@ -65,7 +64,6 @@ export async function smsAiReply(ctx: AppContext, input: SmsAiRequest, call: Sms
     ...(call.requestId ? { requestId: call.requestId } : {}),
     ...(call.arrivedAt ? { arrivedAt: call.arrivedAt } : {}),
   });
-  const result = answer as ChatJobResult;
   const response = result.reply;
 
   const userSide = input.sender || call.phone;

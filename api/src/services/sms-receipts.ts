@@ -3,7 +3,7 @@
  * worker's: workers/src/jobs/sms-reply/receipts.ts). The receipt names its message by the token
  * the sender put in its receipt URL; the record keeps only the token's hash.
  */
-import { receiptTokenHash, SmsMessage } from "@storefront/shared/server";
+import { RECEIPT_TOKEN_LIFETIME_MS, receiptTokenHash, SmsMessage } from "@storefront/shared/server";
 import { parseFormBytes } from "./sms-webhook";
 
 /** The receipt's fields: the query string, then a form body (Jasmin posts its fields). */
@@ -34,18 +34,28 @@ export function receiptState(fields: Record<string, string>): string | null {
 }
 
 /**
- * Stores the receipt on its message: "unknown" for a token no message has (nothing is written),
- * "ignored" for a receipt that says nothing final, "recorded" otherwise.
+ * Stores the receipt on its message: "unknown" for a token no message has, "expired" for one past
+ * its lifetime (RECEIPT_TOKEN_LIFETIME_MS after the message's newest send; a record from before
+ * the lifetime was stored counts from its creation), in both cases writing nothing; "ignored" for a
+ * receipt that says nothing final, "recorded" otherwise.
  */
-export async function recordHttpReceipt(fields: Record<string, string>): Promise<"unknown" | "ignored" | "recorded"> {
+export async function recordHttpReceipt(
+  fields: Record<string, string>,
+  now = new Date(),
+): Promise<"unknown" | "expired" | "ignored" | "recorded"> {
   const token = fields.t ?? "";
   if (!/^[A-Za-z0-9_-]{16,100}$/u.test(token)) return "unknown";
   const hash = receiptTokenHash(token);
-  const message = await SmsMessage.findOne({ direction: "outbound", receipt_token_hashes: hash }, { _id: 1 }).lean();
+  const message = await SmsMessage.findOne(
+    { direction: "outbound", receipt_token_hashes: hash },
+    { _id: 1, created_at: 1, receipt_tokens_until: 1 },
+  ).lean<{ _id: unknown; created_at: Date; receipt_tokens_until?: Date | null }>();
   if (!message) return "unknown";
+  const until = message.receipt_tokens_until ?? new Date(message.created_at.getTime() + RECEIPT_TOKEN_LIFETIME_MS);
+  if (until <= now) return "expired";
   const state = receiptState(fields);
   if (!state) return "ignored";
-  const at = new Date();
+  const at = now;
   await SmsMessage.updateOne(
     { _id: message._id, $or: [{ delivered_at: null }, { delivered_at: { $lte: at } }] },
     { $set: { delivery_status: state, delivered_at: at } },

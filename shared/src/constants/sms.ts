@@ -38,3 +38,6 @@ export const SMS_LOG_ACTIONS = [
 ] as const;
 
 export type SmsLogAction = (typeof SMS_LOG_ACTIONS)[number];
+
+/** Which way an SMS went (SPEC §3 SMS message record). */
+export const SMS_DIRECTIONS = ["inbound", "outbound"] as const;

@@ -6,9 +6,9 @@ import { z } from "zod";
 import { LANGUAGES, LIMITS, PERSONA_IDS } from "../constants";
 import type { ChargedQueueName } from "../queues";
 import { chargedJobBaseSchema, type ChargedJobBase } from "./charged-job";
-import { imageJobSchema } from "./images";
-import { smsQueueJobSchema } from "./sms-integration";
-import { videoJobSchema } from "./videos";
+import { imageJobResultSchema, imageJobSchema } from "./images";
+import { smsQueueJobSchema, smsReplyJobResultSchema } from "./sms-integration";
+import { videoJobResultSchema, videoJobSchema } from "./videos";
 
 export { chargedJobBaseSchema, type ChargedJobBase } from "./charged-job";
 
@@ -70,6 +70,10 @@ export const chatJobSchema = chargedJobBaseSchema
   });
 export type ChatJobData = z.infer<typeof chatJobSchema>;
 
+/** Return value of a chat job: the cleaned reply also sent in the HTTP answer. */
+export const chatJobResultSchema = z.object({ reply: z.string() });
+export type ChatJobResult = z.infer<typeof chatJobResultSchema>;
+
 /** Queue → payload schema: what `acceptJob` builds and what the worker parses. */
 export const jobSchemas = {
   chat: chatJobSchema,
@@ -93,6 +97,26 @@ export type HeldQueueName = {
 /** What the caller of acceptJob gives for queue Q: the payload without the hold's own fields. */
 export type JobPayload<Q extends HeldQueueName> = Omit<z.input<JobSchemas[Q]>, keyof ChargedJobBase>;
 
-/** Return value of a chat job: the cleaned reply also sent in the HTTP answer. */
-export const chatJobResultSchema = z.object({ reply: z.string() });
-export type ChatJobResult = z.infer<typeof chatJobResultSchema>;
+/**
+ * Queue → result schema: what the worker returns (parsed before the hold is settled), what the
+ * "job:completed" push carries and what the API parses where it reads a result (STYLE rule 2).
+ */
+export const jobResults = {
+  chat: chatJobResultSchema,
+  image: imageJobResultSchema,
+  video: videoJobResultSchema,
+  "sms-reply": smsReplyJobResultSchema,
+} as const satisfies { [Q in ChargedQueueName]: z.ZodType };
+type JobResults = typeof jobResults;
+
+/** The parsed result of a job on queue Q. */
+export type JobResult<Q extends ChargedQueueName> = z.output<JobResults[Q]>;
+/** What a handler of queue Q returns, before the result schema parses it. */
+export type JobResultInput<Q extends ChargedQueueName> = z.input<JobResults[Q]>;
+
+/** The "job:completed" push of queue Q: its result typed by the queue. */
+export type JobCompletedOf<Q extends HeldQueueName> = {
+  [K in HeldQueueName]: { jobId: string; queue: K; result: JobResult<K> };
+}[Q];
+/** The "job:completed" push, one shape per held queue (the sms-reply queue pushes none), told apart by `queue`. */
+export type JobCompleted = JobCompletedOf<HeldQueueName>;

@@ -75,6 +75,8 @@ export const smsAiRequestSchema = z
     conversationHistory: fitContext(v.conversationHistory, CONTEXT_LIMITS.sms),
   }));
 export type SmsAiRequest = z.infer<typeof smsAiRequestSchema>;
+/** The ai-response call's body as a client sends it. */
+export type SmsAiRequestBody = z.input<typeof smsAiRequestSchema>;
 
 export const smsAiResponseSchema = z.object({
   success: z.literal(true),
@@ -135,6 +137,8 @@ export const smsLearnedResponseRequestSchema = z.object({
   language: languageSchema.default("en"),
 });
 export type SmsLearnedResponseRequest = z.infer<typeof smsLearnedResponseRequestSchema>;
+/** The learned-response call's body as a client sends it. */
+export type SmsLearnedResponseRequestBody = z.input<typeof smsLearnedResponseRequestSchema>;
 
 export const smsLearnedResponseResponseSchema = z.object({
   success: z.literal(true),

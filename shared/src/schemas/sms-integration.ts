@@ -1,6 +1,6 @@
 /** Requests of the SMS integration (SPEC §7: sms/integration/*, admin/sms-config.php) and the sms-reply job. */
 import { z } from "zod";
-import { LANGUAGES, LIMITS, SMS_LOG_ACTIONS } from "../constants";
+import { LANGUAGES, LIMITS, SMS_DIRECTIONS, SMS_LOG_ACTIONS } from "../constants";
 import { parseCidr } from "../ip-address";
 import { booleanishSchema, intSchema, objectIdSchema, pageInfoSchema } from "./common";
 
@@ -308,6 +308,26 @@ export type SmsCodeJob = z.infer<typeof smsCodeJobSchema>;
 export const smsQueueJobSchema = z.union([smsAlertJobSchema, smsCodeJobSchema, smsReplyJobSchema]);
 export type SmsQueueJob = z.infer<typeof smsQueueJobSchema>;
 
+/** How an "sms-reply" job ended (the step logged as the message's outcome, SPEC §9 actions). */
+export const SMS_REPLY_OUTCOMES = [
+  "integration_disabled",
+  "opted_out",
+  "rate_limited",
+  "user_inactive",
+  "auto_reply_disabled",
+  "replied",
+  "delivery_failed",
+  "already_processed",
+  "failed",
+  "alerts_off",
+  "balance_restored",
+  "phone_unproven",
+] as const;
+export type SmsReplyOutcome = (typeof SMS_REPLY_OUTCOMES)[number];
+/** What an "sms-reply" job returns. */
+export const smsReplyJobResultSchema = z.object({ outcome: z.enum(SMS_REPLY_OUTCOMES) });
+export type SmsReplyJobResult = z.infer<typeof smsReplyJobResultSchema>;
+
 /** What the HTTP gateway receives for one outbound SMS (POST JSON to gateway_url, HTTP Basic too). */
 export interface HttpGatewayMessage {
   username: string;
@@ -397,24 +417,32 @@ export const smsGatewayTestResponseSchema = z.union([
 ]);
 
 const smsPageSchema = pageInfoSchema.extend({ limit: z.number().int() });
+/** One step of the SMS log as the logs view lists it. */
 export const smsLogRowSchema = z.object({
   id: z.string(),
-  action: z.string(),
+  action: z.enum(SMS_LOG_ACTIONS),
   user_id: z.string().nullable(),
-  user_name: z.string().nullable(),
-  phone: z.string().nullable(),
-  details: z.unknown(),
+  user_name: z.string(),
+  phone: z.string(),
+  /** JSON text (the screen pretty-prints it). */
+  details: z.string(),
   message_id: z.string().nullable(),
   created_at: z.string(),
 });
+export type SmsLogRow = z.infer<typeof smsLogRowSchema>;
+/** One SMS in or out as the messages view lists it (with its outbound state, cost and receipt). */
 export const smsMessageRowSchema = z.looseObject({
   id: z.string(),
-  direction: z.string(),
+  direction: z.enum(SMS_DIRECTIONS),
   user_id: z.string().nullable(),
-  phone: z.string().nullable(),
+  user_name: z.string(),
+  phone: z.string(),
   message: z.string(),
+  /** The gateway's answer to the send, as text. */
+  gateway_response: z.string(),
   created_at: z.string(),
 });
+export type SmsMessageRow = z.infer<typeof smsMessageRowSchema>;
 export const smsStatsSchema = z.object({
   basic_stats: z.object({
     total_logs: z.number().int(),
@@ -426,6 +454,7 @@ export const smsStatsSchema = z.object({
     z.object({ name: z.string().nullable(), phone: z.string(), total_sms: z.number().int(), replies_received: z.number().int() }),
   ),
 });
+export type SmsStats = z.infer<typeof smsStatsSchema>;
 /** `action` says which of the three views `data` holds. */
 export const smsLogsResponseSchema = z.discriminatedUnion("action", [
   z.object({

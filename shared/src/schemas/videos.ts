@@ -37,6 +37,8 @@ export const videoGenerateRequestSchema = z
   })
   .transform(({ aspectRatio, ratio, ...rest }) => ({ ...rest, ratio: ratio ?? aspectRatio ?? DEFAULT_VIDEO_RATIO }));
 export type VideoGenerateRequest = z.infer<typeof videoGenerateRequestSchema>;
+/** The generate call's body as a client sends it (before defaults and the ratio's two spellings are read). */
+export type VideoGenerateRequestBody = z.input<typeof videoGenerateRequestSchema>;
 
 export const videoStatusQuerySchema = z.object({
   id: z.string({ error: "id is required" }).trim().min(1, "id is required").max(100),
@@ -89,6 +91,15 @@ export const videoJobSchema = chargedJobBaseSchema.extend({
   pollErrors: z.number().int().min(0).optional(),
 });
 export type VideoJobData = z.infer<typeof videoJobSchema>;
+
+/** What a finished "video" job returns: the stored file of the completed video. */
+export const videoJobResultSchema = z.object({
+  videoId: z.string(),
+  status: z.literal("completed"),
+  /** Storage key of the file. */
+  key: z.string().min(1),
+  videoUrl: z.string().min(1),
+});
 export type VideoGenerateResponse = z.infer<typeof videoGenerateResponseSchema>;
 export type VideoStatusResponse = z.infer<typeof videoStatusResponseSchema>;
 export type VideoHistoryResponse = z.infer<typeof videoHistoryResponseSchema>;

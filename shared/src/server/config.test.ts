@@ -25,6 +25,13 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ...base, ADMIN_USERNAME: "root", ADMIN_PASSWORD: "short" })).toThrow(/ADMIN_PASSWORD/u);
   });
 
+  it("reads PHONE_CODE_COUNTRIES as * (every country, the default) or country codes, and refuses anything else, naming it", () => {
+    expect(loadConfig(base).PHONE_CODE_COUNTRIES).toBe("*");
+    expect(loadConfig({ ...base, PHONE_CODE_COUNTRIES: " sa, AE ,eg" }).PHONE_CODE_COUNTRIES).toEqual(["SA", "AE", "EG"]);
+    for (const bad of ["", "SA,XX", "Saudi", "SA,,EG"])
+      expect(() => loadConfig({ ...base, PHONE_CODE_COUNTRIES: bad }), bad).toThrow(/PHONE_CODE_COUNTRIES/u);
+  });
+
   it("reads ALLOWED_ORIGINS as a list of origins and refuses anything else, naming it", () => {
     expect(loadConfig(base).ALLOWED_ORIGINS).toEqual([]);
     const config = loadConfig({ ...base, ALLOWED_ORIGINS: " https://a.example , http://b.example:8080/path ," });

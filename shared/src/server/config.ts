@@ -90,6 +90,33 @@ const envSchema = z.object({
   PHONE_CODES_PER_NUMBER_PER_HOUR: positiveInt.default(5),
   PHONE_CODES_PER_IP_PER_HOUR: positiveInt.default(20),
   PHONE_CODES_PER_HOUR: positiveInt.default(1000),
+  /**
+   * Tries of a code (right or wrong) per account or signed-out visitor, and per client address, per
+   * hour, over all their codes: each code also burns after PHONE_CODE_MAX_ATTEMPTS wrong tries.
+   */
+  PHONE_CODE_TRIES_PER_HOUR: positiveInt.default(20),
+  PHONE_CODE_TRIES_PER_IP_PER_HOUR: positiveInt.default(100),
+  /**
+   * Countries whose numbers get codes by SMS: "*" (every country), or ISO 3166 two-letter codes
+   * separated by commas ("SA,AE,EG"): SMS pumping sends codes to premium numbers abroad.
+   */
+  PHONE_CODE_COUNTRIES: z
+    .string()
+    .trim()
+    .default("*")
+    .transform((value, ctx): "*" | PhoneCountry[] => {
+      if (value === "*") return "*";
+      const codes = value.split(",").map((code) => code.trim().toUpperCase());
+      const unknown = codes.filter((code) => !isPhoneCountry(code));
+      if (unknown.length || !codes.length) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be * or two-letter country codes such as SA,AE,EG (not ${unknown.join(", ") || "empty"})`,
+        });
+        return z.NEVER;
+      }
+      return codes as PhoneCountry[];
+    }),
   /** Password changes (right or wrong current password) allowed per user per hour. */
   PASSWORD_CHANGE_RATE_LIMIT_PER_HOUR: positiveInt.default(10),
   /** Redemption code attempts (right or wrong) per user, and per client address, per hour. */

@@ -57,16 +57,23 @@ export async function hasImageUrl(userId: string, url: string): Promise<boolean>
 }
 
 /**
- * Records a picture the client keeps: upserts by client id, and by URL so a client-made id for a
- * picture already recorded does not list it twice. `key` is its stored file when it is the user's
- * own (set only on a new record).
+ * Records a picture the client keeps: updates the record with its client id, else the one with its
+ * URL (so a client-made id for a picture already recorded does not list it twice), else adds one. `key` is the stored file its URL names when
+ * that file is the user's own, else null: a record's key always follows its URL, so a removal
+ * never takes a file another record still shows. Answers the stored key the save left unused
+ * (the record named another before), for the caller to remove, or null.
  */
-export async function saveKeptImage(userId: string, image: ImageSaveRequest["imageData"], key: string | null): Promise<void> {
-  const existing = await ImageModel.findOne({ userId, $or: [{ clientId: image.id }, { url: image.url }] }, { _id: 1 }).lean<
-    Pick<ImageDoc, "_id">
-  >();
+export async function saveKeptImage(
+  userId: string,
+  image: ImageSaveRequest["imageData"],
+  key: string | null,
+): Promise<{ unusedKey: string | null }> {
+  const find = (filter: { clientId: string } | { url: string }) =>
+    ImageModel.findOne({ userId, ...filter }, { _id: 1, key: 1 }).lean<Pick<ImageDoc, "_id" | "key">>();
+  const existing = (await find({ clientId: image.id })) ?? (await find({ url: image.url }));
   const fields = {
     url: image.url,
+    key,
     prompt: image.prompt,
     size: image.size,
     mode: image.mode,
@@ -74,13 +81,19 @@ export async function saveKeptImage(userId: string, image: ImageSaveRequest["ima
   };
   if (existing) {
     await ImageModel.updateOne({ _id: existing._id }, { $set: fields });
-  } else {
-    await ImageModel.updateOne(
-      { userId, clientId: image.id },
-      { $set: { ...fields, key }, ...(fields.timestamp ? {} : { $setOnInsert: { timestamp: new Date() } }) },
-      { upsert: true },
-    );
+    return { unusedKey: existing.key && existing.key !== key ? await unusedKey(userId, existing.key) : null };
   }
+  await ImageModel.updateOne(
+    { userId, clientId: image.id },
+    { $set: fields, ...(fields.timestamp ? {} : { $setOnInsert: { timestamp: new Date() } }) },
+    { upsert: true },
+  );
+  return { unusedKey: null };
+}
+
+/** `key` when no record of the user names it any more, else null. */
+async function unusedKey(userId: string, key: string): Promise<string | null> {
+  return (await ImageModel.exists({ userId, key })) ? null : key;
 }
 
 /**
@@ -90,7 +103,5 @@ export async function saveKeptImage(userId: string, image: ImageSaveRequest["ima
 export async function removeImage(userId: string, imageId: string): Promise<{ unusedKey: string | null } | null> {
   const doc = await ImageModel.findOneAndDelete({ userId, clientId: imageId }).lean<ImageDoc>();
   if (!doc) return null;
-  if (!doc.key) return { unusedKey: null };
-  const stillUsed = await ImageModel.exists({ userId, key: doc.key });
-  return { unusedKey: stillUsed ? null : doc.key };
+  return { unusedKey: doc.key ? await unusedKey(userId, doc.key) : null };
 }

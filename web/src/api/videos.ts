@@ -1,26 +1,20 @@
 import type {
+  VideoGenerateRequestBody,
   VideoGenerateResponse,
   VideoHistoryResponse,
   VideoRecord,
-  VideoStatusName,
   VideoStatusResponse,
 } from "@storefront/shared";
 import { ApiError, get, post } from "./client";
 
-export type VideoStatus = VideoStatusName;
+/**
+ * The screen's view of a stored video (shared VideoRecord): one url spelling, and the coins it cost
+ * as `coins`; the estimate and the cost only when the answer had them.
+ */
+export type Video = Pick<VideoRecord, "id" | "prompt" | "status" | "duration" | "created_at" | "videoUrl"> &
+  Partial<Pick<VideoRecord, "estimated_time">> & { coins?: VideoRecord["coins_used"] };
 
-export interface Video {
-  id: string;
-  prompt: string;
-  status: VideoStatus;
-  duration: number;
-  created_at: string;
-  estimated_time?: number;
-  videoUrl: string | null;
-  coins?: number;
-}
-
-/** The screen's view of a stored video (one url spelling, the coins it cost). */
+/** Reads a stored video as the screen keeps it. */
 function videoFrom(raw: Partial<VideoRecord> & { id: string }): Video {
   return {
     id: raw.id,
@@ -34,18 +28,16 @@ function videoFrom(raw: Partial<VideoRecord> & { id: string }): Video {
   };
 }
 
+/** A started generation: shared VideoGenerateResponse in the screen's names. */
 export interface GenerateVideoResult {
-  videoId: string;
-  estimatedSeconds?: number;
-  costDeducted?: number;
-  remainingCoins?: number;
+  videoId: VideoGenerateResponse["video_id"];
+  estimatedSeconds: VideoGenerateResponse["estimated_time"];
+  costDeducted: VideoGenerateResponse["cost_deducted"];
+  remainingCoins: VideoGenerateResponse["remaining_coins"];
 }
 
-export interface VideoChoices {
-  model?: string;
-  aspectRatio?: string;
-  resolution?: string;
-}
+/** The extras the screen sends beside prompt and duration (shared videoGenerateRequestSchema). */
+export type VideoChoices = Pick<VideoGenerateRequestBody, "model" | "aspectRatio" | "resolution">;
 
 /**
  * Starts a generation: prompt and duration (SPEC §5), plus the model, ratio and resolution the
@@ -60,7 +52,8 @@ export async function generateVideo(
 ): Promise<GenerateVideoResult> {
   let res: VideoGenerateResponse;
   try {
-    res = await post("videos/ai-store-generator.php", { prompt, duration, userId, ...choices });
+    const body: VideoGenerateRequestBody = { prompt, duration, userId, ...choices };
+    res = await post("videos/ai-store-generator.php", body);
   } catch (error) {
     if (error instanceof ApiError && !error.serverError)
       throw new ApiError(`HTTP error! status: ${error.status}`, error.status, error.body);

@@ -17,24 +17,45 @@ export interface SidebarItem {
   detail?: ReactNode;
 }
 
+/** Each chat screen's sidebar texts (i18n keys); `noMatches` replaces `empty` while searching. */
+const TEXTS = {
+  text: {
+    heading: "textAi.history",
+    newLabel: "textAi.newChat",
+    newTitle: "textAi.newChatLabel",
+    searchPlaceholder: "textAi.search",
+    searchLabel: "textAi.searchLabel",
+    empty: "textAi.noConversations",
+    noMatches: "textAi.noMatches",
+  },
+  doctor: {
+    heading: "doctor.conversations",
+    newLabel: "doctor.newConsultation",
+    newTitle: undefined,
+    searchPlaceholder: "doctor.search",
+    searchLabel: "doctor.searchLabel",
+    empty: "doctor.noConversations",
+    noMatches: "doctor.noConversations",
+  },
+} as const;
+
+/** Which stored conversations a screen lists: the persona chats or the Doctor's consultations. */
+export type ConversationKind = keyof typeof TEXTS;
+
 interface Props {
   wide: boolean;
   open: boolean;
   onClose(): void;
+  kind: ConversationKind;
   className?: string;
-  heading: string;
-  newLabel: string;
-  newTitle?: string;
   onNew(): void;
   search: string;
   onSearch(value: string): void;
-  searchPlaceholder: string;
-  searchLabel: string;
   items: SidebarItem[];
+  /** The list is still on its way (no "empty" line yet). */
+  loading: boolean;
   activeId: string | null;
   onOpen(id: string): void;
-  /** Shown when the list is empty (and not loading). */
-  empty: string | null;
   onDelete?: (item: SidebarItem) => void;
   footer?: ReactNode;
 }
@@ -42,6 +63,8 @@ interface Props {
 export function ConversationSidebar(props: Props) {
   const { t } = useTranslation();
   const { wide, open, onClose, items, activeId, onDelete } = props;
+  const texts = TEXTS[props.kind];
+  const heading = t(texts.heading);
   const ref = useRef<HTMLElement>(null);
   useDrawer(ref, open, !wide, onClose);
   return (
@@ -49,23 +72,28 @@ export function ConversationSidebar(props: Props) {
       <aside
         ref={ref}
         className={`text-ai__sidebar${props.className ? ` ${props.className}` : ""}${wide ? "" : " drawer--modal"}`}
-        aria-label={props.heading}
+        aria-label={heading}
         hidden={!open}
         role={wide ? undefined : "dialog"}
         aria-modal={wide ? undefined : true}
       >
         <DrawerClose onClose={onClose} />
         <div className="text-ai__sidebar-top">
-          <h2 className="text-ai__sidebar-title">{props.heading}</h2>
-          <button type="button" className="btn btn--primary btn--small" onClick={props.onNew} title={props.newTitle}>
-            {props.newLabel}
+          <h2 className="text-ai__sidebar-title">{heading}</h2>
+          <button
+            type="button"
+            className="btn btn--primary btn--small"
+            onClick={props.onNew}
+            title={texts.newTitle && t(texts.newTitle)}
+          >
+            {t(texts.newLabel)}
           </button>
         </div>
         <input
           type="search"
           className="input text-ai__search"
-          placeholder={props.searchPlaceholder}
-          aria-label={props.searchLabel}
+          placeholder={t(texts.searchPlaceholder)}
+          aria-label={t(texts.searchLabel)}
           value={props.search}
           onChange={(e) => props.onSearch(e.target.value)}
         />
@@ -95,7 +123,9 @@ export function ConversationSidebar(props: Props) {
               )}
             </li>
           ))}
-          {items.length === 0 && props.empty && <li className="text-ai__none">{props.empty}</li>}
+          {items.length === 0 && !props.loading && (
+            <li className="text-ai__none">{t(props.search ? texts.noMatches : texts.empty)}</li>
+          )}
         </ul>
         {props.footer}
       </aside>

@@ -31,9 +31,13 @@ export function writeStored(key: string, value: unknown): void {
   }
 }
 
-/** A plain string in localStorage (no JSON quoting), for keys other tools read as text. */
-export function useStoredString(key: string, initial: string | null): [string | null, (value: string | null) => void] {
+/**
+ * A plain string in localStorage (no JSON quoting), for keys other tools read as text; a null key
+ * keeps it in memory only.
+ */
+export function useStoredString(key: string | null, initial: string | null): [string | null, (value: string | null) => void] {
   const [value, setValue] = useState<string | null>(() => {
+    if (key === null) return initial;
     try {
       return localStorage.getItem(key) ?? initial;
     } catch {
@@ -43,6 +47,7 @@ export function useStoredString(key: string, initial: string | null): [string | 
   const update = useCallback(
     (next: string | null) => {
       setValue(next);
+      if (key === null) return;
       try {
         if (next === null) localStorage.removeItem(key);
         else localStorage.setItem(key, next);

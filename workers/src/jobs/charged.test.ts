@@ -3,12 +3,14 @@ import mongoose from "mongoose";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import {
   credit,
+  debit,
   hold,
   LedgerEntry,
   loadConfig,
   migrateLedger,
   providerBackoff,
   releaseHold,
+  rerunMarkerKey,
   User,
   createLogger,
   type Pusher,
@@ -225,6 +227,7 @@ describe("chargedProcessor", () => {
     let ran = false;
     const processor = chargedProcessor(ctx, "chat", async () => {
       ran = true;
+      return { reply: "not reached" };
     });
     await expect(processor(fakeJob({ userId, holdKey, message: "" }))).rejects.toBeInstanceOf(UnrecoverableError);
     expect(ran).toBe(false);
@@ -237,10 +240,73 @@ describe("chargedProcessor", () => {
     let ran = false;
     const processor = chargedProcessor(ctx, "chat", async () => {
       ran = true;
+      return { reply: "not reached" };
     });
     await expect(processor(fakeJob(chatData(userId, holdKey), 1, 3))).rejects.toThrow("refunded");
     expect(ran).toBe(false);
     expect(await coins(userId)).toBe(50);
+  });
+
+  it("runs a job left queued after its hold was released while no worker was live, charged again once", async () => {
+    const { userId, holdKey } = await heldJob();
+    await releaseHold(holdKey, "no live worker", "test");
+    await ctx.redis.set(rerunMarkerKey("chat", `chat-${seq}`), "1", "EX", 60);
+    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: "late but paid" }));
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "late but paid" });
+    expect(await holdState(`${holdKey}:rerun`)).toBe("settled");
+    expect(await coins(userId)).toBe(40);
+  });
+
+  it("refuses to charge a rerun past the user's daily cap: no coins move, the job fails with daily_cap_reached", async () => {
+    const { userId, holdKey } = await heldJob();
+    await releaseHold(holdKey, "no live worker", "test");
+    await ctx.redis.set(rerunMarkerKey("chat", `chat-${seq}`), "1", "EX", 60);
+    // Meanwhile the user set a cap of 15 coins a day and spent 10 of it elsewhere: the rerun's 10 would pass it.
+    await User.updateOne({ _id: userId }, { $set: { dailyCap: 15 } });
+    await debit(userId, 10, `elsewhere:${userId}`, "image", "", 15);
+    let ran = false;
+    const processor = chargedProcessor(ctx, "chat", async () => {
+      ran = true;
+      return { reply: "not paid for" };
+    });
+    const failed = processor(fakeJob(chatData(userId, holdKey)));
+    await expect(failed).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(failed).rejects.toThrow(/^\[daily_cap_reached\] /u);
+    expect(ran).toBe(false);
+    expect(await coins(userId)).toBe(40);
+    expect(await LedgerEntry.exists({ key: `${holdKey}:rerun` })).toBeNull();
+    expect(pushes).toEqual([
+      {
+        userId,
+        event: "job:failed",
+        payload: { jobId: `chat-${seq}`, queue: "chat", code: "daily_cap_reached", error: MESSAGES.dailyCapReached, refunded: 0 },
+      },
+    ]);
+  });
+
+  it("fails, refunds and pushes no job:completed when the handler's result does not match its queue's result schema", async () => {
+    const { userId, holdKey } = await heldJob();
+    // What a handler typed by hand (or a provider's answer passed through) might give back.
+    const processor = chargedProcessor(
+      ctx,
+      "chat",
+      async () => ({ text: "a reply under the wrong name" }) as unknown as { reply: string },
+    );
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).rejects.toThrow("[job_failed] malformed job result: reply");
+    expect(await holdState(holdKey)).toBe("released");
+    expect(await coins(userId)).toBe(50);
+    expect(pushes.filter((p) => p.event === "job:completed")).toEqual([]);
+    expect(pushes.find((p) => p.event === "job:failed")?.payload).toMatchObject({ code: "job_failed", refunded: 10 });
+  });
+
+  it("does not return a kept result that no longer reads as its queue's result: the queue's hook tells it", async () => {
+    const { userId, holdKey } = await heldJob();
+    const hooks = { finishedResult: () => ({ reply: "told by the queue" }) };
+    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: "made" }), hooks);
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "made" });
+    await ctx.redis.set(`job-result:chat:chat-${seq}`, JSON.stringify({ reply: 42 }));
+    await expect(processor(fakeJob(chatData(userId, holdKey), 0, 3, 2))).resolves.toEqual({ reply: "told by the queue" });
+    expect(await coins(userId)).toBe(40);
   });
 
   it("does not deliver or charge work whose hold was released while it ran", async () => {

@@ -5,25 +5,32 @@
  */
 import { DelayedError, UnrecoverableError, type Job, type Processor } from "bullmq";
 import {
+  dailyCapFor,
   JOB_FAILURE_TEXT,
   jobFailureReason,
+  jobResults,
   jobSchemas,
   parseJobFailure,
   type ChargedJobBase,
   type HeldQueueName,
+  type JobCompletedOf,
   type JobData,
   type JobFailureCode,
+  type JobResult,
+  type JobResultInput,
 } from "@storefront/shared";
 import {
   DailyCapError,
   findHold,
   hold,
   InsufficientCoinsError,
+  loadWalletTables,
   providerBackoff,
   releaseHold,
   rerunMarkerKey,
   scrubbedReason,
   settleHold,
+  User,
   type Logger,
 } from "@storefront/shared/server";
 import type { WorkerContext } from "../context";
@@ -89,8 +96,19 @@ function classify(error: unknown, deadline: number | undefined, job: Job, tryMs:
   return error;
 }
 
+/** A job run again after its hold was released, refused when charged again: its coins or its day's cap ran out meanwhile. */
+class RerunRefused extends UnrecoverableError {
+  constructor(
+    readonly code: "insufficient_coins" | "daily_cap_reached",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The subscriber-facing code of a final failure; the detail goes to the logs and failedReason only. */
 export function failureCode(error: unknown): JobFailureCode {
+  if (error instanceof RerunRefused) return error.code;
   const cause = (error as { cause?: unknown } | undefined)?.cause;
   const provider = isProviderError(error) ? error : isProviderError(cause) ? cause : undefined;
   if (!provider) return "job_failed";
@@ -109,21 +127,57 @@ export function failureCode(error: unknown): JobFailureCode {
 const RESULT_TTL_SECONDS = 3600;
 const resultKey = (queue: HeldQueueName, jobId: string) => `job-result:${queue}:${jobId}`;
 
-/** The result a run of this job kept before settling, if it is still there and reads back. */
-async function recordedResult<R>(ctx: WorkerContext, queue: HeldQueueName, jobId: string): Promise<R | undefined> {
+/**
+ * A handler's return value parsed with its queue's result schema, before anything is settled or
+ * pushed: a result the API could not read fails the job (refunded), never reaches the subscriber.
+ */
+function parsedResult<Q extends HeldQueueName>(queue: Q, value: unknown): JobResult<Q> {
+  const parsed = jobResults[queue].safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UnrecoverableError(`malformed job result: ${issue?.path.join(".") || "result"}: ${issue?.message ?? "invalid"}`);
+  }
+  // As for the payload: TypeScript cannot tie the schema picked by a generic key to JobResult<Q>.
+  return parsed.data as JobResult<Q>;
+}
+
+/** The result a run of this job kept before settling, if it is still there and reads back as its queue's result. */
+async function recordedResult<Q extends HeldQueueName>(
+  ctx: WorkerContext,
+  queue: Q,
+  jobId: string,
+): Promise<JobResult<Q> | undefined> {
   const stored = await ctx.redis.get(resultKey(queue, jobId));
   if (stored === null) return undefined;
   try {
-    return JSON.parse(stored) as R;
+    return parsedResult(queue, JSON.parse(stored));
   } catch {
     return undefined;
   }
 }
 
+/** What the run that settled the job made: the result it kept, else what the queue can tell (`finished`). */
+async function earlierResult<Q extends HeldQueueName>(
+  ctx: WorkerContext,
+  queue: Q,
+  jobId: string,
+  finished: () => JobResultInput<Q> | undefined | Promise<JobResultInput<Q> | undefined>,
+): Promise<JobResult<Q> | undefined> {
+  const kept = await recordedResult(ctx, queue, jobId);
+  if (kept !== undefined) return kept;
+  const told = await finished();
+  return told === undefined ? undefined : parsedResult(queue, told);
+}
+
+/** The "job:completed" push of one queue's result. */
+const completedPush = <Q extends HeldQueueName>(queue: Q, jobId: string, result: JobResult<Q>): JobCompletedOf<Q> =>
+  // TypeScript cannot tie a generic queue to its member of the union; queue and result are of the same Q.
+  ({ jobId, queue, result }) as JobCompletedOf<Q>;
+
 /** What a queue adds to the charged life of its jobs. */
-export interface ChargedHooks<Q extends HeldQueueName, R> {
+export interface ChargedHooks<Q extends HeldQueueName> {
   /** After the hold was settled and "job:completed" pushed. */
-  onCompleted?(data: JobData<Q>, result: R, job: Job): Promise<void>;
+  onCompleted?(data: JobData<Q>, result: JobResult<Q>, job: Job): Promise<void>;
   /**
    * Once, after the hold was released for the job's final failure (also when the payload did not
    * parse, hence the partial data), with the failure's detail. Its own failure is logged, never
@@ -136,20 +190,21 @@ export interface ChargedHooks<Q extends HeldQueueName, R> {
    * without doing the work again. Without it (or when it answers undefined) the job runs again,
    * charged once.
    */
-  finishedResult?(data: JobData<Q>, job: Job): R | undefined | Promise<R | undefined>;
+  finishedResult?(data: JobData<Q>, job: Job): JobResultInput<Q> | undefined | Promise<JobResultInput<Q> | undefined>;
 }
 
 /**
  * A BullMQ processor for a charged queue. The payload is parsed here, once, with the queue's
- * schema; the handler gets it typed. The handler's return value is the job's result, pushed as
- * "job:completed" and read by the HTTP call that waits for it. A handler that moved its job to
- * the delayed set throws DelayedError: that is neither a success nor a failure.
+ * schema; the handler gets it typed. The handler's return value, parsed with the queue's result
+ * schema (jobResults), is the job's result, pushed as "job:completed" and read by the HTTP call
+ * that waits for it. A handler that moved its job to the delayed set throws DelayedError: that is
+ * neither a success nor a failure.
  */
-export function chargedProcessor<Q extends HeldQueueName, R>(
+export function chargedProcessor<Q extends HeldQueueName>(
   ctx: WorkerContext,
   queue: Q,
-  handler: (data: JobData<Q>, job: Job, token?: string) => Promise<R>,
-  hooks: ChargedHooks<Q, R> = {},
+  handler: (data: JobData<Q>, job: Job, token?: string) => Promise<JobResultInput<Q>>,
+  hooks: ChargedHooks<Q> = {},
 ): Processor {
   return async (job: Job, token?: string) => {
     const triedAt = Date.now();
@@ -171,17 +226,15 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       const state = await heldState(charge);
       if (state === "rerun") await holdAgain(charge);
       const earlier =
-        state === "settled"
-          ? ((await recordedResult<R>(ctx, queue, jobId)) ?? (await hooks.finishedResult?.(data, job)))
-          : undefined;
+        state === "settled" ? await earlierResult(ctx, queue, jobId, () => hooks.finishedResult?.(data, job)) : undefined;
       if (earlier !== undefined) {
         // The work was done and paid for by a run whose process died before BullMQ heard of it.
-        ctx.pusher.toUser(data.userId, "job:completed", { jobId, queue, result: earlier });
+        ctx.pusher.toUser(data.userId, "job:completed", completedPush(queue, jobId, earlier));
         log.info("job had completed before a restart; its result is returned again, not made again");
         await hooks.onCompleted?.(data, earlier, job);
         return earlier;
       }
-      const result = await handler(data, job, token);
+      const result = parsedResult(queue, await handler(data, job, token));
       // Kept before the settle, so a redelivery after a death past the settle returns it as it was.
       // Best effort: Redis refusing the write (out of memory, read-only) must not fail work that
       // was done; without the kept copy a redelivery runs the job again, charged once.
@@ -191,7 +244,7 @@ export function chargedProcessor<Q extends HeldQueueName, R>(
       // Not settled: refunded while the work ran (released while no worker of the queue was live, or
       // otherwise), or settled by another run of the same job whose lock had lapsed (settleLate).
       if (!(await settleHold(data.holdKey))) await settleLate(charge);
-      ctx.pusher.toUser(data.userId, "job:completed", { jobId, queue, result });
+      ctx.pusher.toUser(data.userId, "job:completed", completedPush(queue, jobId, result));
       log.info("job completed");
       await hooks.onCompleted?.(data, result, job);
       return result;
@@ -271,15 +324,28 @@ async function settleLate(charge: HoldOf): Promise<void> {
  * Charges a job whose hold was released while no worker was live, as it completes: the same coins,
  * feature and job (so its conversation's cost counts it once), held under a key of its own
  * (`<hold key>:rerun`, so a second run of the job finds it and is not charged twice) and settled.
- * Without the coins now the job is refused. The user's daily cap is not asked again (the cap lives
- * with the API's settings; noted in docs/ledger.md).
+ * Without the coins now, or past the user's daily cap now, the job is refused (holdAgain).
  */
 async function chargeAgain(charge: HoldOf): Promise<void> {
   await holdAgain(charge);
   await settleHold(rerunKey(charge.holdKey));
 }
 
-/** The hold of a job run again after its first hold was released (the same key replays). */
+/** The daily cap a charge of the user must stay under now (their own, else their tier's), as the API asks it. */
+async function dailyCapNow(userId: string): Promise<number | null> {
+  const [user, tables] = await Promise.all([
+    User.findById(userId, { coins: 1, tier: 1, dailyCap: 1 }).lean<{ coins: number; tier: number; dailyCap?: number | null }>(),
+    loadWalletTables(),
+  ]);
+  return user ? dailyCapFor(user.dailyCap, user.coins, user.tier, tables.tiers).cap : null;
+}
+
+/**
+ * The hold of a job run again after its first hold was released (the same key replays), under the
+ * user's daily cap like any charge: the release gave the day's allowance back, so a rerun past the
+ * cap would be spending the user did not allow. Refused (no coins move), the job fails for good
+ * with the code that says why (job:failed, refunded 0).
+ */
 async function holdAgain({ ctx, holdKey, userId }: HoldOf): Promise<void> {
   const original = await findHold<{
     amount: number;
@@ -299,12 +365,15 @@ async function holdAgain({ ctx, holdKey, userId }: HoldOf): Promise<void> {
       details: original.details ?? "",
       queue: original.queue ?? "",
       jobId: original.jobId ?? "",
+      dailyCap: await dailyCapNow(userId),
     });
     if (!charged.replayed && charged.balanceAfter !== null)
       ctx.pusher.toUser(userId, "wallet:updated", { coins: charged.balanceAfter, reason: `hold:${original.feature ?? ""}` });
   } catch (error) {
-    if (error instanceof InsufficientCoinsError || error instanceof DailyCapError)
-      throw new UnrecoverableError("Not enough coins when the queued request finally ran");
+    if (error instanceof InsufficientCoinsError)
+      throw new RerunRefused("insufficient_coins", "Not enough coins when the queued request finally ran");
+    if (error instanceof DailyCapError)
+      throw new RerunRefused("daily_cap_reached", "Past the daily spending cap when the queued request finally ran");
     throw error;
   }
 }

@@ -7,7 +7,7 @@
  * settles or releases when the video ends.
  */
 import { DelayedError, UnrecoverableError, type Job, type Processor } from "bullmq";
-import type { VideoJobData } from "@storefront/shared";
+import type { JobResultInput, VideoJobData } from "@storefront/shared";
 import { completeVideo, failVideo, recordVideoTask, storedFileUrl, videoFileKey, videoIdForJob } from "@storefront/shared/server";
 import { isProviderError } from "../providers/errors";
 import { createVideoProvider, type VideoProvider } from "../providers/video/index";
@@ -30,13 +30,8 @@ export function setVideoProvider(next: VideoProvider): void {
   provider = next;
 }
 
-export interface VideoJobResult {
-  videoId: string;
-  status: "completed";
-  /** Storage key of the file. */
-  key: string;
-  videoUrl: string;
-}
+/** What a finished video step returns (jobResults.video). */
+type VideoJobResult = JobResultInput<"video">;
 
 function pollInterval(ctx: WorkerContext): number {
   return ctx.config.VIDEO_POLL_INTERVAL_MS ?? videoProvider(ctx).pollIntervalMs;
@@ -115,7 +110,7 @@ export function videoProcessor(ctx: WorkerContext): Processor {
       await completeVideo(job.id ?? "", result.key, ctx.pusher);
     },
     // A settled hold means the file was stored under its fixed key: no second generation.
-    finishedResult(data, job): VideoJobResult {
+    finishedResult(data, job) {
       const videoId = videoIdForJob(job.id ?? "").toHexString();
       const key = videoFileKey(data.userId, videoId);
       return { videoId, status: "completed", key, videoUrl: storedFileUrl(key) };

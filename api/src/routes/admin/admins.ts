@@ -36,7 +36,7 @@ export const adminAdminsRoutes = [
     response: adminAccountResponseSchema,
     status: 201,
     errors: [400, 401, 403, 409],
-    handler: async ({ body, req }) => ({ success: true, admin: await createAdmin(req.admin!, body) }),
+    handler: async ({ body, req }) => ({ success: true as const, admin: await createAdmin(req.admin!, body) }),
   }),
 
   defineRoute({
@@ -54,7 +54,7 @@ export const adminAdminsRoutes = [
       const { account, sessionVersion } = await updateAdmin(req.admin!, body);
       // Resetting one's own password ends one's other sessions, not this one.
       if (account.id === req.admin!.id) req.session.adminSessionVersion = sessionVersion;
-      return { success: true, admin: account };
+      return { success: true as const, admin: account };
     },
   }),
 ];

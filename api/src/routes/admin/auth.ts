@@ -21,7 +21,7 @@ export const adminAuthRoutes = [
     handler: async ({ body, req, ctx }) => {
       await limitLoginAttempts(ctx.redis, ctx.config, `admin:${body.username}`, req.ip ?? "unknown");
       const admin = await adminLogin(req, body.username, body.password);
-      return { success: true, admin, message: "Login successful! Welcome to Admin Dashboard" };
+      return { success: true as const, admin, message: "Login successful! Welcome to Admin Dashboard" };
     },
   }),
 
@@ -38,7 +38,7 @@ export const adminAuthRoutes = [
       delete req.session.adminId;
       delete req.session.adminRole;
       ctx.pusher.leaveAdmins(req.sessionID);
-      return { success: true };
+      return { success: true as const };
     },
   }),
 
@@ -50,6 +50,6 @@ export const adminAuthRoutes = [
     auth: "admin",
     response: adminSessionResponseSchema,
     errors: [401],
-    handler: ({ req }) => ({ success: true, admin: req.admin }),
+    handler: ({ req }) => ({ success: true as const, admin: req.admin! }),
   }),
 ];

@@ -12,6 +12,6 @@ export const adminDashboardRoutes = [
     permission: "stats:view",
     response: dashboardResponseSchema,
     errors: [401, 403],
-    handler: async () => ({ success: true, stats: await dashboardStats() }),
+    handler: async () => ({ success: true as const, stats: await dashboardStats() }),
   }),
 ];

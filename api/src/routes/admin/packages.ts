@@ -21,7 +21,7 @@ export const adminPackagesRoutes = [
     permission: "packages:view",
     response: walletPackagesResponseSchema,
     errors: [401, 403],
-    handler: async () => ({ success: true, packages: await listPackages() }),
+    handler: async () => ({ success: true as const, packages: await listPackages() }),
   }),
 
   defineRoute({
@@ -38,7 +38,7 @@ export const adminPackagesRoutes = [
     errors: [400, 401, 403, 409],
     handler: async ({ body: { id: _ignored, ...fields }, req }) => {
       const pkg = await createPackage(req.admin!, fields);
-      return { success: true, package: pkg, message: "Package created successfully" };
+      return { success: true as const, package: pkg, message: "Package created successfully" };
     },
   }),
 
@@ -54,7 +54,7 @@ export const adminPackagesRoutes = [
     response: walletPackageSaveResponseSchema,
     errors: [400, 401, 403, 404, 409],
     handler: async ({ body, req }) => ({
-      success: true,
+      success: true as const,
       package: await updatePackage(req.admin!, body),
       message: "Package updated successfully",
     }),
@@ -72,7 +72,7 @@ export const adminPackagesRoutes = [
     errors: [400, 401, 403, 404, 409],
     handler: async ({ query, req }) => {
       await deletePackage(req.admin!, query.id);
-      return { success: true, message: "Package deleted successfully" };
+      return { success: true as const, message: "Package deleted successfully" };
     },
   }),
 ];

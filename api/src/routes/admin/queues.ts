@@ -91,7 +91,7 @@ export const adminQueuesRoutes = [
     errors: [400, 401, 403, 404],
     handler: async ({ body, req, ctx }) => {
       await actOnJob(req.admin!, ctx.queues, body);
-      return { success: true };
+      return { success: true as const };
     },
   }),
 

@@ -27,7 +27,7 @@ export const adminSmsConfigRoutes = [
     permission: "sms:view",
     response: smsGatewayConfigsResponseSchema,
     errors: [401, 403],
-    handler: async () => ({ success: true, configs: await listGateways() }),
+    handler: async () => ({ success: true as const, configs: await listGateways() }),
   }),
 
   defineRoute({
@@ -52,7 +52,7 @@ export const adminSmsConfigRoutes = [
         after: config,
       });
       if (id) res.status(200);
-      return { success: true, config };
+      return { success: true as const, config };
     },
   }),
 
@@ -76,7 +76,7 @@ export const adminSmsConfigRoutes = [
         before,
         after: config,
       });
-      return { success: true, config };
+      return { success: true as const, config };
     },
   }),
 
@@ -100,7 +100,7 @@ export const adminSmsConfigRoutes = [
         before,
         after: null,
       });
-      return { success: true };
+      return { success: true as const };
     },
   }),
 ];

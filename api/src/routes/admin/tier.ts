@@ -27,7 +27,7 @@ export const adminTierRoutes = [
         before: result.before,
         after,
       });
-      return { success: true, newTier: result.tier, newCoins: result.coins };
+      return { success: true as const, newTier: result.tier, newCoins: result.coins };
     },
   }),
 ];

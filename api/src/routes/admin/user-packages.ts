@@ -38,7 +38,7 @@ export const adminUserPackagesRoutes = [
     handler: async ({ query }) => {
       const { items, total, total_pages } = await listAssignments(query);
       const list = query.userId ? { packages: items } : { assignments: items };
-      return { success: true, ...list, total, page: query.page, total_pages };
+      return { success: true as const, ...list, total, page: query.page, total_pages };
     },
   }),
 
@@ -57,7 +57,7 @@ export const adminUserPackagesRoutes = [
     errors: [400, 401, 403, 404, 409],
     handler: async ({ body, req, ctx }) => {
       const { assignment, coinsAdded } = await assignPackage(req.admin!, body, ctx.pusher);
-      return { success: true, coinsAdded, assignment };
+      return { success: true as const, coinsAdded, assignment };
     },
   }),
 
@@ -73,7 +73,7 @@ export const adminUserPackagesRoutes = [
     errors: [400, 401, 403, 404],
     handler: async ({ query, req }) => {
       await removeAssignment(req.admin!, query.id);
-      return { success: true };
+      return { success: true as const };
     },
   }),
 ];

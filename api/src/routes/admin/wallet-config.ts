@@ -14,7 +14,7 @@ export const adminWalletConfigRoutes = [
     permission: "wallet_config:view",
     response: walletConfigResponseSchema,
     errors: [401, 403],
-    handler: async () => ({ success: true, ...(await readWalletConfig()) }),
+    handler: async () => ({ success: true as const, ...(await readWalletConfig()) }),
   }),
 
   defineRoute({
@@ -29,7 +29,7 @@ export const adminWalletConfigRoutes = [
     response: walletConfigSaveResponseSchema,
     errors: [400, 401, 403],
     handler: async ({ body, req }) => ({
-      success: true,
+      success: true as const,
       ...(await saveWalletConfig(req.admin!, body)),
       message: "Wallet configuration updated successfully",
     }),

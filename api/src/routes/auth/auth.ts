@@ -11,7 +11,7 @@ import {
 import { User } from "@storefront/shared/server";
 import { SESSION_COOKIE } from "../../middleware/session";
 import { changePassword, limitLoginAttempts, limitSignups, login, logout, sessionUserBody, signup } from "../../services/auth";
-import { accountPhone, ACCOUNT_PHONE_FIELDS } from "../../services/phone-proof";
+import { accountPhone, ACCOUNT_PHONE_FIELDS, codeRequester } from "../../services/phone-proof";
 import { defineRoute, TAGS } from "../define";
 
 /** Subscriber accounts: SPEC §7 paths, with clean aliases served by the same handlers. */
@@ -29,7 +29,7 @@ export const authRoutes = [
     handler: async ({ body, req, ctx }) => {
       // A signup that brings the code of its number is one real phone: the code's own limits apply.
       if (!body.code) await limitSignups(ctx.redis, ctx.config, req.ip ?? "unknown");
-      const user = await signup(ctx, body);
+      const user = await signup(ctx, body, codeRequester(req));
       return { ...sessionUserBody(user), message: "Subscribed successfully" };
     },
   }),
@@ -84,7 +84,7 @@ export const authRoutes = [
     handler: async ({ req, res, ctx }) => {
       await logout(req, ctx.pusher);
       res.clearCookie(SESSION_COOKIE, { path: "/" });
-      return { success: true };
+      return { success: true as const };
     },
   }),
 

@@ -6,7 +6,7 @@ import {
 } from "@storefront/shared";
 import { requestLanguage } from "../../language";
 import { sessionUserBody } from "../../services/auth";
-import { provePhone, sendPhoneCode } from "../../services/phone-proof";
+import { codeRequester, provePhone, sendPhoneCode } from "../../services/phone-proof";
 import { defineRoute, TAGS } from "../define";
 
 /** Proving a phone number by a code sent to it (services/phone-proof.ts). */
@@ -16,19 +16,16 @@ export const phoneProofRoutes = [
     paths: ["/auth/phone/code"],
     tag: TAGS.account,
     summary:
-      "Send a one-time code by SMS to a number (signed in: the account's own when omitted; signed out: for a signup that proves it). " +
-      "409 when another account proved the number; 429 with Retry-After before the resend delay and past the per-number, per-address and overall hourly budgets",
+      "Send a one-time code by SMS to a number (signed in: the account's own when omitted; signed out: for a signup that proves it), " +
+      "bound to the caller (the account, or the visitor's session): only they can type it. The same answer whether or not another account proved the number. " +
+      "400 naming phone (impossible, or of a country PHONE_CODE_COUNTRIES does not list: phone_country); 429 too_many_codes with Retry-After before the caller's resend delay " +
+      "and past the per-address, per-number-and-caller and overall hourly budgets",
     auth: "none",
     body: phoneCodeRequestSchema,
     response: phoneCodeResponseSchema,
-    errors: [400, 409, 429],
+    errors: [400, 429],
     handler: ({ body, req, ctx }) =>
-      sendPhoneCode(ctx, {
-        phone: body.phone,
-        userId: req.session?.userId,
-        ip: req.ip ?? "unknown",
-        language: requestLanguage(req),
-      }),
+      sendPhoneCode(ctx, { phone: body.phone, requester: codeRequester(req), language: requestLanguage(req) }),
   }),
 
   defineRoute({
@@ -37,13 +34,15 @@ export const phoneProofRoutes = [
     tag: TAGS.account,
     summary:
       "Prove a number with the code sent to it: SMS to and from it are the account's from now on, and an account holding it unproven gives it up. " +
+      "Only the code sent to this account's (or this session's) request counts. 429 too_many_code_tries with Retry-After past the per-account and per-address hourly tries; " +
       "400 naming code (phone_code_invalid, phone_code_expired, phone_code_attempts, phone_code_missing), 409 when another account proved it",
     auth: "user",
     body: phoneVerifyRequestSchema,
     response: authResponseSchema,
-    errors: [400, 401, 409],
+    errors: [400, 401, 409, 429],
     handler: async ({ body, req, ctx }) => {
-      const user = await provePhone(ctx, { userId: req.user!.id, phone: body.phone, code: body.code, ip: req.ip ?? "unknown" });
+      const requester = codeRequester(req);
+      const user = await provePhone(ctx, { userId: req.user!.id, phone: body.phone, code: body.code, requester });
       req.session.phone = user.phone;
       return sessionUserBody(user);
     },

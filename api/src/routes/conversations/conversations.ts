@@ -24,7 +24,7 @@ export const conversationRoutes = [
     response: conversationListResponseSchema,
     errors: [400, 401, 403],
     handler: async ({ query, req }) => ({
-      success: true,
+      success: true as const,
       conversations: await listConversations(assertOwnUserId(req, query.userId), query.kind),
     }),
   }),

@@ -19,7 +19,7 @@ export const healthRoutes = [
     auth: "none",
     response: healthResponseSchema,
     errors: [],
-    handler: () => ({ status: "ok", uptime: process.uptime() }),
+    handler: () => ({ status: "ok" as const, uptime: process.uptime() }),
   }),
 
   defineRoute({
@@ -48,7 +48,7 @@ export const healthRoutes = [
       if (!redisOk) missing.push("redis");
       else missing.push(...(workers === null ? ["workers"] : workers.map((q) => `worker:${q}`)));
       res.status(missing.length ? 503 : 200);
-      return { status: missing.length ? "unavailable" : "ready", missing };
+      return { status: missing.length ? ("unavailable" as const) : ("ready" as const), missing };
     },
   }),
 ];

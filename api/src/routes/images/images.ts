@@ -85,7 +85,7 @@ export const imageRoutes = [
     body: imageSaveRequestSchema,
     response: successSchema,
     errors: [400, 401, 403, 404],
-    handler: ({ body, req }) => saveImage(assertOwnUserId(req, body.userId), body.imageData),
+    handler: ({ body, req, ctx }) => saveImage(ctx, assertOwnUserId(req, body.userId), body.imageData),
   }),
 
   defineRoute({

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import mongoose, { Schema, type InferSchemaType, type Types } from "mongoose";
+import { SMS_DIRECTIONS } from "../../constants";
 
-export const SMS_DIRECTIONS = ["inbound", "outbound"] as const;
 /** What an outbound message is: an AI answer or one of the fixed texts. */
 export const SMS_REPLY_KINDS = [
   "ai",
@@ -54,6 +54,8 @@ const smsMessageSchema = new Schema(
      * in its receipt URL (dlr-url), so the gateway's receipt finds this message and nobody else's.
      */
     receipt_token_hashes: { type: [String], default: undefined },
+    /** Until when those tokens are taken (RECEIPT_TOKEN_LIFETIME_MS after the newest send); past it a receipt is refused. */
+    receipt_tokens_until: { type: Date, default: undefined },
     /** Epoch ms the webhook accepted the inbound message this answers. */
     received_at: { type: Number, default: null },
     sent_at: { type: Date, default: null },
@@ -68,6 +70,13 @@ smsMessageSchema.index({ receipt_token_hashes: 1 }, { sparse: true });
 
 export type SmsMessageDoc = InferSchemaType<typeof smsMessageSchema> & { _id: Types.ObjectId; created_at: Date };
 export const SmsMessage = mongoose.model("SmsMessage", smsMessageSchema);
+
+/**
+ * How long a receipt URL's token is taken after its send: SMSCs give up on a message within 72 hours
+ * (the usual SMPP validity period), so a later receipt is a replay of an old URL (gateway logs, a
+ * proxy's), never news.
+ */
+export const RECEIPT_TOKEN_LIFETIME_MS = 72 * 3600_000;
 
 /** What an outbound record keeps of the token in its receipt URL (the token itself is never stored). */
 export function receiptTokenHash(token: string): string {

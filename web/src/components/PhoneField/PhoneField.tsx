@@ -1,5 +1,5 @@
 /**
- * The phone number of the login and signup forms (issue 36): a country choice (the configured
+ * The phone number of the login, signup and verify-phone forms (issue 36): a country choice (the configured
  * country first, e.g. +966) and the national number, with that country's format as the example,
  * checked as the visitor types with the library the API uses. The form gets the number in E.164.
  */
@@ -17,12 +17,14 @@ export interface PhoneFieldProps {
   onChange(value: string): void;
   /** The form's own message after a submit (required, or the server's). */
   error?: string | undefined;
+  /** The field's label, when not the sign-in forms' "Phone number". */
+  label?: string | undefined;
 }
 
 /** Until the configured country is known (storefront.php), and if it cannot be read. */
 const FALLBACK_COUNTRY = "US";
 
-export function PhoneField({ value, onChange, error }: PhoneFieldProps) {
+export function PhoneField({ value, onChange, error, label }: PhoneFieldProps) {
   const { t, i18n } = useTranslation();
   const id = useId();
   const lib = usePhoneLibrary();
@@ -65,7 +67,7 @@ export function PhoneField({ value, onChange, error }: PhoneFieldProps) {
 
   return (
     <div className="field phone-field">
-      <label htmlFor={id}>{t("auth.phone")}</label>
+      <label htmlFor={id}>{label ?? t("auth.phone")}</label>
       <div className="phone-field__row">
         <select
           className="select phone-field__country"

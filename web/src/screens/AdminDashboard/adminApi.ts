@@ -12,6 +12,7 @@ import type {
   PricingRow,
   QueuesResponse,
   RedemptionBatchView,
+  SmsGatewayView,
   SmsIntegrationConfigView,
   TierRow,
   WalletPackage,
@@ -120,17 +121,8 @@ export interface PackageForm {
   status: "active" | "inactive";
 }
 
-export interface SmsGateway {
-  id: string;
-  gatewayName: string;
-  shortcode: string;
-  port: number;
-  smsType: "MT" | "MO";
-  apiUrl: string;
-  username: string;
-  /** Passwords never come back; only whether one is stored. */
-  password_set: boolean;
-}
+/** A gateway of the SMS Config list: passwords never come back, only whether one is stored. */
+export type SmsGateway = SmsGatewayView;
 /** The password is write-only: empty on an edit keeps the stored one (unless the API URL changes). */
 export type SmsGatewayForm = Omit<SmsGateway, "id" | "port" | "password_set"> & { port: string | number; password: string };
 
@@ -156,24 +148,5 @@ export type SmsIntegrationForm = Omit<
   webhook_secret: string;
 };
 
-export interface SmsLogRow {
-  id: string;
-  action: string;
-  user_name: string;
-  phone: string;
-  details: string;
-  created_at: string;
-}
-export interface SmsMessageRow {
-  id: string;
-  direction: "inbound" | "outbound";
-  user_name: string;
-  phone: string;
-  message: string;
-  gateway_response: string;
-  created_at: string;
-}
-export interface SmsStats {
-  basic_stats: { total_logs: number; replies_sent: number; unique_users: number; unknown_users: number };
-  top_users: { name: string; phone: string; total_sms: number; replies_received: number }[];
-}
+/** The SMS logs view's rows and stats, as the shared response schema (smsLogsResponseSchema) has them. */
+export type { SmsLogRow, SmsMessageRow, SmsStats } from "@storefront/shared";

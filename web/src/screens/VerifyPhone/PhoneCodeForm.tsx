@@ -9,6 +9,8 @@ import type { PhoneCodeResponse, SessionUser } from "@storefront/shared";
 import { ApiError } from "../../api/client";
 import { errorMessage } from "../../api/errors";
 import { resendWait } from "../../api/phone";
+import { PhoneField } from "../../components/PhoneField/PhoneField";
+import { phoneLibrary } from "../../components/PhoneField/phoneLibrary";
 
 /** A text with the number in it, the number kept left to right inside a sentence of either direction. */
 function WithPhone({ text, phone }: { text: (phone: string) => string; phone: string }) {
@@ -37,7 +39,6 @@ type Errors = { phone?: Shown; code?: Shown };
 
 export function PhoneCodeForm({ phone: initialPhone, editablePhone = false, send, verify, onVerified }: Props) {
   const { t } = useTranslation();
-  const phoneId = useId();
   const codeId = useId();
   const [phone, setPhone] = useState(initialPhone);
   const [code, setCode] = useState("");
@@ -70,8 +71,10 @@ export function PhoneCodeForm({ phone: initialPhone, editablePhone = false, send
     if (busy || wait > 0) return;
     setErrors({});
     setFormError(null);
-    if (!/^\+?[\d\s\-().]{7,20}$/u.test(phone.trim())) {
-      setErrors({ phone: "errors.codes.bad_request" });
+    // A number the account types is checked as the phone field checks it (libphonenumber, as the API reads it).
+    const problem = editablePhone ? (phone.trim() ? (phoneLibrary()?.phoneProblem(phone) ?? null) : "required") : null;
+    if (problem) {
+      setErrors({ phone: `auth.phoneProblem.${problem}` });
       return;
     }
     setBusy("sending");
@@ -123,28 +126,16 @@ export function PhoneCodeForm({ phone: initialPhone, editablePhone = false, send
         </p>
       )}
       {editablePhone && (
-        <div className="field">
-          <label htmlFor={phoneId}>{t("verifyPhone.phoneLabel")}</label>
-          <input
-            id={phoneId}
-            name="phone"
-            type="tel"
-            className="input"
-            autoComplete="tel"
-            inputMode="tel"
-            dir="ltr"
-            placeholder={t("auth.phonePlaceholder")}
-            value={phone}
-            onChange={(e) => setPhone(e.target.value)}
-            aria-invalid={errors.phone !== undefined ? true : undefined}
-            aria-describedby={errors.phone !== undefined ? `${phoneId}-error` : undefined}
-          />
-          {errors.phone !== undefined && (
-            <span id={`${phoneId}-error`} className="field-error">
-              {textOf(errors.phone)}
-            </span>
-          )}
-        </div>
+        <PhoneField
+          label={t("verifyPhone.phoneLabel")}
+          value={phone}
+          onChange={(value) => {
+            setPhone(value);
+            // A new number clears the message about the old one (the field checks as it is typed).
+            setErrors(({ phone: _old, ...rest }) => rest);
+          }}
+          error={errors.phone !== undefined ? textOf(errors.phone) : undefined}
+        />
       )}
       {!editablePhone && errors.phone !== undefined && (
         <div className="alert alert--error" role="alert">

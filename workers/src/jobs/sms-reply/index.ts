@@ -10,7 +10,15 @@
  * gateway can drop).
  */
 import { Queue, UnrecoverableError, type Job, type Processor } from "bullmq";
-import { isArabic, priceOf, smsQueueJobSchema, type Language, type SmsQueueJob, type SmsReplyJob } from "@storefront/shared";
+import {
+  isArabic,
+  priceOf,
+  smsQueueJobSchema,
+  type Language,
+  type SmsQueueJob,
+  type SmsReplyJob,
+  type SmsReplyJobResult,
+} from "@storefront/shared";
 import {
   loadSmsIntegrationConfig,
   loadWalletTables,
@@ -36,12 +44,12 @@ import { allowedByRateLimit } from "./rate-limit";
 import { recordReceipt } from "./receipts";
 import { aiReply } from "./reply";
 import { canonicalPhone, findSubscriber } from "./subscriber";
-import type { Context, SmsReplyDeps, SmsReplyOutcome } from "./types";
+import type { Context, SmsReplyDeps } from "./types";
 
 export { keywordOf } from "./keywords";
 export { recordReceipt } from "./receipts";
 export { canonicalPhone } from "./subscriber";
-export type { SmsReplyDeps, SmsReplyOutcome } from "./types";
+export type { SmsReplyDeps } from "./types";
 
 let deps: SmsReplyDeps | undefined;
 
@@ -94,7 +102,7 @@ export async function closeSmsGateways(): Promise<void> {
   await Promise.all([deps?.smpp.closeAll(), deps?.smsQueue?.close()]);
 }
 
-export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promise<{ outcome: SmsReplyOutcome }> {
+export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promise<SmsReplyJobResult> {
   const phone = canonicalPhone(job.from, deps.phoneCountry);
   // Independent reads in one go: every job pays their latency once, not six times.
   const [user, config, smppGateway, existing, done, optedOut] = await Promise.all([
@@ -175,7 +183,7 @@ async function recordFailure(job: SmsQueueJob, error: unknown): Promise<void> {
 
 export const smsReplyProcessor =
   (ctx: WorkerContext): Processor =>
-  async (job: Job) => {
+  async (job: Job): Promise<SmsReplyJobResult> => {
     const parsed = smsQueueJobSchema.safeParse(job.data);
     if (!parsed.success) {
       throw new UnrecoverableError(`bad sms-reply payload: ${parsed.error.issues[0]?.message ?? "invalid"}`);

@@ -11,6 +11,7 @@ import {
   InsufficientCoinsError,
   LedgerEntry,
   noticeLowBalance,
+  RECEIPT_TOKEN_LIFETIME_MS,
   receiptTokenHash,
   RecordCache,
   SmsGatewayConfig,
@@ -85,7 +86,13 @@ async function receiptUrlFor(ctx: Context, out: SmsMessageDoc): Promise<string |
   const base = ctx.deps.http.receiptBaseUrl;
   if (ctx.config.gateway_format === "json" || !base) return null;
   const token = randomBytes(24).toString("base64url");
-  await SmsMessage.updateOne({ _id: out._id }, { $push: { receipt_token_hashes: receiptTokenHash(token) } });
+  await SmsMessage.updateOne(
+    { _id: out._id },
+    {
+      $push: { receipt_token_hashes: receiptTokenHash(token) },
+      $set: { receipt_tokens_until: new Date(Date.now() + RECEIPT_TOKEN_LIFETIME_MS) },
+    },
+  );
   return `${base.replace(/\/+$/u, "")}/api${SMS_RECEIPT_PATH}?t=${token}`;
 }
 

@@ -50,16 +50,5 @@ export interface Context {
   secretText?: string;
 }
 
-export type SmsReplyOutcome =
-  | "integration_disabled"
-  | "opted_out"
-  | "rate_limited"
-  | "user_inactive"
-  | "auto_reply_disabled"
-  | "replied"
-  | "delivery_failed"
-  | "already_processed"
-  | "failed"
-  | "alerts_off"
-  | "balance_restored"
-  | "phone_unproven";
+/** How a job ended: shared/src/schemas/sms-integration.ts SMS_REPLY_OUTCOMES (jobResults["sms-reply"]). */
+export type { SmsReplyOutcome } from "@storefront/shared";

@@ -25,7 +25,7 @@ export const smsConfigRoutes = [
     permission: "sms:view",
     response: smsIntegrationConfigResponseSchema,
     errors: [401, 403],
-    handler: async ({ req, ctx }) => ({ success: true, config: await smsConfigView(baseUrl(ctx, req)) }),
+    handler: async ({ req, ctx }) => ({ success: true as const, config: await smsConfigView(baseUrl(ctx, req)) }),
   }),
 
   defineRoute({
@@ -48,7 +48,7 @@ export const smsConfigRoutes = [
         before,
         after: config,
       });
-      return { success: true, config };
+      return { success: true as const, config };
     },
   }),
 
@@ -75,7 +75,7 @@ export const smsConfigRoutes = [
           after: config,
         });
         // The only answer that carries a secret: shown once to whoever rotated it, never stored in the audit log.
-        return { success: true, webhook_secret, config };
+        return { success: true as const, webhook_secret, config };
       }
       const { action: _action, ...unsaved } = body;
       const result = await testSmsGateway(unsaved, ctx.config.SMS_GATEWAY_ALLOW_PRIVATE);

@@ -14,13 +14,9 @@ export const smsLogsRoutes = [
     response: smsLogsResponseSchema,
     errors: [400, 401, 403],
     handler: async ({ query }) => {
-      const data =
-        query.view === "stats"
-          ? await smsStats(query)
-          : query.view === "messages"
-            ? await smsMessages(query)
-            : await smsLogs(query);
-      return { success: true, action: query.view, data };
+      if (query.view === "stats") return { success: true as const, action: query.view, data: await smsStats(query) };
+      if (query.view === "messages") return { success: true as const, action: query.view, data: await smsMessages(query) };
+      return { success: true as const, action: query.view, data: await smsLogs(query) };
     },
   }),
 ];
