@@ -7,7 +7,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { ChatMessage } from "../api/chat";
+import type { ChatMessage, ChatRequest } from "../api/chat";
 import { loadConversation, saveConversation, type ConversationSummary, type SaveConversation } from "../api/conversations";
 import type { ConversationKind } from "../components/ConversationSidebar";
 import { useToast } from "../components/Toasts";
@@ -91,7 +91,12 @@ export function useConversationScreen({ kind, storageKey, searchIn, onLateFailur
   }
 
   /** Asks `text` after `history` in conversation `id`; a failed question goes back in the box. */
-  async function ask(text: string, history: ChatMessage[], avatarType: string, id = conversationId): Promise<AskResult> {
+  async function ask(
+    text: string,
+    history: ChatMessage[],
+    avatarType: ChatRequest["avatarType"],
+    id = conversationId,
+  ): Promise<AskResult> {
     setFailure(null);
     const result = await thread.ask({
       text,

@@ -43,10 +43,7 @@ export default function WalletConfig() {
   const can = useCan();
   const editable = can("wallet_config:edit");
   const { data } = useAdminQuery(adminQueries.walletConfig(), t("admin.walletConfig.loadFailed"));
-  const save = useAdminMutation(
-    ({ pricing, tiers }: { pricing: unknown[]; tiers: unknown[] }) => adminApi.saveWalletConfig(pricing, tiers),
-    [adminKeys.walletConfig],
-  );
+  const save = useAdminMutation(adminApi.saveWalletConfig, [adminKeys.walletConfig]);
   const [pricing, setPricing] = useState<EditRow<PricingRow>[]>([]);
   const [tiers, setTiers] = useState<EditRow<TierRow>[]>([]);
   const [problem, setProblem] = useState("");

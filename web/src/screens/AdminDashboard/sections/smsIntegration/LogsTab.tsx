@@ -2,7 +2,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LIMITS } from "@storefront/shared";
-import type { Paged, SmsLogRow, SmsMessageRow, SmsStats } from "../../adminApi";
 import { adminQueries, useAdminQuery } from "../../queries";
 import { Panel, Tabs } from "../../ui";
 import { LogFilters, NO_FILTERS, type LogFilterValues, type LogView } from "./LogFilters";
@@ -26,7 +25,7 @@ export function LogsTab() {
     date_from: filters.date_from || undefined,
     date_to: filters.date_to || undefined,
   };
-  const { data } = useAdminQuery(adminQueries.smsLogs(query, view), t("admin.smsIntegration.dataFailed"), {
+  const { data } = useAdminQuery(adminQueries.smsLogs(query), t("admin.smsIntegration.dataFailed"), {
     keepPrevious: true,
   });
 
@@ -37,7 +36,7 @@ export function LogsTab() {
   };
 
   // While the next view loads, the last view's answer is not drawn as the new one.
-  const payload = data?.tag === view ? data.data : null;
+  const payload = data?.action === view ? data : null;
   return (
     <Panel title={t("admin.smsIntegration.tabLogs")}>
       <Tabs
@@ -51,11 +50,9 @@ export function LogsTab() {
         small
       />
       <LogFilters view={view} filters={filters} onFilter={filter} />
-      {view === "logs" && payload ? <LogsTable data={payload as { logs: SmsLogRow[] } & Paged} onPage={setPage} /> : null}
-      {view === "messages" && payload ? (
-        <MessagesTable data={payload as { messages: SmsMessageRow[] } & Paged} onPage={setPage} />
-      ) : null}
-      {view === "stats" && payload ? <StatsView stats={payload as SmsStats} /> : null}
+      {payload?.action === "logs" ? <LogsTable data={payload.data} onPage={setPage} /> : null}
+      {payload?.action === "messages" ? <MessagesTable data={payload.data} onPage={setPage} /> : null}
+      {payload?.action === "stats" ? <StatsView stats={payload.data} /> : null}
     </Panel>
   );
 }
