@@ -4,8 +4,7 @@
  * shows where it was asked, as if the call had answered, and the 503/504 notice goes; the
  * conversation is filed as after any reply, and a screen left meanwhile still files it (chat) or
  * finds it in the history (image, recorded by the worker). The 503/504 answers are the API's bodies
- * given by the page's router (as in late-job-failure.test.ts); the "job:completed" push goes
- * through the stack's Redis, the API's Socket.IO adapter and the page's socket, as a worker's does.
+ * given by the page's router, and the "job:completed" push sent as a worker does (late-jobs.ts).
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Redis } from "ioredis";
@@ -14,6 +13,7 @@ import type { ImageRecord, ServerEvents } from "@storefront/shared";
 import { Pusher } from "@storefront/shared/server";
 import { giveCoins, newUser } from "../support/client";
 import { cookiesOf, keepFailureScreenshots, launch, screenshot, TAKE_SCREENSHOTS } from "./browser";
+import { LATE_TEXT, lateAnswer, pushUntil, queuedAnswer } from "./late-jobs";
 
 const baseUrl = inject("baseUrl");
 let browser: Browser;
@@ -23,26 +23,6 @@ let pusher: Pusher;
 let user: Awaited<ReturnType<typeof newUser>>;
 
 const QUEUED_TEXT = "Your coins were returned; your request is still queued";
-const LATE_TEXT = "The reply is taking longer than expected; it will arrive when ready.";
-
-const queuedAnswer = (jobId: string) => ({
-  status: 503,
-  contentType: "application/json",
-  body: JSON.stringify({
-    success: false,
-    code: "unavailable",
-    error: "No worker has answered for a while.",
-    jobId,
-    refunded: true,
-    queued: true,
-    retryAfter: 5,
-  }),
-});
-const lateAnswer = (jobId: string) => ({
-  status: 504,
-  contentType: "application/json",
-  body: JSON.stringify({ success: false, code: "timeout", error: LATE_TEXT, jobId }),
-});
 
 async function newPage(size: { width: number; height: number; isMobile: boolean }, language: "en" | "ar"): Promise<Page> {
   const context: BrowserContext = await browser.newContext({
@@ -73,21 +53,9 @@ afterAll(async () => {
   redis?.disconnect();
 });
 
-/**
- * Pushes `event` until `done` holds: a push sent before the page's socket has joined the user's
- * room reaches no one, and the screen takes a job's end once (a second push is ignored).
- */
-async function pushUntil(event: ServerEvents["job:completed"], done: () => Promise<unknown>): Promise<void> {
-  for (let attempt = 0; ; attempt += 1) {
-    pusher.toUser(user.id, "job:completed", event);
-    try {
-      await done();
-      return;
-    } catch (error) {
-      if (attempt >= 20) throw error;
-    }
-  }
-}
+/** Pushes `event` until `done` holds. */
+const pushResult = (event: ServerEvents["job:completed"], done: () => Promise<unknown>) =>
+  pushUntil(pusher, user.id, "job:completed", event, done);
 
 /** The user's stored conversations of `kind`, each with its messages. */
 async function storedConversations(kind: "doctor" | "text") {
@@ -122,7 +90,7 @@ describe("a job that succeeds after its call ended", () => {
     await page.unroute("**/api/textai/chat.php");
 
     const reply = "Rest, drink water, and see a doctor if it lasts.";
-    await pushUntil({ jobId: "chat-late-doctor-ok", queue: "chat", result: { reply } }, () =>
+    await pushResult({ jobId: "chat-late-doctor-ok", queue: "chat", result: { reply } }, () =>
       page.getByText(reply).waitFor({ timeout: 500 }),
     );
     await page.getByText("I have had a headache for two days").waitFor();
@@ -151,7 +119,7 @@ describe("a job that succeeds after its call ended", () => {
     await page.unroute("**/api/textai/chat.php");
 
     const reply = "About 11,000 metres down.";
-    await pushUntil({ jobId: "chat-late-text-ok", queue: "chat", result: { reply } }, () =>
+    await pushResult({ jobId: "chat-late-text-ok", queue: "chat", result: { reply } }, () =>
       page.getByText(reply).waitFor({ timeout: 500 }),
     );
     await toast.waitFor({ state: "detached" });
@@ -173,7 +141,7 @@ describe("a job that succeeds after its call ended", () => {
     await page.waitForURL("**/dashboard");
 
     const reply = "Rest the knee for a few days and ice it.";
-    await pushUntil({ jobId: "chat-late-doctor-away", queue: "chat", result: { reply } }, () =>
+    await pushResult({ jobId: "chat-late-doctor-away", queue: "chat", result: { reply } }, () =>
       filed("doctor", ["user: My knee hurts when I run", `ai: ${reply}`]),
     );
     await page.goto(`${baseUrl}/doctor`);
@@ -197,7 +165,7 @@ describe("a job that succeeds after its call ended", () => {
     await page.unroute("**/api/images/generate.php");
     expect(made).toBeDefined();
 
-    await pushUntil({ jobId: "image-late-ok", queue: "image", result: { image: made! } }, () =>
+    await pushResult({ jobId: "image-late-ok", queue: "image", result: { image: made! } }, () =>
       page.getByText("Image generated successfully!").waitFor({ timeout: 500 }),
     );
     await page.getByRole("img", { name: "Generated image: a lighthouse at dawn" }).first().waitFor();
@@ -223,20 +191,26 @@ describe("a job that succeeds after its call ended", () => {
         await shot.locator("[data-live=on]").waitFor();
         await screenshot(shot, `late-job-doctor-queued-${size.name}-${language}`);
         const reply = language === "ar" ? "استرح واشرب الماء." : "Rest and drink water.";
-        await pushUntil({ jobId, queue: "chat", result: { reply } }, () =>
+        await pushResult({ jobId, queue: "chat", result: { reply } }, () =>
           shot.locator(".chat-screen__main").getByText(reply).waitFor({ timeout: 500 }),
         );
         await screenshot(shot, `late-job-doctor-reply-${size.name}-${language}`);
 
-        await shot.route("**/api/images/generate.php", (route) => route.fulfill(lateAnswer(`${jobId}-image`)));
+        let image: ImageRecord | undefined;
+        await shot.route("**/api/images/generate.php", async (route) => {
+          image = ((await (await route.fetch()).json()) as { image: ImageRecord }).image;
+          await route.fulfill(lateAnswer(`${jobId}-image`));
+        });
         await shot.goto(`${baseUrl}/image-ai`);
         await shot.locator("textarea").first().fill("a lighthouse at dawn");
-        await shot.locator("button[type=submit], .image-form button.btn--primary").first().click();
-        await shot.locator(".alert--error, [role=alert]").first().waitFor();
-        const history = await user.client.get(`/images/history.php?userId=${user.id}`);
-        const image = (history.body.images as ImageRecord[])[0]!;
-        await pushUntil({ jobId: `${jobId}-image`, queue: "image", result: { image } }, () =>
-          shot.locator(`img[src="${image.url}"]`).first().waitFor({ timeout: 500 }),
+        await shot.locator("form button[type=submit]").first().click();
+        await shot.locator(".alert--error, [role=alert]").first().waitFor({ timeout: 30_000 });
+        await screenshot(shot, `late-job-image-late-${size.name}-${language}`);
+        await pushResult({ jobId: `${jobId}-image`, queue: "image", result: { image: image! } }, () =>
+          shot
+            .locator(`.image-ai__results img[src="${image!.url}"], main img[src="${image!.url}"]`)
+            .first()
+            .waitFor({ timeout: 500 }),
         );
         await screenshot(shot, `late-job-image-${size.name}-${language}`);
         await shot.context().close();
