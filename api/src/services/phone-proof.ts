@@ -9,7 +9,8 @@
  * account, or a signed-out visitor's session): one code per number and holder (their new one
  * replaces their old), typed only by that holder, burned by PHONE_CODE_MAX_ATTEMPTS wrong tries,
  * used once (the deleting read wins). A stranger's requests and tries never touch the owner's code
- * or budgets (docs/security.md, "Phone proof against strangers").
+ * or own budgets; only the number's ceilings are everyone's (wrong tries, codes sent: guessing and
+ * SMS to one victim stay bounded whatever the askers), docs/security.md "Phone proof against strangers".
  */
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Request } from "express";
@@ -67,6 +68,7 @@ export interface CodeRequester {
   userId?: string | undefined;
   /** The visitor id in the session; `create` makes one when there is none. */
   visitor(create: boolean): string | undefined;
+  /** The client address as per-address budgets count it (an IPv6 one by its /64: clientKey). */
   ip: string;
 }
 
