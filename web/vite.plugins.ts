@@ -3,6 +3,7 @@
  * precompressed copies of every asset. docs/performance.md ("Web bundle") has the figures.
  */
 import { readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, gzip as zlibGzip, constants as zlibConstants } from "node:zlib";
@@ -11,33 +12,42 @@ import { initialFiles, readManifest } from "../scripts/lib/manifest";
 import type { Plugin } from "vite";
 import { COMPRESSIBLE_ASSET, PRECOMPRESSED } from "../shared/src/web-assets";
 
+const require = createRequire(import.meta.url);
+
 /**
- * Catalog sections the public pages (home, login, signup, access denied) need before first paint.
- * `virtual:i18n-public/<lang>` serves just these, so the home page does not download every screen's
- * texts; the full catalog follows in the background.
+ * Parts of a catalog the public pages need before first paint, each served as a chunk of its own,
+ * `virtual:i18n-<part>/<lang>`, so the home page does not download every screen's texts; the full
+ * catalog follows in the background.
+ * - `public`: what every public page shows (home, access denied, the language switch, the guard's
+ *   redirect notice).
+ * - `sign-in`: the sign-in and sign-up forms' texts (with the phone field's), asked for by those
+ *   two pages only (routes.tsx), not by the home page.
+ * Of a section a page shows only a few texts of at once (`keys`), just those: the error texts a
+ * refused sign-in or sign-up shows come after a round trip to the API, so the login and signup
+ * screens wait for the full catalog then (`errorMessageLoaded`); the guard's notice is shown at once.
  */
-const PUBLIC_SECTIONS = ["app", "common", "language", "nav", "home", "auth", "guard", "accessDenied"];
-/**
- * Of a section the public pages show only a few texts of at once, just those: the error texts a refused
- * sign-in or sign-up shows come after a round trip to the API, so the login and signup screens wait
- * for the full catalog then (`errorMessageLoaded`); the guard's redirect notice is shown at once.
- */
-const PUBLIC_KEYS: Record<string, string[]> = { errors: ["textLoginRequired"] };
-const PUBLIC_PREFIX = "virtual:i18n-public/";
+const CATALOG_PARTS: Record<string, { sections: string[]; keys?: Record<string, string[]> }> = {
+  public: {
+    sections: ["app", "common", "language", "nav", "home", "guard", "accessDenied"],
+    keys: { errors: ["textLoginRequired"] },
+  },
+  "sign-in": { sections: ["auth"] },
+};
+const CATALOG_PART = /^virtual:i18n-([a-z-]+)\/([a-z]{2})$/u;
 
 export function publicCatalogs(catalogDir: string): Plugin {
   return {
     name: "storefront-public-catalogs",
-    resolveId: (id) => (id.startsWith(PUBLIC_PREFIX) ? `\0${id}` : null),
+    resolveId: (id) => (CATALOG_PART.test(id) ? `\0${id}` : null),
     async load(id) {
-      if (!id.startsWith(`\0${PUBLIC_PREFIX}`)) return null;
-      const language = id.slice(PUBLIC_PREFIX.length + 1);
-      if (!/^[a-z]{2}$/u.test(language)) throw new Error(`unknown catalog ${language}`);
+      const [, part, language] = CATALOG_PART.exec(id.replace(/^\0/u, "")) ?? [];
+      const spec = part ? CATALOG_PARTS[part] : undefined;
+      if (!id.startsWith("\0") || !spec || !language) return null;
       const file = path.join(catalogDir, `${language}.json`);
       this.addWatchFile(file);
       const full = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
-      const picked = Object.fromEntries(PUBLIC_SECTIONS.filter((k) => k in full).map((k) => [k, full[k]]));
-      for (const [section, keys] of Object.entries(PUBLIC_KEYS)) {
+      const picked = Object.fromEntries(spec.sections.filter((k) => k in full).map((k) => [k, full[k]]));
+      for (const [section, keys] of Object.entries(spec.keys ?? {})) {
         const texts = (full[section] ?? {}) as Record<string, unknown>;
         picked[section] = Object.fromEntries(keys.filter((k) => k in texts).map((k) => [k, texts[k]]));
       }
@@ -55,9 +65,20 @@ export function publicCatalogs(catalogDir: string): Plugin {
  * calls pure, so the bundler keeps only what the routes use: about 4 KB gzipped off every page.
  */
 export function treeShakeReactRouter(): Plugin {
+  // react-router's package exports name only its development build (ENABLE_DEV_WARNINGS on: the
+  // "Hey developer" error page, path and navigation warnings); the production build beside it is
+  // the same code with them off.
+  const production = path.join(path.dirname(require.resolve("react-router/package.json")), "dist/production");
+  const entries: Record<string, string> = {
+    "react-router": path.join(production, "index.mjs"),
+    "react-router/dom": path.join(production, "dom-export.mjs"),
+  };
   return {
     name: "storefront-tree-shake-react-router",
     apply: "build",
+    // Before vite's own resolver, which would follow the package's exports.
+    enforce: "pre",
+    resolveId: (source) => entries[source] ?? null,
     transform(code, id) {
       if (!/[\\/]node_modules[\\/]react-router[\\/]dist[\\/]/u.test(id)) return null;
       return {

@@ -229,7 +229,11 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     expect(await card.innerText()).toContain("1.667 per 1K coins");
     await screenshot(page, "admin-packages-en");
 
+    // Edit while another package's form is open shows this package's values, not the open form's.
+    await page.getByRole("button", { name: "+ New Package" }).click();
     await card.getByRole("button", { name: "Edit" }).click();
+    await page.getByTestId("package-form").getByRole("heading", { name: "Edit Package" }).waitFor({ timeout: 5_000 });
+    expect(await page.getByTestId("package-form").getByLabel("Name").inputValue()).toBe(name);
     await page.getByTestId("package-form").getByLabel("Coins").fill("3000");
     await page.getByTestId("package-form").getByRole("button", { name: "Save Package" }).click();
     await toast("Package updated successfully");

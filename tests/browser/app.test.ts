@@ -270,7 +270,7 @@ describe("subscriber web app", () => {
     const consultations = page.getByRole("complementary");
     await consultations.getByRole("button", { name: "New consultation" }).click();
     await page.getByText("How are you feeling today?").waitFor();
-    const reply = (await consultations.locator(".text-ai__item-date span[dir=auto]").first().innerText()).replace(
+    const reply = (await consultations.locator(".conversation-sidebar__item-detail span[dir=auto]").first().innerText()).replace(
       /^\s*·\s*/u,
       "",
     );

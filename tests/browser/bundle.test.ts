@@ -8,6 +8,8 @@ import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { BUDGET_BYTES, describeBundle, measureBundle } from "../../scripts/lib/bundle";
+import { readManifest } from "../../scripts/lib/manifest";
+import en from "@storefront/shared/i18n/en.json";
 import { launch, webBuilt } from "./browser";
 
 const baseUrl = inject("baseUrl");
@@ -54,6 +56,17 @@ describe("web bundle", () => {
     // The copies really are compressed: far smaller than the files.
     expect(report.initialGzip).toBeLessThan(report.initialRaw / 2);
     expect(report.routes.map((r) => r.screen)).toEqual(expect.arrayContaining(["Home", "Dashboard", "TextAI", "SmsAI"]));
+  });
+
+  it("ships react-router's production build, without its development-only warnings", () => {
+    const firstJs = measureBundle(dist)
+      .initial.map((f) => readFileSync(path.join(dist, f.file), "utf8"))
+      .join("\n");
+    // The router is there (a warning both builds keep)...
+    expect(firstJs).toContain("You should call navigate() in a React.useEffect()");
+    // ...without the texts its package's default (development) build shows when ENABLE_DEV_WARNINGS is on.
+    expect(firstJs).not.toContain("Hey developer");
+    expect(firstJs).not.toContain("React Router default ErrorBoundary");
   });
 
   it("sends the brotli or gzip copy to clients that accept it, and the file to those that do not", async () => {
@@ -141,6 +154,36 @@ describe("web bundle", () => {
     const api = await get("/api/no-such-call");
     expect(api.status).toBe(404);
     expect(api.headers["content-type"]).toMatch(/^application\/json/u);
+  });
+
+  it("leaves the sign-in texts out of the home page's first load, and gives them to the sign-in page", async () => {
+    const manifest = readManifest(dist);
+    const signInTexts = `/${manifest["virtual:i18n-sign-in/en"]?.file}`;
+    expect(signInTexts).toMatch(/^\/assets\/en-[\w-]+\.js$/u);
+    // A text of the sign-in forms is in their part, not in the part every public page loads.
+    const hint = en.auth.phoneHint;
+    expect(readFileSync(path.join(dist, signInTexts), "utf8")).toContain(hint);
+    expect(readFileSync(path.join(dist, manifest["virtual:i18n-public/en"]!.file), "utf8")).not.toContain(hint);
+    const browser = await launch();
+    try {
+      for (const [route, wanted] of [
+        ["/", false],
+        ["/login", true],
+      ] as const) {
+        const page = await browser.newPage();
+        const requested: string[] = [];
+        page.on("request", (r) => requested.push(new URL(r.url()).pathname));
+        await page.goto(`${baseUrl}${route}`);
+        // main.tsx hydrates once the screen and the texts it waits for are in: by then each is asked for or never will be.
+        await page.waitForFunction(() =>
+          Object.keys(document.querySelector("h1") ?? {}).some((k) => k.startsWith("__reactFiber")),
+        );
+        expect(requested.includes(signInTexts), `${route}: ${requested.join(" ")}`).toBe(wanted);
+        await page.close();
+      }
+    } finally {
+      await browser.close();
+    }
   });
 
   it("asks for the page's screen chunk before its texts, not after them", async () => {

@@ -6,7 +6,7 @@ import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type Reac
 import { matchPath, Navigate, Route, Routes } from "react-router-dom";
 import { RequireUser, type GuardProps } from "./components/Guards";
 import { PageLoading } from "./components/Spinner";
-import { ensureFullCatalog } from "./i18n";
+import { ensureFullCatalog, ensureSignInTexts, preloadSignInTexts } from "./i18n";
 
 type ScreenModule = { default: ComponentType };
 
@@ -17,33 +17,43 @@ export interface AppRoute {
   screen: LazyExoticComponent<ComponentType>;
   /** Downloads the chunk and the texts the screen waits for; once done, the screen renders without suspending. */
   load: () => Promise<ScreenModule>;
+  /** The texts the screen waits for besides its chunk. */
+  texts: Texts;
   guard?: ComponentType<GuardProps>;
   /** Passed to the guard: where logged-out visitors go instead of Access Denied, and the notice shown. */
   redirectTo?: string;
   redirectNotice?: string;
 }
 
-type RouteSpec = Omit<AppRoute, "screen" | "load"> & { fullCatalog?: boolean };
-
 /**
- * A route whose screen is its own chunk. `fullCatalog` screens also wait for every screen's texts
- * (the public pages need only the part loaded at start).
+ * The texts a screen waits for besides its chunk: every screen's (`full`), or on a public page only
+ * what the home page's catalog part lacks (`sign-in`), or nothing more (`public`: loaded at start).
  */
-function route({ fullCatalog = true, ...spec }: RouteSpec): AppRoute {
-  const download = fullCatalog ? () => Promise.all([spec.chunk(), ensureFullCatalog()]).then(([module]) => module) : spec.chunk;
+type Texts = "full" | "sign-in" | "public";
+type RouteSpec = Omit<AppRoute, "screen" | "load" | "texts"> & { texts?: Texts };
+
+const TEXTS: Record<Texts, () => Promise<void>> = {
+  full: () => ensureFullCatalog(),
+  "sign-in": () => ensureSignInTexts(),
+  public: () => Promise.resolve(),
+};
+
+/** A route whose screen is its own chunk, downloaded beside the texts it waits for. */
+function route({ texts = "full", ...spec }: RouteSpec): AppRoute {
+  const download = () => Promise.all([spec.chunk(), TEXTS[texts]()]).then(([module]) => module);
   let loaded: ScreenModule | undefined;
   const load = () => download().then((module) => (loaded = module));
   // A screen already loaded is handed over at once (React.lazy takes a thenable that calls back
   // synchronously), so hydrating a page the build rendered never suspends on it: a boundary that
   // suspends while hydrating would lose the server's markup to the first state update (the session check).
   const ready = (): PromiseLike<ScreenModule> => (loaded ? { then: (resolve) => resolve!(loaded!) as never } : load());
-  return { ...spec, load, screen: lazy(ready as () => Promise<ScreenModule>) };
+  return { ...spec, texts, load, screen: lazy(ready as () => Promise<ScreenModule>) };
 }
 
 const ROUTES: AppRoute[] = [
-  route({ path: "/", chunk: () => import("./screens/Home/Home"), fullCatalog: false }),
-  route({ path: "/login", chunk: () => import("./screens/Login/Login"), fullCatalog: false }),
-  route({ path: "/signup", chunk: () => import("./screens/Signup/Signup"), fullCatalog: false }),
+  route({ path: "/", chunk: () => import("./screens/Home/Home"), texts: "public" }),
+  route({ path: "/login", chunk: () => import("./screens/Login/Login"), texts: "sign-in" }),
+  route({ path: "/signup", chunk: () => import("./screens/Signup/Signup"), texts: "sign-in" }),
   // Public: a visitor proves a number an unproven account holds from here (the screen sends others to /login).
   route({ path: "/verify-phone", chunk: () => import("./screens/VerifyPhone/VerifyPhone") }),
   route({ path: "/dashboard", guard: RequireUser, chunk: () => import("./screens/Dashboard/Dashboard") }),
@@ -75,6 +85,7 @@ export function preloadRoute(pathname: string): void {
   const match = ROUTES.find((r) => matchPath(r.path, pathname)) ?? ROUTES[0]!;
   // A failed download surfaces where it would anyway: in the lazy screen.
   match.chunk().catch(() => undefined);
+  if (match.texts === "sign-in") preloadSignInTexts();
 }
 
 /** The screen at `pathname` with its texts, ready to render at once (main.tsx waits for it before hydrating). */

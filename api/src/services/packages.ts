@@ -38,7 +38,8 @@ export function toPackage(doc: WalletPackageDoc): WalletPackage {
     price: doc.price,
     subscription_type: doc.subscriptionType as SubscriptionType,
     auto_renew: doc.autoRenew,
-    description: doc.description,
+    // A hand-edited or imported record may hold null: every view shows it as no description.
+    description: doc.description ?? "",
     status: doc.status as WalletPackage["status"],
     created_at: doc.createdAt.toISOString(),
   };

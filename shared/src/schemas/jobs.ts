@@ -94,6 +94,14 @@ export type HeldQueueName = {
   [Q in ChargedQueueName]: JobData<Q> extends ChargedJobBase ? Q : never;
 }[ChargedQueueName];
 
+/** Every held queue once (the compiler holds this to HeldQueueName), for telling one from a name read at run time. */
+const HELD_QUEUES: { readonly [Q in HeldQueueName]: true } = { chat: true, image: true, video: true };
+
+/** Whether a queue name read at run time (a stored hold's `queue`) is a held queue this code knows. */
+export function isHeldQueue(name: string | null | undefined): name is HeldQueueName {
+  return typeof name === "string" && Object.hasOwn(HELD_QUEUES, name);
+}
+
 /** What the caller of acceptJob gives for queue Q: the payload without the hold's own fields. */
 export type JobPayload<Q extends HeldQueueName> = Omit<z.input<JobSchemas[Q]>, keyof ChargedJobBase>;
 

@@ -1,5 +1,13 @@
 // Types only: this module is in the first chunk, where zod would break the bundle budget.
-import type { AuthResponse, SessionCheckResponse, SessionUser } from "@storefront/shared";
+import type { z } from "zod";
+import type {
+  AuthResponse,
+  loginRequestSchema,
+  SessionCheckResponse,
+  SessionUser,
+  signupRequestSchema,
+  successSchema,
+} from "@storefront/shared";
 import { get, post } from "./client";
 
 /** The session user of a login/signup/session answer; without id and phone it is unusable. */
@@ -12,11 +20,18 @@ export function sessionUserFrom(body: Pick<AuthResponse, "user"> | SessionCheckR
 }
 
 export async function login(phone: string, password: string): Promise<SessionUser> {
-  return sessionUserFrom(await post<AuthResponse>("login-session-fix.php", { phone: phone.trim(), password }));
+  return sessionUserFrom(
+    await post<AuthResponse>("login-session-fix.php", {
+      phone: phone.trim(),
+      password,
+    } satisfies z.input<typeof loginRequestSchema>),
+  );
 }
 
 export async function signup(phone: string, password: string): Promise<SessionUser> {
-  return sessionUserFrom(await post<AuthResponse>("signup.php", { phone: phone.trim(), password }));
+  return sessionUserFrom(
+    await post<AuthResponse>("signup.php", { phone: phone.trim(), password } satisfies z.input<typeof signupRequestSchema>),
+  );
 }
 
 /** A failed check counts as logged out, silently (SPEC §4). */
@@ -30,5 +45,5 @@ export async function checkSession(): Promise<SessionUser | null> {
 }
 
 export async function logout(): Promise<void> {
-  await post("logout.php");
+  await post<z.output<typeof successSchema>>("logout.php");
 }

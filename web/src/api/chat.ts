@@ -1,18 +1,15 @@
-import { chatResponseSchema, type ConversationMessage, type Language } from "@storefront/shared";
+import type { z } from "zod";
+import { chatResponseSchema, type chatRequestSchema, type ConversationMessage } from "@storefront/shared";
 import { post } from "./client";
 
 /** One message as the chat screens keep it and the conversation calls store it (SPEC §3); the screens always stamp it. */
 export type ChatMessage = ConversationMessage & { timestamp: string };
 
-export interface ChatRequest {
-  message: string;
-  userId: string;
-  conversationId: string | null;
-  /** A persona id, or "doctor" from the Doctor screen. */
-  avatarType: string;
-  conversationHistory: ChatMessage[];
-  language: Language;
-}
+/**
+ * What the chat screens send: textai/chat.php's body (shared chatRequestSchema, before the server
+ * parses it), every field given; avatarType is a persona id, or "doctor" from the Doctor screen.
+ */
+export type ChatRequest = Required<z.input<typeof chatRequestSchema>>;
 
 /**
  * The reply text. Parsed (this module loads with the chat screens, not the first page): a reply

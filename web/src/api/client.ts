@@ -19,6 +19,11 @@ export interface ErrorBody {
   spent?: number;
   /** 429: seconds until the call may be tried again (also the Retry-After header). */
   retryAfter?: number;
+  /** 504, and 503 of a frozen worker: the job the call started, which carries on or stays queued. */
+  jobId?: string;
+  /** 503 of a frozen worker: the coins were returned and the job is still queued (charged if it runs). */
+  refunded?: boolean;
+  queued?: boolean;
 }
 
 export class ApiError extends Error {

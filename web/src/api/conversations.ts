@@ -1,6 +1,9 @@
+import type { z } from "zod";
 import {
   conversationLoadResponseSchema,
+  type conversationDeleteRequestSchema,
   type ConversationListResponse,
+  type conversationSaveRequestSchema,
   type ConversationSaveResponse,
   type ConversationSummary as StoredSummary,
 } from "@storefront/shared";
@@ -25,26 +28,24 @@ export async function loadConversation(conversationId: string, userId: string): 
   return parsed.data.messages.map((m) => ({ ...m, timestamp: m.timestamp ?? "" }));
 }
 
-export interface SaveConversation {
-  userId: string;
-  /** "new" when the conversation has no id yet. */
-  conversationId: string;
-  title: string;
-  messages: ChatMessage[];
-  /** Persona of the thread; "doctor" files it under the Doctor's consultations. */
-  avatarType?: string;
-  /** Chat jobs asked before the thread had an id, whose charges count toward its cost. */
-  jobIds?: string[];
-}
+type SaveRequest = z.input<typeof conversationSaveRequestSchema>;
+
+/**
+ * conversations/save.php's body (shared conversationSaveRequestSchema) as the screens give it:
+ * conversationId "new" when the thread has no id yet; avatarType "doctor" files it under the
+ * Doctor's consultations; jobIds are the chat jobs asked before it had an id.
+ */
+export type SaveConversation = Required<Pick<SaveRequest, "userId" | "conversationId" | "title">> &
+  Pick<SaveRequest, "avatarType" | "jobIds"> & { messages: ChatMessage[] };
 
 /** Returns the id the server keeps the conversation under. */
 export async function saveConversation(body: SaveConversation): Promise<string> {
   const res = await post<ConversationSaveResponse>("conversations/save.php", {
     ...body,
     messages: body.messages.map(({ type, content, timestamp, id }) => ({ type, content, timestamp, ...(id ? { id } : {}) })),
-  });
+  } satisfies SaveRequest);
   return res.conversationId;
 }
 
 export const deleteConversation = (conversationId: string, userId: string) =>
-  post("conversations/delete.php", { conversationId, userId });
+  post("conversations/delete.php", { conversationId, userId } satisfies z.input<typeof conversationDeleteRequestSchema>);

@@ -1,4 +1,13 @@
-import type { ImageAgentId, ImageGenerateResponse, ImageHistoryResponse, ImageRecord } from "@storefront/shared";
+import type { z } from "zod";
+import type {
+  imageDeleteRequestSchema,
+  imageEditRequestSchema,
+  imageGenerateRequestSchema,
+  ImageGenerateResponse,
+  ImageHistoryResponse,
+  ImageRecord,
+  imageSaveRequestSchema,
+} from "@storefront/shared";
 import { get, post, request } from "./client";
 
 /** A generated image as the screen keeps it (SPEC §3). */
@@ -9,24 +18,21 @@ function imageFrom(res: ImageGenerateResponse, fallbackError: string): { url: st
   return { url: res.imageUrl, id: res.image.id };
 }
 
-export interface GenerateImage {
-  prompt: string;
-  size: string;
-  userId: string;
-  agent: ImageAgentId;
-}
+/**
+ * images/generate.php's body (shared imageGenerateRequestSchema), every field given. `size` is the
+ * screen's select value as it holds it (a string); the server answers 400 for one not in IMAGE_SIZES.
+ */
+export type GenerateImage = Omit<Required<z.input<typeof imageGenerateRequestSchema>>, "size"> & { size: string };
 
 export async function generateImage(body: GenerateImage) {
   return imageFrom(await post<ImageGenerateResponse>("images/generate.php", body), "Failed to generate image");
 }
 
-export interface EditImage {
-  image: File;
-  prompt: string;
-  strength: number;
+/** images/edit.php's multipart form: the file, and the text fields of shared imageEditRequestSchema (`size` as for GenerateImage). */
+export type EditImage = Required<Pick<z.input<typeof imageEditRequestSchema>, "prompt" | "strength" | "userId">> & {
   size: string;
-  userId: string;
-}
+  image: File;
+};
 
 export async function editImage(body: EditImage) {
   const form = new FormData();
@@ -34,7 +40,7 @@ export async function editImage(body: EditImage) {
   form.set("prompt", body.prompt);
   form.set("strength", String(body.strength));
   form.set("size", body.size);
-  form.set("userId", body.userId);
+  form.set("userId", String(body.userId));
   return imageFrom(
     await request<ImageGenerateResponse>("images/edit.php", { method: "POST", body: form }),
     "Failed to generate image",
@@ -49,7 +55,8 @@ export async function imageHistory(userId: string): Promise<HistoryImage[]> {
 
 /** Errors arrive as a non-2xx status (ApiError from the client). */
 export async function deleteImage(imageId: string): Promise<void> {
-  await post("images/delete.php", { imageId });
+  await post("images/delete.php", { imageId } satisfies z.input<typeof imageDeleteRequestSchema>);
 }
 
-export const saveImage = (userId: string, imageData: GeneratedImage) => post("images/save.php", { userId, imageData });
+export const saveImage = (userId: string, imageData: GeneratedImage) =>
+  post("images/save.php", { userId, imageData } satisfies z.input<typeof imageSaveRequestSchema>);

@@ -1,5 +1,13 @@
 /** Proving the phone number by a code sent to it (POST auth/phone/code, auth/phone/verify; signup.php with a code). */
-import type { AuthResponse, PhoneCodeResponse, SessionUser } from "@storefront/shared";
+import type { z } from "zod";
+import type {
+  AuthResponse,
+  phoneCodeRequestSchema,
+  PhoneCodeResponse,
+  phoneVerifyRequestSchema,
+  SessionUser,
+  signupRequestSchema,
+} from "@storefront/shared";
 import { sessionUserFrom } from "./auth";
 import { post } from "./client";
 
@@ -25,7 +33,10 @@ export function resendWait(phone: string): number {
 
 /** Sends a code to `phone` (signed in: the account's own number when omitted). */
 export async function sendPhoneCode(phone?: string): Promise<PhoneCodeResponse> {
-  const sent = await post<PhoneCodeResponse>("auth/phone/code", phone ? { phone: phone.trim() } : {});
+  const sent = await post<PhoneCodeResponse>(
+    "auth/phone/code",
+    (phone ? { phone: phone.trim() } : {}) satisfies z.input<typeof phoneCodeRequestSchema>,
+  );
   sessionStorage.setItem(SENT_KEY, JSON.stringify({ phone: sent.phone, resendAt: Date.now() + sent.resendIn * 1000 }));
   return sent;
 }
@@ -33,11 +44,20 @@ export async function sendPhoneCode(phone?: string): Promise<PhoneCodeResponse> 
 /** Proves the number (the account's own, or `phone`) for the signed-in account. */
 export async function verifyPhoneCode(code: string, phone?: string): Promise<SessionUser> {
   return sessionUserFrom(
-    await post<AuthResponse>("auth/phone/verify", { code: code.trim(), ...(phone ? { phone: phone.trim() } : {}) }),
+    await post<AuthResponse>("auth/phone/verify", {
+      code: code.trim(),
+      ...(phone ? { phone: phone.trim() } : {}),
+    } satisfies z.input<typeof phoneVerifyRequestSchema>),
   );
 }
 
 /** Signs up with the number proven by its code (taking it back from an account that never proved it). */
 export async function signupWithCode(phone: string, password: string, code: string): Promise<SessionUser> {
-  return sessionUserFrom(await post<AuthResponse>("signup.php", { phone: phone.trim(), password, code: code.trim() }));
+  return sessionUserFrom(
+    await post<AuthResponse>("signup.php", {
+      phone: phone.trim(),
+      password,
+      code: code.trim(),
+    } satisfies z.input<typeof signupRequestSchema>),
+  );
 }

@@ -1,15 +1,13 @@
-import type { Profile as ProfileResponse, ProfileUpdateResponse } from "@storefront/shared";
+import type { z } from "zod";
+import type { Profile as ProfileResponse, ProfileUpdateResponse, updateProfileFieldsSchema } from "@storefront/shared";
 import { get, request } from "./client";
 
 export type Profile = ProfileResponse;
 
 export const getProfile = (userId: string) => get<Profile>("user/profile.php", { id: userId });
 
-export interface ProfileUpdate {
-  displayName: string;
-  country: string;
-  avatar?: File | null;
-}
+/** user/update-profile.php's multipart form: the text fields of shared updateProfileFieldsSchema, both given, and the picture. */
+export type ProfileUpdate = Required<z.input<typeof updateProfileFieldsSchema>> & { avatar?: File | null };
 
 export function updateProfile(update: ProfileUpdate): Promise<ProfileUpdateResponse> {
   const form = new FormData();

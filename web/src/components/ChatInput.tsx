@@ -1,5 +1,6 @@
 /** A chat screen's question box: Enter sends, Shift+Enter starts a new line (and Enter ends an IME's word). */
 import type { RefObject, TextareaHTMLAttributes } from "react";
+import "./ChatScreen.css";
 
 interface Props extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id"> {
   id: string;

@@ -6,6 +6,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { ChatMessage } from "../api/chat";
 import { MessageActions } from "./MessageActions";
+import "./ChatScreen.css";
 
 /** What useChatThread holds: the messages, whether a reply is on its way, and its words so far. */
 interface Thread {

@@ -9,6 +9,7 @@ import { useDrawer } from "../hooks/useDrawer";
 import { useFormat } from "../hooks/useFormat";
 import { DrawerClose, DrawerOverlay } from "./Layout";
 import { TrashIcon } from "./toolIcons";
+import "./ChatScreen.css";
 
 export interface SidebarItem {
   id: string;
@@ -71,15 +72,15 @@ export function ConversationSidebar(props: Props) {
     <>
       <aside
         ref={ref}
-        className={`text-ai__sidebar${props.className ? ` ${props.className}` : ""}${wide ? "" : " drawer--modal"}`}
+        className={`conversation-sidebar${props.className ? ` ${props.className}` : ""}${wide ? "" : " drawer--modal"}`}
         aria-label={heading}
         hidden={!open}
         role={wide ? undefined : "dialog"}
         aria-modal={wide ? undefined : true}
       >
         <DrawerClose onClose={onClose} />
-        <div className="text-ai__sidebar-top">
-          <h2 className="text-ai__sidebar-title">{heading}</h2>
+        <div className="conversation-sidebar__top">
+          <h2 className="conversation-sidebar__title">{heading}</h2>
           <button
             type="button"
             className="btn btn--primary btn--small"
@@ -91,30 +92,37 @@ export function ConversationSidebar(props: Props) {
         </div>
         <input
           type="search"
-          className="input text-ai__search"
+          className="input conversation-sidebar__search"
           placeholder={t(texts.searchPlaceholder)}
           aria-label={t(texts.searchLabel)}
           value={props.search}
           onChange={(e) => props.onSearch(e.target.value)}
         />
-        <ul className="text-ai__list">
+        <ul className="conversation-sidebar__list">
           {items.map((item) => (
-            <li key={item.id} className={item.id === activeId ? "text-ai__item text-ai__item--active" : "text-ai__item"}>
+            <li
+              key={item.id}
+              className={
+                item.id === activeId
+                  ? "conversation-sidebar__item conversation-sidebar__item--active"
+                  : "conversation-sidebar__item"
+              }
+            >
               <button
                 type="button"
-                className="text-ai__item-open"
+                className="conversation-sidebar__item-open"
                 onClick={() => props.onOpen(item.id)}
                 aria-current={item.id === activeId}
               >
-                <span className="text-ai__item-title" dir="auto">
+                <span className="conversation-sidebar__item-title" dir="auto">
                   {item.title}
                 </span>
-                {item.detail && <span className="text-ai__item-date">{item.detail}</span>}
+                {item.detail && <span className="conversation-sidebar__item-detail">{item.detail}</span>}
               </button>
               {onDelete && (
                 <button
                   type="button"
-                  className="icon-button text-ai__item-delete"
+                  className="icon-button conversation-sidebar__item-delete"
                   aria-label={t("textAi.deleteLabel", { title: item.title })}
                   onClick={() => onDelete(item)}
                 >
@@ -124,7 +132,7 @@ export function ConversationSidebar(props: Props) {
             </li>
           ))}
           {items.length === 0 && !props.loading && (
-            <li className="text-ai__none">{t(props.search ? texts.noMatches : texts.empty)}</li>
+            <li className="conversation-sidebar__none">{t(props.search ? texts.noMatches : texts.empty)}</li>
           )}
         </ul>
         {props.footer}

@@ -7,7 +7,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { ChatMessage } from "../api/chat";
+import type { ChatMessage, ChatRequest } from "../api/chat";
 import { loadConversation, saveConversation, type ConversationSummary, type SaveConversation } from "../api/conversations";
 import type { ConversationKind } from "../components/ConversationSidebar";
 import { useToast } from "../components/Toasts";
@@ -16,6 +16,7 @@ import { useUser } from "./useAuth";
 import { useChatThread, type AskResult } from "./useChatThread";
 import { useConversationList } from "./useConversationList";
 import { useFormat } from "./useFormat";
+import { useLateJobFailure } from "./useLateJobFailure";
 import { useMediaQuery } from "./useMediaQuery";
 import { useStoredString } from "./useStoredState";
 
@@ -25,9 +26,11 @@ interface Options {
   storageKey?: string;
   /** The texts of a conversation the search looks in (the title alone by default). */
   searchIn?: (c: ConversationSummary) => (string | undefined)[];
+  /** A question's job failed after its call had ended (useLateJobFailure); it is also the failure. */
+  onLateFailure?: (error: unknown) => void;
 }
 
-export function useConversationScreen({ kind, storageKey, searchIn }: Options) {
+export function useConversationScreen({ kind, storageKey, searchIn, onLateFailure }: Options) {
   const { t } = useTranslation();
   const user = useUser();
   const toast = useToast();
@@ -41,6 +44,10 @@ export function useConversationScreen({ kind, storageKey, searchIn }: Options) {
   /** Why the last question failed (an API error), until the next one is sent or the conversation changes. */
   const [failure, setFailure] = useState<unknown>(null);
   const { setMessages } = thread;
+  const watchLate = useLateJobFailure((error) => {
+    setFailure(error);
+    onLateFailure?.(error);
+  });
 
   useEffect(() => {
     setSidebarOpen(wide);
@@ -84,7 +91,12 @@ export function useConversationScreen({ kind, storageKey, searchIn }: Options) {
   }
 
   /** Asks `text` after `history` in conversation `id`; a failed question goes back in the box. */
-  async function ask(text: string, history: ChatMessage[], avatarType: string, id = conversationId): Promise<AskResult> {
+  async function ask(
+    text: string,
+    history: ChatMessage[],
+    avatarType: ChatRequest["avatarType"],
+    id = conversationId,
+  ): Promise<AskResult> {
     setFailure(null);
     const result = await thread.ask({
       text,
@@ -96,7 +108,10 @@ export function useConversationScreen({ kind, storageKey, searchIn }: Options) {
     });
     if (!result.ok) {
       setInput(text);
-      if ("error" in result) setFailure(result.error);
+      if ("error" in result) {
+        setFailure(result.error);
+        watchLate(result.error);
+      }
     }
     return result;
   }

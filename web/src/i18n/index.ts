@@ -15,22 +15,50 @@ const PUBLIC_CATALOGS: Record<Language, () => Promise<{ default: Catalog }>> = {
   en: () => import("virtual:i18n-public/en"),
   ar: () => import("virtual:i18n-public/ar"),
 };
+/** The sign-in and sign-up pages' texts, which the home page does without. */
+const SIGN_IN_CATALOGS: Record<Language, () => Promise<{ default: Catalog }>> = {
+  en: () => import("virtual:i18n-sign-in/en"),
+  ar: () => import("virtual:i18n-sign-in/ar"),
+};
 const FULL_CATALOGS: Record<Language, () => Promise<{ default: Catalog }>> = {
   en: () => import("@storefront/shared/i18n/en.json"),
   ar: () => import("@storefront/shared/i18n/ar.json"),
 };
 const fullLoads = new Map<Language, Promise<void>>();
+const signInLoads = new Map<Language, Promise<void>>();
+
+/** Adds a catalog part to the language's texts, once per language and part. */
+function loadOnce(
+  loads: Map<Language, Promise<void>>,
+  parts: Record<Language, () => Promise<{ default: Catalog }>>,
+  language: Language,
+): Promise<void> {
+  let load = loads.get(language);
+  if (!load) {
+    load = parts[language]().then((catalog) => {
+      i18n.addResourceBundle(language, "translation", catalog.default, true, true);
+    });
+    loads.set(language, load);
+  }
+  return load;
+}
 
 /** The whole catalog of a language (every screen's texts); screens await it before rendering. */
 export function ensureFullCatalog(language: Language = currentLanguage()): Promise<void> {
-  let load = fullLoads.get(language);
-  if (!load) {
-    load = FULL_CATALOGS[language]().then((catalog) => {
-      i18n.addResourceBundle(language, "translation", catalog.default, true, true);
-    });
-    fullLoads.set(language, load);
-  }
-  return load;
+  return loadOnce(fullLoads, FULL_CATALOGS, language);
+}
+
+/** The sign-in and sign-up forms' texts (also in the full catalog); those two pages await them before rendering. */
+export function ensureSignInTexts(language: Language = currentLanguage()): Promise<void> {
+  return loadOnce(signInLoads, SIGN_IN_CATALOGS, language);
+}
+
+/**
+ * Starts downloading the sign-in texts of the language the page will start in, before i18next is
+ * up (main.tsx), so they come beside the public texts; `ensureSignInTexts` adds them once it is.
+ */
+export function preloadSignInTexts(): void {
+  SIGN_IN_CATALOGS[storedLanguage()]().catch(() => undefined);
 }
 
 async function ensureCatalog(language: Language): Promise<void> {

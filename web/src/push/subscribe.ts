@@ -3,7 +3,8 @@
  * in the interface's language (api/src/routes/push/push.ts). The browser asks the user's permission
  * only when `enablePush` is called, from a button they pressed (PushOffer).
  */
-import type { Language } from "@storefront/shared";
+import type { z } from "zod";
+import type { Language, pushKeyResponseSchema } from "@storefront/shared";
 import { get, post } from "../api/client";
 
 export type PushState = "unsupported" | "default" | "denied" | "granted";
@@ -19,7 +20,7 @@ export async function enablePush(language: Language): Promise<PushState> {
   const permission = await Notification.requestPermission();
   if (permission !== "granted") return permission;
   const registration = await navigator.serviceWorker.ready;
-  const { publicKey } = await get<{ publicKey: string }>("/push/key");
+  const { publicKey } = await get<z.output<typeof pushKeyResponseSchema>>("/push/key");
   const subscription =
     (await registration.pushManager.getSubscription()) ??
     (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey }));

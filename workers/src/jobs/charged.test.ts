@@ -279,7 +279,44 @@ describe("chargedProcessor", () => {
       {
         userId,
         event: "job:failed",
-        payload: { jobId: `chat-${seq}`, queue: "chat", code: "daily_cap_reached", error: MESSAGES.dailyCapReached, refunded: 0 },
+        // The refusal's figures, for the subscriber's text (the web's 402 text of the daily cap).
+        payload: {
+          jobId: `chat-${seq}`,
+          queue: "chat",
+          code: "daily_cap_reached",
+          error: MESSAGES.dailyCapReached,
+          refunded: 0,
+          cap: 15,
+          spent: 10,
+          needed: 10,
+        },
+      },
+    ]);
+  });
+
+  it("refuses to charge a rerun the balance no longer covers, and pushes the coins needed and available", async () => {
+    const { userId, holdKey } = await heldJob();
+    await releaseHold(holdKey, "no live worker", "test");
+    await ctx.redis.set(rerunMarkerKey("chat", `chat-${seq}`), "1", "EX", 60);
+    // Meanwhile the user spent 45 of the 50 coins the release gave back: the rerun's 10 are not there.
+    await debit(userId, 45, `elsewhere:${userId}`, "image");
+    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: "not paid for" }));
+    const failed = processor(fakeJob(chatData(userId, holdKey)));
+    await expect(failed).rejects.toThrow(/^\[insufficient_coins\] /u);
+    expect(await coins(userId)).toBe(5);
+    expect(pushes).toEqual([
+      {
+        userId,
+        event: "job:failed",
+        payload: {
+          jobId: `chat-${seq}`,
+          queue: "chat",
+          code: "insufficient_coins",
+          error: MESSAGES.insufficientCoins,
+          refunded: 0,
+          needed: 10,
+          available: 5,
+        },
       },
     ]);
   });

@@ -18,6 +18,7 @@ import {
   type JobFailureCode,
   type JobResult,
   type JobResultInput,
+  type ServerEvents,
 } from "@storefront/shared";
 import {
   DailyCapError,
@@ -101,10 +102,14 @@ class RerunRefused extends UnrecoverableError {
   constructor(
     readonly code: "insufficient_coins" | "daily_cap_reached",
     message: string,
+    /** The refusal's figures, pushed with job:failed for the subscriber's text. */
+    readonly figures: RefusalFigures,
   ) {
     super(message);
   }
 }
+
+type RefusalFigures = Pick<ServerEvents["job:failed"], "needed" | "available" | "cap" | "spent">;
 
 /** The subscriber-facing code of a final failure; the detail goes to the logs and failedReason only. */
 export function failureCode(error: unknown): JobFailureCode {
@@ -257,7 +262,8 @@ export function chargedProcessor<Q extends HeldQueueName>(
         // The provider's error without the subscriber's text: failedReason is what the queue monitor shows.
         const detail = scrubbedReason(userFacingReason(error), job.data);
         // If the refund itself cannot be written now, the hold sweeper releases it later.
-        await failFinally(ctx, queue, jobId, base, code, detail, log).catch((refundError: unknown) =>
+        const figures = error instanceof RerunRefused ? error.figures : {};
+        await failFinally(ctx, queue, jobId, base, { code, detail, figures }, log).catch((refundError: unknown) =>
           log.error({ err: refundError }, "releasing the hold failed; the sweeper will release it"),
         );
         await hooks
@@ -371,9 +377,16 @@ async function holdAgain({ ctx, holdKey, userId }: HoldOf): Promise<void> {
       ctx.pusher.toUser(userId, "wallet:updated", { coins: charged.balanceAfter, reason: `hold:${original.feature ?? ""}` });
   } catch (error) {
     if (error instanceof InsufficientCoinsError)
-      throw new RerunRefused("insufficient_coins", "Not enough coins when the queued request finally ran");
+      throw new RerunRefused("insufficient_coins", "Not enough coins when the queued request finally ran", {
+        needed: error.needed,
+        available: error.available,
+      });
     if (error instanceof DailyCapError)
-      throw new RerunRefused("daily_cap_reached", "Past the daily spending cap when the queued request finally ran");
+      throw new RerunRefused("daily_cap_reached", "Past the daily spending cap when the queued request finally ran", {
+        cap: error.cap,
+        spent: error.spent,
+        needed: error.needed,
+      });
     throw error;
   }
 }
@@ -383,8 +396,7 @@ async function failFinally(
   queue: HeldQueueName,
   jobId: string,
   base: Partial<ChargedJobBase>,
-  code: JobFailureCode,
-  detail: string,
+  { code, detail, figures }: { code: JobFailureCode; detail: string; figures: RefusalFigures },
   log: Logger,
 ): Promise<void> {
   log.warn({ code, reason: detail }, "job failed for good; releasing its hold");
@@ -399,6 +411,7 @@ async function failFinally(
     code,
     error: JOB_FAILURE_TEXT[code],
     refunded: refund?.amount ?? 0,
+    ...figures,
   });
   if (refund?.balanceAfter != null) {
     ctx.pusher.toUser(base.userId, "wallet:updated", { coins: refund.balanceAfter, reason: "release" });

@@ -91,6 +91,20 @@ describe("sweepHolds", () => {
     expect(await LedgerEntry.countDocuments({ key: `release:${lost.holdKey}` })).toBe(1);
   });
 
+  it("refunds a hold whose stored queue is no known queue, without a job:failed push naming it", async () => {
+    const lost = await heldFor("chat", false);
+    await LedgerEntry.collection.updateOne({ key: lost.holdKey }, { $set: { queue: "retired-queue" } });
+    await backdate(lost.holdKey, Date.now() - 5 * 60_000);
+    pushes.length = 0;
+
+    const report = await sweepHolds(ctx);
+    expect(report.released).toBe(1);
+    expect(await stateOf(lost.holdKey)).toBe("released");
+    expect(await coinsOf(lost.userId)).toBe(30);
+    expect(pushes.filter((p) => p.event === "job:failed")).toEqual([]);
+    expect(pushes.find((p) => p.event === "wallet:updated")?.payload).toEqual({ coins: 30, reason: "release" });
+  });
+
   it("fails a stale processing video and refunds it once, on every later run too", async () => {
     seq += 1;
     const user = await User.create({ phone: `+40${Date.now()}${seq}`, passwordHash: "x" });

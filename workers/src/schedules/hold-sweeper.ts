@@ -4,7 +4,7 @@
  * often, or the refund write failed), or has waited past HOLD_MAX_AGE_MS (expired). A video
  * whose job can no longer end it is failed here too (polling must end, and GETs never write).
  */
-import { CHARGED_QUEUES, JOB_FAILURE_TEXT, parseJobFailure, type ChargedQueueName } from "@storefront/shared";
+import { CHARGED_QUEUES, isHeldQueue, JOB_FAILURE_TEXT, parseJobFailure, type ChargedQueueName } from "@storefront/shared";
 import {
   completeVideo,
   failVideo,
@@ -84,14 +84,18 @@ export async function sweepHolds(ctx: ScheduleContext, now = new Date()): Promis
     if (!refund) continue;
     report.released += 1;
     const userId = hold.userId.toString();
-    ctx.log.warn({ holdKey: hold.key, jobId: hold.jobId, verdict }, "released a stuck hold");
-    ctx.pusher.toUser(userId, "job:failed", {
-      jobId: hold.jobId ?? "",
-      queue: hold.queue ?? "",
-      code: "job_failed",
-      error: JOB_FAILURE_TEXT.job_failed,
-      refunded: refund.amount,
-    });
+    ctx.log.warn({ holdKey: hold.key, jobId: hold.jobId, queue: hold.queue, verdict }, "released a stuck hold");
+    // A stored queue name this code does not know (a retired queue, a hand-edited entry) has no
+    // screen waiting on it: the refund and the balance push still go out, the job:failed push does not.
+    if (isHeldQueue(hold.queue))
+      ctx.pusher.toUser(userId, "job:failed", {
+        jobId: hold.jobId ?? "",
+        queue: hold.queue,
+        code: "job_failed",
+        error: JOB_FAILURE_TEXT.job_failed,
+        refunded: refund.amount,
+      });
+    else ctx.log.warn({ holdKey: hold.key, queue: hold.queue }, "released hold names no known queue: no job:failed push");
     if (refund.balanceAfter !== null)
       ctx.pusher.toUser(userId, "wallet:updated", { coins: refund.balanceAfter, reason: "release" });
   }

@@ -1,113 +1,167 @@
-/** Typed fetchers of the administrator calls of SPEC §7, on the app's one fetch wrapper. */
+/**
+ * Typed fetchers of the administrator calls of SPEC §7, on the app's one fetch wrapper. Each call
+ * is typed by its route's schemas (api/src/routes, shared/src/schemas): what it answers is the
+ * response schema's output, what it sends the body schema's input. Types only: no zod at run time.
+ */
+import type { z } from "zod";
 import type {
-  AdminAccount,
-  AdminRecord,
-  AdminRole,
-  AdminUsersResponse,
-  AnalyticsResponse,
-  AuditEntry,
-  CreateRedemptionBatchResponse,
-  DashboardStats,
-  PackageAssignment,
-  PricingRow,
-  QueuesResponse,
-  RedemptionBatchView,
+  adminAccountResponseSchema,
+  adminLoginRequestSchema,
+  adminLoginResponseSchema,
+  adminSessionResponseSchema,
+  adminsResponseSchema,
+  adminUsersResponseSchema,
+  analyticsResponseSchema,
+  assignPackageRequestSchema,
+  assignPackageResponseSchema,
+  auditLogResponseSchema,
+  createAdminRequestSchema,
+  createPackageRequestSchema,
+  createRedemptionBatchRequestSchema,
+  createRedemptionBatchResponseSchema,
+  dashboardResponseSchema,
+  messageResponseSchema,
+  pageInfoSchema,
+  queueJobActionRequestSchema,
+  queuesResponseSchema,
+  redemptionBatchesResponseSchema,
+  smsGatewayConfigResponseSchema,
+  smsGatewayConfigSaveSchema,
+  smsGatewayConfigsResponseSchema,
+  smsGatewayConfigUpdateSchema,
+  smsGatewayTestResponseSchema,
+  smsIntegrationActionSchema,
+  smsIntegrationConfigRequestSchema,
+  smsIntegrationConfigResponseSchema,
+  smsLogsResponseSchema,
   SmsGatewayView,
   SmsIntegrationConfigView,
-  TierRow,
-  WalletPackage,
+  successSchema,
+  toggleUserRequestSchema,
+  toggleUserResponseSchema,
+  updateAdminRequestSchema,
+  updatePackageRequestSchema,
+  updateRedemptionBatchRequestSchema,
+  updateRedemptionBatchResponseSchema,
+  updateUserTierRequestSchema,
+  updateUserTierResponseSchema,
+  userPackagesResponseSchema,
+  walletConfigRequestSchema,
+  walletConfigResponseSchema,
+  walletConfigSaveResponseSchema,
+  walletPackageSaveResponseSchema,
+  walletPackagesResponseSchema,
 } from "@storefront/shared";
 import { get, post, request, type Query } from "../../api/client";
 
-export interface Paged {
-  total: number;
-  page: number;
-  total_pages: number;
-}
+/** What a call answers: its route's response schema, as parsed. */
+type Res<S extends z.ZodType> = z.output<S>;
+/** What a call sends: its route's body schema, before the server parses it. */
+type Req<S extends z.ZodType> = z.input<S>;
+
+/** The page figures of an admin list (shared pageInfoSchema). */
+export type Paged = Res<typeof pageInfoSchema>;
+
+/** The test_gateway action's fields; the rotate action's answer is the other half of the union. */
+type GatewayTest = Extract<Req<typeof smsIntegrationActionSchema>, { action: "test_gateway" }>;
+type SmsActionResponse = Res<typeof smsGatewayTestResponseSchema>;
 
 export const adminApi = {
   login: (username: string, password: string) =>
-    post<{ success: true; admin: AdminRecord }>("admin/login.php", { username, password }),
-  logout: () => post<{ success: true }>("admin/logout.php"),
-  session: () => get<{ success: true; admin: AdminRecord }>("admin/session.php"),
+    post<Res<typeof adminLoginResponseSchema>>("admin/login.php", {
+      username,
+      password,
+    } satisfies Req<typeof adminLoginRequestSchema>),
+  logout: () => post<Res<typeof successSchema>>("admin/logout.php"),
+  session: () => get<Res<typeof adminSessionResponseSchema>>("admin/session.php"),
 
-  dashboard: () => get<{ success: true; stats: DashboardStats }>("admin/dashboard-data.php"),
+  dashboard: () => get<Res<typeof dashboardResponseSchema>>("admin/dashboard-data.php"),
 
-  users: (query: Query) => get<AdminUsersResponse>("admin/users.php", query),
-  setActive: (userId: string, isActive: boolean) => request("admin/users.php", { method: "PUT", body: { userId, isActive } }),
+  users: (query: Query) => get<Res<typeof adminUsersResponseSchema>>("admin/users.php", query),
+  setActive: (userId: string, isActive: boolean) =>
+    request<Res<typeof toggleUserResponseSchema>>("admin/users.php", {
+      method: "PUT",
+      body: { userId, isActive } satisfies Req<typeof toggleUserRequestSchema>,
+    }),
   updateTier: (userId: string, newCoins: number, newTier: number) =>
-    post<{ success: true; newTier: number; newCoins: number }>("admin/update-user-tier.php", { userId, newCoins, newTier }),
+    post<Res<typeof updateUserTierResponseSchema>>("admin/update-user-tier.php", {
+      userId,
+      newCoins,
+      newTier,
+    } satisfies Req<typeof updateUserTierRequestSchema>),
 
-  packages: () => get<{ success: true; packages: WalletPackage[] }>("admin/wallet-packages-simple.php"),
-  savePackage: (body: PackageForm & { id?: string }) =>
-    request<{ success: true; package: WalletPackage }>("admin/wallet-packages-simple.php", {
+  packages: () => get<Res<typeof walletPackagesResponseSchema>>("admin/wallet-packages-simple.php"),
+  savePackage: (body: Req<typeof createPackageRequestSchema> | Req<typeof updatePackageRequestSchema>) =>
+    request<Res<typeof walletPackageSaveResponseSchema>>("admin/wallet-packages-simple.php", {
       method: body.id ? "PUT" : "POST",
       body,
     }),
-  deletePackage: (id: string) => request("admin/wallet-packages-simple.php", { method: "DELETE", query: { id } }),
+  deletePackage: (id: string) =>
+    request<Res<typeof messageResponseSchema>>("admin/wallet-packages-simple.php", { method: "DELETE", query: { id } }),
 
-  userPackages: (userId: string) => get<{ success: true; packages: PackageAssignment[] }>("admin/user-packages.php", { userId }),
-  assign: (body: { userId: string; packageId: string; expiresAt: string | null; autoRenew: boolean }) =>
-    post<{ success: true; coinsAdded: number }>("admin/user-packages.php", body),
-  removeAssignment: (id: string) => request("admin/user-packages.php", { method: "DELETE", query: { id } }),
+  userPackages: (userId: string) => get<Res<typeof userPackagesResponseSchema>>("admin/user-packages.php", { userId }),
+  assign: (body: Req<typeof assignPackageRequestSchema>) =>
+    post<Res<typeof assignPackageResponseSchema>>("admin/user-packages.php", body),
+  removeAssignment: (id: string) =>
+    request<Res<typeof successSchema>>("admin/user-packages.php", { method: "DELETE", query: { id } }),
 
-  walletConfig: () => get<{ success: true; pricing: PricingRow[]; tiers: TierRow[] }>("admin/wallet-config.php"),
-  saveWalletConfig: (pricing: unknown[], tiers: unknown[]) =>
-    request("admin/wallet-config.php", { method: "PUT", body: { pricing, tiers } }),
+  walletConfig: () => get<Res<typeof walletConfigResponseSchema>>("admin/wallet-config.php"),
+  saveWalletConfig: (body: Req<typeof walletConfigRequestSchema>) =>
+    request<Res<typeof walletConfigSaveResponseSchema>>("admin/wallet-config.php", { method: "PUT", body }),
 
   redemptionBatches: (batchId?: string) =>
-    get<{
-      success: true;
-      batches: RedemptionBatchView[];
-      redemptions?: { user_id: string; phone: string | null; coins: number; at: string }[];
-    }>("admin/redemption-codes.php", batchId ? { batchId } : undefined),
-  createRedemptionBatch: (body: { label: string; count: number; coins: number; usesPerCode: number; expiresAt: string }) =>
-    post<CreateRedemptionBatchResponse>("admin/redemption-codes.php", body),
+    get<Res<typeof redemptionBatchesResponseSchema>>("admin/redemption-codes.php", batchId ? { batchId } : undefined),
+  createRedemptionBatch: (body: Req<typeof createRedemptionBatchRequestSchema>) =>
+    post<Res<typeof createRedemptionBatchResponseSchema>>("admin/redemption-codes.php", body),
   setRedemptionBatch: (id: string, enabled: boolean) =>
-    request<{ success: true; batch: RedemptionBatchView }>("admin/redemption-codes.php", {
+    request<Res<typeof updateRedemptionBatchResponseSchema>>("admin/redemption-codes.php", {
       method: "PUT",
-      body: { id, enabled },
+      body: { id, enabled } satisfies Req<typeof updateRedemptionBatchRequestSchema>,
     }),
 
-  analytics: (from: string, to: string) => get<AnalyticsResponse>("admin/analytics.php", { from, to }),
+  analytics: (from: string, to: string) => get<Res<typeof analyticsResponseSchema>>("admin/analytics.php", { from, to }),
 
-  queues: () => get<QueuesResponse>("admin/queues.php"),
-  jobAction: (queue: string, jobId: string, action: "retry" | "remove") => post("admin/queues.php", { queue, jobId, action }),
+  queues: () => get<Res<typeof queuesResponseSchema>>("admin/queues.php"),
+  jobAction: (queue: string, jobId: string, action: "retry" | "remove") =>
+    post<Res<typeof successSchema>>("admin/queues.php", { queue, jobId, action } satisfies Req<
+      typeof queueJobActionRequestSchema
+    >),
 
-  admins: () => get<{ success: true; admins: AdminAccount[] }>("admin/admins.php"),
-  createAdmin: (body: { username: string; role: AdminRole; password: string }) =>
-    post<{ success: true; admin: AdminAccount }>("admin/admins.php", body),
-  updateAdmin: (body: { id: string; role?: AdminRole; isActive?: boolean; password?: string }) =>
-    request<{ success: true; admin: AdminAccount }>("admin/admins.php", { method: "PUT", body }),
+  admins: () => get<Res<typeof adminsResponseSchema>>("admin/admins.php"),
+  createAdmin: (body: Req<typeof createAdminRequestSchema>) =>
+    post<Res<typeof adminAccountResponseSchema>>("admin/admins.php", body),
+  updateAdmin: (body: Req<typeof updateAdminRequestSchema>) =>
+    request<Res<typeof adminAccountResponseSchema>>("admin/admins.php", { method: "PUT", body }),
 
-  audit: (query: Query) => get<{ success: true; logs: AuditEntry[] } & Paged>("admin/audit-log.php", query),
+  audit: (query: Query) => get<Res<typeof auditLogResponseSchema>>("admin/audit-log.php", query),
 
-  smsConfigs: () => get<{ success: true; configs: SmsGateway[] }>("admin/sms-config.php"),
-  saveSmsConfig: (body: SmsGatewayForm & { id?: string }) =>
-    request("admin/sms-config.php", { method: body.id ? "PUT" : "POST", body }),
-  deleteSmsConfig: (id: string) => request("admin/sms-config.php", { method: "DELETE", query: { id } }),
+  smsConfigs: () => get<Res<typeof smsGatewayConfigsResponseSchema>>("admin/sms-config.php"),
+  saveSmsConfig: (body: Req<typeof smsGatewayConfigSaveSchema> | Req<typeof smsGatewayConfigUpdateSchema>) =>
+    request<Res<typeof smsGatewayConfigResponseSchema>>("admin/sms-config.php", { method: body.id ? "PUT" : "POST", body }),
+  deleteSmsConfig: (id: string) =>
+    request<Res<typeof successSchema>>("admin/sms-config.php", { method: "DELETE", query: { id } }),
 
-  smsIntegration: () => get<{ success: true; config: SmsIntegrationConfig }>("sms/integration/config.php"),
-  saveSmsIntegration: (config: SmsIntegrationForm) =>
-    post<{ success: true; config: SmsIntegrationConfig }>("sms/integration/config.php", config),
+  smsIntegration: () => get<Res<typeof smsIntegrationConfigResponseSchema>>("sms/integration/config.php"),
+  saveSmsIntegration: (config: Req<typeof smsIntegrationConfigRequestSchema>) =>
+    post<Res<typeof smsIntegrationConfigResponseSchema>>("sms/integration/config.php", config),
   /** Tests the form's URL and credentials (the password only when typed: a changed URL needs it). */
-  testSmsGateway: (
-    gateway: Pick<SmsIntegrationForm, "gateway_url" | "gateway_format" | "gateway_username" | "gateway_password">,
-  ) =>
-    request<{ success: boolean; test_result?: { success: boolean; error?: string }; error?: string }>(
-      "sms/integration/config.php",
-      {
-        method: "PUT",
-        body: { action: "test_gateway", ...gateway, ...(gateway.gateway_password ? {} : { gateway_password: undefined }) },
-      },
-    ),
+  testSmsGateway: (gateway: Omit<GatewayTest, "action">) =>
+    request<Extract<SmsActionResponse, { test_result: unknown }>>("sms/integration/config.php", {
+      method: "PUT",
+      body: {
+        action: "test_gateway",
+        ...gateway,
+        ...(gateway.gateway_password ? {} : { gateway_password: undefined }),
+      } satisfies GatewayTest,
+    }),
   /** A new webhook secret, answered this once. */
   rotateWebhookSecret: () =>
-    request<{ success: true; webhook_secret: string; config: SmsIntegrationConfig }>("sms/integration/config.php", {
+    request<Extract<SmsActionResponse, { webhook_secret: string }>>("sms/integration/config.php", {
       method: "PUT",
-      body: { action: "rotate_webhook_secret" },
+      body: { action: "rotate_webhook_secret" } satisfies Req<typeof smsIntegrationActionSchema>,
     }),
-  smsLogs: <T>(query: Query) => get<{ success: true; data: T }>("sms/integration/logs.php", query),
+  /** One of the three views; `action` in the answer says which `data` holds. */
+  smsLogs: (query: Query) => get<Res<typeof smsLogsResponseSchema>>("sms/integration/logs.php", query),
 };
 
 /** The package form's values as the inputs hold them; the server parses and validates. */

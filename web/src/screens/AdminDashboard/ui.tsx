@@ -1,11 +1,8 @@
-/** Small pieces the admin sections share: pager, table, section card, load state. */
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from "react";
+/** Small pieces the admin sections share: panel, pager, table, permission check, number and date formats. */
+import { useLayoutEffect, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { roleAllows, type AdminPermission } from "@storefront/shared";
-import { ApiError } from "../../api/client";
 import { errorMessage } from "../../api/errors";
-import { ConfirmDialog, useModalDialog } from "../../components/ConfirmDialog";
-import { useToast } from "../../components/Toasts";
 import { localeOf } from "../../lib/locale";
 import { useAdmin } from "./context";
 
@@ -96,58 +93,46 @@ export function Table<T>({
   );
 }
 
+/** A row of tabs; the caller draws the current tab's panel. */
+export function Tabs<T extends string>({
+  tabs,
+  current,
+  onSelect,
+  label,
+  ariaLabel,
+  small = false,
+}: {
+  tabs: readonly T[];
+  current: T;
+  onSelect(tab: NoInfer<T>): void;
+  /** Each tab's text. */
+  label(tab: NoInfer<T>): string;
+  /** The name of the row of tabs. */
+  ariaLabel?: string;
+  small?: boolean;
+}) {
+  return (
+    <div className={small ? "admin-tabs admin-tabs--small" : "admin-tabs"} role="tablist" aria-label={ariaLabel}>
+      {tabs.map((tab) => (
+        <button
+          key={tab}
+          type="button"
+          role="tab"
+          aria-selected={current === tab}
+          className={`admin-tab${current === tab ? " is-current" : ""}`}
+          onClick={() => onSelect(tab)}
+        >
+          {label(tab)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 /** Whether the signed-in administrator's role holds a permission (the server checks it again). */
 export function useCan(): (permission: AdminPermission) => boolean {
   const { admin } = useAdmin();
   return (permission) => roleAllows(admin.role, permission);
-}
-
-/**
- * Loads data once and on `reload()`; a failure shows the section's SPEC §8 toast, and a 401
- * sends the administrator back to the login.
- */
-export function useLoad<T>(
-  load: () => Promise<T>,
-  failText: string,
-  /** Loads again whenever this changes (page, filters). */
-  key = "",
-): { data: T | null; loading: boolean; failed: boolean; reload(): void } {
-  const toast = useToast();
-  const { sessionExpired } = useAdmin();
-  const [data, setData] = useState<T | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [failed, setFailed] = useState(false);
-  const [tick, setTick] = useState(0);
-  const loadRef = useRef(load);
-  const failRef = useRef(failText);
-  useEffect(() => {
-    loadRef.current = load;
-    failRef.current = failText;
-  });
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    loadRef.current().then(
-      (value) => {
-        if (!live) return;
-        setData(value);
-        setFailed(false);
-        setLoading(false);
-      },
-      (error: unknown) => {
-        if (!live) return;
-        setFailed(true);
-        setLoading(false);
-        if (error instanceof ApiError && error.status === 401) sessionExpired();
-        else toast.error(failRef.current);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [tick, key, toast, sessionExpired]);
-  const reload = useCallback(() => setTick((n) => n + 1), []);
-  return { data, loading, failed, reload };
 }
 
 /** The translated text of the server's error code, or the fallback (never the server's English text). */
@@ -160,109 +145,4 @@ export function formatNumber(value: number, language: string): string {
 export function formatDate(iso: string | null, language: string): string {
   if (!iso) return "—";
   return new Intl.DateTimeFormat(localeOf(language), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
-}
-
-/** A modal form dialog on <dialog> (focus kept inside by the browser, Escape closes). */
-export function Modal({
-  open,
-  title,
-  onClose,
-  children,
-}: {
-  open: boolean;
-  title: string;
-  onClose(): void;
-  children: ReactNode;
-}) {
-  const ref = useModalDialog(open);
-  return (
-    <dialog
-      ref={ref}
-      className="dialog admin-modal"
-      aria-label={title}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-    >
-      {open && (
-        <>
-          <h2 className="dialog__title">{title}</h2>
-          {children}
-        </>
-      )}
-    </dialog>
-  );
-}
-
-/** An admin form's Cancel and submit buttons; the submit one shows `busyLabel` and is disabled while busy. */
-export function FormActions({
-  onCancel,
-  busy,
-  label,
-  busyLabel,
-}: {
-  onCancel(): void;
-  busy: boolean;
-  label: string;
-  busyLabel: string;
-}) {
-  const { t } = useTranslation();
-  return (
-    <div className="dialog__actions">
-      <button type="button" className="btn btn--secondary" onClick={onCancel}>
-        {t("admin.common.cancel")}
-      </button>
-      <button type="submit" className="btn btn--primary" disabled={busy}>
-        {busy ? busyLabel : label}
-      </button>
-    </div>
-  );
-}
-
-/**
- * Deleting a listed item after a confirmation: `ask(item)` opens `dialog`; confirming deletes the
- * item, toasts `deleted` or `failed`, and calls `onDeleted` (the section reloads) on success.
- */
-export function useConfirmedDelete<T>({
-  remove,
-  title,
-  message,
-  deleted,
-  failed,
-  onDeleted,
-}: {
-  remove(item: T): Promise<unknown>;
-  title: string;
-  /** The question; also rendered, with no item, while the dialog is closed. */
-  message(item: T | null): string;
-  deleted: string;
-  failed: string;
-  onDeleted(): void;
-}): { ask(item: T): void; dialog: ReactNode } {
-  const toast = useToast();
-  const [item, setItem] = useState<T | null>(null);
-
-  async function confirm(target: T) {
-    setItem(null);
-    try {
-      await remove(target);
-      toast.success(deleted);
-      onDeleted();
-    } catch {
-      toast.error(failed);
-    }
-  }
-
-  const dialog = (
-    <ConfirmDialog
-      open={item !== null}
-      title={title}
-      message={message(item)}
-      danger
-      onConfirm={() => item && void confirm(item)}
-      onCancel={() => setItem(null)}
-    />
-  );
-  return { ask: (target) => setItem(target), dialog };
 }

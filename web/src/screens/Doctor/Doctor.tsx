@@ -17,7 +17,6 @@ import { DoctorComposer } from "./DoctorComposer";
 import { isTooLong } from "./DoctorPrice";
 import { DoctorSidebar } from "./DoctorSidebar";
 import { DoctorThread } from "./DoctorThread";
-import "../TextAI/TextAI.css";
 import "./Doctor.css";
 
 const newConversationId = () => `conv_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
@@ -62,7 +61,7 @@ export default function Doctor() {
         {t("doctor.skipLink")}
       </a>
       <DoctorSidebar screen={screen} onNew={screen.newChat} />
-      <div className="text-ai__main">
+      <div className="chat-screen__main">
         <PageHeader
           title={
             <>

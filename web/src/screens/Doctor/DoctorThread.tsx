@@ -33,7 +33,7 @@ export function DoctorThread({ screen, onRetry }: { screen: ConversationScreen; 
         // Whether the reply's words can arrive as they are written (the live connection is up).
         data-live={live ? "on" : "off"}
         id="main"
-        className="text-ai__thread"
+        className="chat-screen__thread"
         ref={threadRef}
         onScroll={(e) => {
           const el = e.currentTarget;
@@ -48,7 +48,7 @@ export function DoctorThread({ screen, onRetry }: { screen: ConversationScreen; 
           <p>{t("doctor.disclaimer", { defaultValue: MEDICAL_DISCLAIMER })}</p>
         </section>
         {messages.length === 0 ? (
-          <div className="text-ai__empty">
+          <div className="chat-screen__empty">
             <h2>{t("doctor.emptyTitle")}</h2>
             <p>{t("doctor.emptyText")}</p>
           </div>

@@ -5,7 +5,8 @@
  */
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { PASSWORD_MIN } from "@storefront/shared";
+import type { z } from "zod";
+import { PASSWORD_MIN, type changePasswordRequestSchema } from "@storefront/shared";
 import { errorMessage } from "../../api/errors";
 import { ApiError, post } from "../../api/client";
 import { useToast } from "../../components/Toasts";
@@ -35,7 +36,10 @@ export function ChangePassword() {
     if (Object.keys(found).length) return;
     setSaving(true);
     try {
-      await post("user/change-password.php", { currentPassword: current, newPassword: next });
+      await post("user/change-password.php", {
+        currentPassword: current,
+        newPassword: next,
+      } satisfies z.input<typeof changePasswordRequestSchema>);
       setCurrent("");
       setNext("");
       toast.success(t("profile.password.changed"));

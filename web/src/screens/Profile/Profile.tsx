@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { COUNTRIES, LIMITS } from "@storefront/shared";
 import { getProfile, updateProfile } from "../../api/profile";
+import { ErrorAlert, Form, InputField, SelectField } from "../../components/Form";
 import { BackButton, PageHeader, initialOf } from "../../components/Layout";
 import { useToast } from "../../components/Toasts";
 import { useUser } from "../../hooks/useAuth";
@@ -38,12 +39,13 @@ export default function Profile() {
   }, [profile.isError, profile.error, t]);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
 
-  const countryNames = useMemo(() => {
+  const countryOptions = useMemo(() => {
     const names = new Intl.DisplayNames([format.language], { type: "region" });
-    return COUNTRIES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) =>
-      a.name.localeCompare(b.name, format.language),
+    const countries = COUNTRIES.map((code) => ({ value: code as string, label: names.of(code) ?? code })).sort((a, b) =>
+      a.label.localeCompare(b.label, format.language),
     );
-  }, [format.language]);
+    return [{ value: "", label: t("profile.chooseCountry") }, ...countries];
+  }, [format.language, t]);
 
   function pick(file: File | undefined) {
     setError("");
@@ -74,14 +76,7 @@ export default function Profile() {
     <div className="profile-page">
       <PageHeader title={t("profile.title")} start={<BackButton history />} />
       <main id="main" className="profile-page__main">
-        <form
-          className="card profile-card"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void save();
-          }}
-          noValidate
-        >
+        <Form className="card profile-card" onSubmit={save}>
           <div className="profile-card__avatar">
             <span className="avatar avatar--large">
               {shown ? <img src={shown} alt={t("profile.avatarAlt")} /> : initialOf(user.phone)}
@@ -100,63 +95,45 @@ export default function Profile() {
               <p className="field-hint">{t("profile.avatarHint")}</p>
             </div>
           </div>
-          {error && (
-            <div className="alert alert--error" role="alert">
-              {error}
-            </div>
-          )}
-          <div className="field">
-            <label htmlFor="profile-phone">{t("profile.phone")}</label>
-            <input
-              id="profile-phone"
-              className="input"
-              value={profile.data?.phone ?? user.phone}
-              readOnly
-              dir="ltr"
-              aria-describedby="phone-hint"
-            />
+          <ErrorAlert message={error} />
+          <InputField
+            id="profile-phone"
+            label={t("profile.phone")}
+            value={profile.data?.phone ?? user.phone}
+            readOnly
+            dir="ltr"
+            aria-describedby="phone-hint"
+          >
             <span id="phone-hint" className="field-hint">
               {t("profile.phoneReadOnly")}
             </span>
-          </div>
+          </InputField>
           <PhoneProofNotice />
-          <div className="field">
-            <label htmlFor="profile-name">{t("profile.displayName")}</label>
-            <input
-              id="profile-name"
-              className="input"
-              value={displayName}
-              maxLength={LIMITS.displayNameChars}
-              placeholder={t("profile.displayNamePlaceholder")}
-              onChange={(e) => {
-                setEdited(true);
-                setDisplayName(e.target.value);
-              }}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="profile-country">{t("profile.country")}</label>
-            <select
-              id="profile-country"
-              className="select"
-              value={country}
-              onChange={(e) => {
-                setEdited(true);
-                setCountry(e.target.value);
-              }}
-            >
-              <option value="">{t("profile.chooseCountry")}</option>
-              {countryNames.map((c) => (
-                <option key={c.code} value={c.code}>
-                  {c.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <InputField
+            id="profile-name"
+            label={t("profile.displayName")}
+            value={displayName}
+            maxLength={LIMITS.displayNameChars}
+            placeholder={t("profile.displayNamePlaceholder")}
+            onChange={(name) => {
+              setEdited(true);
+              setDisplayName(name);
+            }}
+          />
+          <SelectField
+            id="profile-country"
+            label={t("profile.country")}
+            value={country}
+            options={countryOptions}
+            onChange={(code) => {
+              setEdited(true);
+              setCountry(code);
+            }}
+          />
           <button type="submit" className="btn btn--primary btn--block" disabled={saving}>
             {saving ? t("profile.saving") : t("profile.save")}
           </button>
-        </form>
+        </Form>
         <ChangePassword />
       </main>
     </div>

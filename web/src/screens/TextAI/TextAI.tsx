@@ -31,7 +31,11 @@ export default function TextAI() {
   const toast = useToast();
   const chatError = useChatErrors();
   const personaName = usePersonaName();
-  const screen = useConversationScreen({ kind: "text", storageKey: CONVERSATION_KEY });
+  // A 402 stays above the box (TextAIComposer); other failures are toasts.
+  const tell = (error: unknown) => {
+    if (!isShortOfCoins(error)) toast.error(chatError(error, t("errors.sendFailed")));
+  };
+  const screen = useConversationScreen({ kind: "text", storageKey: CONVERSATION_KEY, onLateFailure: tell });
   const { messages, input, setInput, inputRef, conversationId, user } = screen;
   const [storedPersona, setStoredPersona] = useStoredString(PERSONA_KEY, null);
   const persona = personaById(storedPersona ?? DEFAULT_PERSONA);
@@ -61,7 +65,7 @@ export default function TextAI() {
     if (!again) setInput("");
     const result = await screen.ask(text, again?.history ?? messages, persona.id);
     if (!result.ok) {
-      if ("error" in result && !isShortOfCoins(result.error)) toast.error(chatError(result.error, t("errors.sendFailed")));
+      if ("error" in result) tell(result.error);
       return;
     }
     const firstUser = result.all.find((m) => m.type === "user")?.content;
@@ -93,7 +97,7 @@ export default function TextAI() {
   return (
     <div className={`text-ai ${sidebarOpen ? "text-ai--sidebar-open" : ""}`}>
       <TextAISidebar screen={screen} onNew={newChat} />
-      <div className="text-ai__main">
+      <div className="chat-screen__main">
         <PageHeader
           title={t("textAi.title")}
           start={

@@ -23,9 +23,9 @@ export function TextAIThread({ screen, persona, onRegenerate }: Props) {
   }, [messages, streamed, loading]);
 
   return (
-    <main id="main" className="text-ai__thread" aria-live="polite">
+    <main id="main" className="chat-screen__thread" aria-live="polite">
       {messages.length === 0 && !loading ? (
-        <div className="text-ai__empty">
+        <div className="chat-screen__empty">
           <span className="persona-dot persona-dot--large" style={{ ["--persona" as string]: persona.color }} aria-hidden="true">
             <PersonaIcon id={persona.id} size={28} />
           </span>

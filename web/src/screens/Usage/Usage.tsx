@@ -8,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { FEATURES, type Feature } from "@storefront/shared";
 import { walletHistory, walletHistoryCsvUrl, type HistoryFilters } from "../../api/history";
+import { InputField, SelectField } from "../../components/Form";
 import { BackButton, PageHeader } from "../../components/Layout";
 import { LanguageToggle } from "../../components/LanguageToggle";
 import { PageLoading } from "../../components/Spinner";
@@ -51,36 +52,24 @@ export default function Usage() {
       <main id="main" className="usage__main">
         <SpendingLimits />
         <form className="card usage__filters" onSubmit={(e) => e.preventDefault()} aria-label={t("usage.filters")}>
-          <div className="field">
-            <label htmlFor="usage-feature">{t("usage.feature")}</label>
-            <select
-              id="usage-feature"
-              className="select"
-              value={filters.feature}
-              onChange={(e) => set({ feature: e.target.value as Feature | "" })}
-            >
-              <option value="">{t("usage.allFeatures")}</option>
-              {FEATURES.map((f) => (
-                <option key={f} value={f}>
-                  {featureName(f)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="usage-from">{t("usage.from")}</label>
-            <input
-              id="usage-from"
-              className="input"
-              type="date"
-              value={filters.from}
-              onChange={(e) => set({ from: e.target.value })}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="usage-to">{t("usage.to")}</label>
-            <input id="usage-to" className="input" type="date" value={filters.to} onChange={(e) => set({ to: e.target.value })} />
-          </div>
+          <SelectField<Feature | "">
+            id="usage-feature"
+            label={t("usage.feature")}
+            value={filters.feature}
+            options={[
+              { value: "", label: t("usage.allFeatures") },
+              ...FEATURES.map((f) => ({ value: f, label: featureName(f) })),
+            ]}
+            onChange={(feature) => set({ feature })}
+          />
+          <InputField
+            id="usage-from"
+            label={t("usage.from")}
+            type="date"
+            value={filters.from}
+            onChange={(from) => set({ from })}
+          />
+          <InputField id="usage-to" label={t("usage.to")} type="date" value={filters.to} onChange={(to) => set({ to })} />
           <a className="btn btn--secondary usage__csv" href={walletHistoryCsvUrl(filters)} download="coin-history.csv">
             {t("usage.csv")}
           </a>

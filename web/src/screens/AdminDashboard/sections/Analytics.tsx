@@ -6,9 +6,9 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { apiUrl } from "../../../api/client";
-import { adminApi } from "../adminApi";
 import { Chart } from "../Chart";
-import { formatNumber, Panel, Table, useLoad } from "../ui";
+import { adminQueries, useAdminQuery } from "../queries";
+import { formatNumber, Panel, Table } from "../ui";
 import { useMoney } from "../../../hooks/useStorefront";
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -18,11 +18,9 @@ const sum = (values: Record<string, number | { completed: number; failed: number
 export default function Analytics() {
   const { t, i18n } = useTranslation();
   const [range, setRange] = useState({ from: day(-29), to: day(0) });
-  const { data } = useLoad(
-    () => adminApi.analytics(range.from, range.to),
-    t("admin.analytics.loadFailed"),
-    `${range.from}:${range.to}`,
-  );
+  const { data } = useAdminQuery(adminQueries.analytics(range.from, range.to), t("admin.analytics.loadFailed"), {
+    keepPrevious: true,
+  });
   const n = (value: number) => formatNumber(value, i18n.language);
   const money = useMoney();
   const days = data?.days ?? [];

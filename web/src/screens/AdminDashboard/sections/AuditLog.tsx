@@ -1,8 +1,8 @@
 /** The audit log for super admins: who changed what, before and after, when. */
-import { useCallback, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { adminApi } from "../adminApi";
-import { formatDate, Pager, Panel, Table, useLoad } from "../ui";
+import { adminQueries, useAdminQuery } from "../queries";
+import { formatDate, Pager, Panel, Table } from "../ui";
 
 const PAGE_SIZE = 20;
 
@@ -46,8 +46,7 @@ function Changes({ before, after }: { before: unknown; after: unknown }) {
 export default function AuditLog() {
   const { t, i18n } = useTranslation();
   const [page, setPage] = useState(1);
-  const load = useCallback(() => adminApi.audit({ page, limit: PAGE_SIZE }), [page]);
-  const { data } = useLoad(load, t("admin.audit.loadFailed"), String(page));
+  const { data } = useAdminQuery(adminQueries.audit(page, PAGE_SIZE), t("admin.audit.loadFailed"), { keepPrevious: true });
   return (
     <Panel title={t("admin.audit.title")}>
       <Table

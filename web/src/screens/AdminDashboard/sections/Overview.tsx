@@ -1,15 +1,13 @@
 /** SPEC §2 Dashboard section: six cards, usage by feature (30 days), top users, and two charts. */
 import { useTranslation } from "react-i18next";
 import { STAT_ICONS } from "../../../components/toolIcons";
-import { adminApi } from "../adminApi";
 import { Chart } from "../Chart";
-import { formatNumber, Panel, Table, useLoad } from "../ui";
-
-const load = () => adminApi.dashboard().then((r) => r.stats);
+import { adminQueries, useAdminQuery } from "../queries";
+import { formatNumber, Panel, Table } from "../ui";
 
 export default function Overview() {
   const { t, i18n } = useTranslation();
-  const { data: stats, loading, reload } = useLoad(load, t("admin.dashboard.loadFailed"));
+  const { data: stats, isFetching, refetch } = useAdminQuery(adminQueries.dashboard(), t("admin.dashboard.loadFailed"));
   const n = (value: number) => formatNumber(value, i18n.language);
   const featureName = (feature: string) => t(`admin.walletConfig.features.${feature}`, { defaultValue: feature.toUpperCase() });
 
@@ -27,7 +25,7 @@ export default function Overview() {
   return (
     <div className="admin-stack">
       <div className="admin-toolbar">
-        <button type="button" className="btn btn--secondary btn--small" onClick={reload} disabled={loading}>
+        <button type="button" className="btn btn--secondary btn--small" onClick={() => void refetch()} disabled={isFetching}>
           {t("admin.common.refresh")}
         </button>
       </div>

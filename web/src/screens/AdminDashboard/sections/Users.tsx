@@ -1,12 +1,14 @@
 /** SPEC §2 User Management ("Customer Support"): users with usage, active toggle, Edit Tier and Assign Package. */
-import { useCallback, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { AdminUserRow } from "@storefront/shared";
 import { Switch } from "../../../components/Switch";
 import { useToast } from "../../../components/Toasts";
 import { adminApi } from "../adminApi";
-import { formatNumber, Pager, Panel, Table, useCan, useLoad } from "../ui";
-import { AssignPackageDialog, EditTierDialog } from "./UserDialogs";
+import { adminKeys, adminQueries, useAdminMutation, useAdminQuery } from "../queries";
+import { formatNumber, Pager, Panel, Table, useCan } from "../ui";
+import { AssignPackageDialog } from "./users/AssignPackageDialog";
+import { EditTierDialog } from "./users/EditTierDialog";
 
 const PAGE_SIZE = 20;
 
@@ -18,18 +20,21 @@ export default function Users() {
   const [search, setSearch] = useState("");
   const [editing, setEditing] = useState<AdminUserRow | null>(null);
   const [assigning, setAssigning] = useState<AdminUserRow | null>(null);
-  const load = useCallback(() => adminApi.users({ page, limit: PAGE_SIZE, search: search.trim() || undefined }), [page, search]);
-  const { data, reload } = useLoad(load, t("admin.users.loadFailed"), `${page}:${search}`);
+  const { data } = useAdminQuery(
+    adminQueries.users({ page, limit: PAGE_SIZE, search: search.trim() || undefined }),
+    t("admin.users.loadFailed"),
+    { keepPrevious: true },
+  );
+  const setActive = useAdminMutation((user: AdminUserRow) => adminApi.setActive(user.id, !user.is_active), [adminKeys.users]);
   const n = (value: number) => formatNumber(value, i18n.language);
 
   async function toggle(user: AdminUserRow) {
     try {
-      await adminApi.setActive(user.id, !user.is_active);
+      await setActive.mutateAsync(user);
       toast.success(t("admin.users.statusUpdated"));
     } catch {
       toast.error(t("admin.users.statusFailed"));
     }
-    reload();
   }
 
   return (
@@ -104,17 +109,8 @@ export default function Users() {
         )}
       </Table>
       {data && <Pager page={data.page} pages={data.total_pages} onPage={setPage} />}
-      {editing && (
-        <EditTierDialog
-          user={editing}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            reload();
-          }}
-        />
-      )}
-      {assigning && <AssignPackageDialog user={assigning} onClose={() => setAssigning(null)} onChanged={reload} />}
+      {editing && <EditTierDialog user={editing} onClose={() => setEditing(null)} onSaved={() => setEditing(null)} />}
+      {assigning && <AssignPackageDialog user={assigning} onClose={() => setAssigning(null)} />}
     </Panel>
   );
 }

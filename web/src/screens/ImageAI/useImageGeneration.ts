@@ -1,0 +1,150 @@
+/**
+ * The Image AI form's state and its one action: the mode and agent (an agent brings its size and
+ * mode), prompt, size, the uploaded picture with its preview and strength (edit mode), and the
+ * results of this visit, newest first. Each result is saved to the user's history.
+ */
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useQueryClient } from "@tanstack/react-query";
+import {
+  applyAgentTemplate,
+  DEFAULT_IMAGE_AGENT,
+  IMAGE_EDIT_STRENGTH,
+  IMAGE_MIME_TYPES,
+  imageAgentById,
+  LIMITS,
+  priceOf,
+  TOAST_MS,
+  type ImageAgentId,
+} from "@storefront/shared";
+import { errorMessage } from "../../api/errors";
+import { editImage, generateImage, saveImage, type GeneratedImage } from "../../api/images";
+import { announceWalletUpdate } from "../../api/wallet";
+import { useToast } from "../../components/Toasts";
+import { useUser } from "../../hooks/useAuth";
+import { useLateJobFailure } from "../../hooks/useLateJobFailure";
+
+export type Mode = "generate" | "edit";
+
+export function useImageGeneration() {
+  const { t } = useTranslation();
+  const user = useUser();
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [mode, setMode] = useState<Mode>("generate");
+  const [agentId, setAgentId] = useState<ImageAgentId>(DEFAULT_IMAGE_AGENT);
+  const [prompt, setPrompt] = useState("");
+  const [size, setSize] = useState<string>(imageAgentById(DEFAULT_IMAGE_AGENT).defaultSize);
+  const [file, setFile] = useState<File | null>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [strength, setStrength] = useState<number>(IMAGE_EDIT_STRENGTH.screenDefault);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+  const [results, setResults] = useState<GeneratedImage[]>([]);
+  const fileRef = useRef<HTMLInputElement>(null);
+  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
+  const agent = imageAgentById(agentId);
+
+  function chooseAgent(id: ImageAgentId) {
+    const next = imageAgentById(id);
+    setAgentId(id);
+    setSize(next.defaultSize);
+    setMode(next.mode);
+  }
+
+  function pickFile(picked: File | undefined) {
+    setError("");
+    if (!picked) return;
+    if (!(IMAGE_MIME_TYPES as readonly string[]).includes(picked.type)) {
+      setError(t("image.invalidFile"));
+      return;
+    }
+    if (picked.size >= LIMITS.imageEditBytes) {
+      setError(t("image.fileTooLarge"));
+      return;
+    }
+    setFile(picked);
+    setPreview(URL.createObjectURL(picked));
+  }
+
+  function reset() {
+    setPrompt("");
+    setFile(null);
+    setPreview(null);
+    setStrength(IMAGE_EDIT_STRENGTH.screenDefault);
+    setError("");
+    if (fileRef.current) fileRef.current.value = "";
+  }
+
+  function showFailure(err: unknown) {
+    const message = errorMessage(err, t("image.failed"), { needed: priceOf({ feature: "image" }) });
+    setError(message);
+    toast.error(message, TOAST_MS.imageError);
+  }
+  // A request still queued or running when its call ended: its failure, if it fails, shows here too.
+  const watchLate = useLateJobFailure(showFailure);
+
+  async function generate() {
+    if (busy) return;
+    if (!prompt.trim()) return setError(t("image.promptRequired"));
+    if (mode === "edit" && !file) return setError(t("image.imageRequired"));
+    setError("");
+    setBusy(true);
+    try {
+      const fullPrompt = applyAgentTemplate(agent, prompt);
+      const made =
+        mode === "edit" && file
+          ? await editImage({ image: file, prompt: fullPrompt, strength, size, userId: user.id })
+          : await generateImage({ prompt: fullPrompt, size, userId: user.id, agent: agentId });
+      const record: GeneratedImage = {
+        id: made.id ?? `img_${Date.now()}`,
+        url: made.url,
+        prompt: prompt.trim(),
+        size,
+        mode,
+        timestamp: new Date().toISOString(),
+      };
+      setResults((all) => [record, ...all]);
+      toast.success(t("image.success"), TOAST_MS.imageSuccess);
+      announceWalletUpdate();
+      await saveImage(user.id, record).catch(() => undefined);
+      void queryClient.invalidateQueries({ queryKey: ["images"] });
+    } catch (err) {
+      showFailure(err);
+      watchLate(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const canGenerate = !busy && prompt.trim().length > 0 && (mode === "generate" || file !== null);
+  return {
+    mode,
+    setMode,
+    agent,
+    chooseAgent,
+    prompt,
+    setPrompt,
+    size,
+    setSize,
+    fileRef,
+    pickFile,
+    preview,
+    strength,
+    setStrength,
+    busy,
+    error,
+    results,
+    canGenerate,
+    generate,
+    reset,
+  };
+}
+
+export type ImageGeneration = ReturnType<typeof useImageGeneration>;
+
+/** An agent's name in the reader's language. */
+export function useAgentName() {
+  const { t } = useTranslation();
+  return (id: ImageAgentId) => t(`imageAgents.${id}.name`, { defaultValue: imageAgentById(id).name });
+}
