@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   "too_many_signups",
   "too_many_codes",
   "too_many_code_tries",
+  "too_many_number_tries",
   "phone_country",
   "phone_code_invalid",
   "phone_code_expired",

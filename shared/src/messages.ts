@@ -42,6 +42,8 @@ export const MESSAGES = {
   /** A code asked for a number of a country PHONE_CODE_COUNTRIES does not list. */
   phoneCountryRefused: "phone: codes are not sent to numbers of this country",
   tooManyPhoneCodeTries: "Too many codes were tried from this account or address. Please try again later.",
+  /** Past a number's wrong-try ceiling (by everyone): no code for it is checked until the window ends. */
+  tooManyNumberTries: "Too many wrong codes were typed for this number, so proving it is paused. Please try again later.",
   phoneAlreadyProven: "phone: this number is already proven on your account",
   currentPasswordWrong: "currentPassword: the current password is incorrect",
   internal: "Something went wrong. Please try again.",

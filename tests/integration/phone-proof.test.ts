@@ -10,10 +10,25 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { User } from "@storefront/shared/server";
 import { phoneCodesIn, startApiProcess, type ApiProcess } from "../support/api-process";
 import { Client, uniquePhone, walletCoins } from "../support/client";
+import { until } from "../support/realtime";
 
 const DATABASE = inject("mongoUri").replace(/\/[^/?]*(\?|$)/u, "/storefront_phone_proof$1");
 const ADMIN = { username: "phone-proof-admin", password: "phone-proof-admin-password-1" };
-const LIMITS = { signups: 3, codesPerNumber: 3, codesPerAddress: 8, attempts: 3, triesPerAccount: 8, triesPerAddress: 12 };
+const LIMITS = {
+  signups: 3,
+  codesPerNumber: 3,
+  codesPerAddress: 8,
+  attempts: 3,
+  triesPerAccount: 8,
+  triesPerAddress: 12,
+  codesToNumber: 8,
+  codesPerCountry: 1000,
+  wrongPerNumberHour: 8,
+  wrongPerNumberDay: 12,
+  // Below the run's shared API (1,000 less its 200 kept): filling this process's part of the shared count leaves the other files' room.
+  codesInAll: 500,
+  ownReserve: 200,
+};
 /** Every North American number plan country (the test numbers are +1), and Egypt: not the UK or Saudi Arabia. */
 const CODE_COUNTRIES = "US,CA,AG,AI,AS,BB,BM,BS,DM,DO,GD,GU,JM,KN,KY,LC,MP,MS,PR,SX,TC,TT,VC,VG,VI,EG";
 let api: ApiProcess;
@@ -65,6 +80,12 @@ beforeAll(async () => {
     PHONE_CODE_TRIES_PER_HOUR: String(LIMITS.triesPerAccount),
     PHONE_CODE_TRIES_PER_IP_PER_HOUR: String(LIMITS.triesPerAddress),
     PHONE_CODE_COUNTRIES: CODE_COUNTRIES,
+    PHONE_CODES_TO_NUMBER_PER_HOUR: String(LIMITS.codesToNumber),
+    PHONE_CODES_PER_COUNTRY_PER_DAY: String(LIMITS.codesPerCountry),
+    PHONE_CODE_WRONG_TRIES_PER_NUMBER_PER_HOUR: String(LIMITS.wrongPerNumberHour),
+    PHONE_CODE_WRONG_TRIES_PER_NUMBER_PER_DAY: String(LIMITS.wrongPerNumberDay),
+    PHONE_CODES_PER_HOUR: String(LIMITS.codesInAll),
+    PHONE_CODES_OWN_RESERVE_PER_HOUR: String(LIMITS.ownReserve),
   });
 });
 
@@ -276,6 +297,234 @@ describe("strangers asking for and trying codes of someone else's number", () =>
     expect(byAddress.status).toBe(429);
     expect(byAddress.body.code).toBe("too_many_code_tries");
     expect(byAddress.body.error).toMatch(/Please try again in \d+ minutes\.$/u);
+  });
+});
+
+describe("ceilings on one number shared by everyone", () => {
+  const wrongFor = (code: string) => (code === "000000" ? "111111" : "000000");
+  /** Ends a limit's window at once, as time would (the counters are rate-limiter-flexible's, under "rl:"). */
+  const windowEnds = (key: string) => redis.del(`rl:${key}`);
+  /** The warning a ceiling that refused writes (it reaches the log a moment after the answer). */
+  const ceilingLogged = (ceiling: string) =>
+    until(() => api.output().includes(`"ceiling":"${ceiling}"`) || undefined, 10_000, `the ${ceiling} warning`);
+  /**
+   * Runs `body` with the shared count `key` (every API process of the run counts into it) raised to
+   * at least `to`, then takes the raise back: the run's other processes have higher limits.
+   */
+  async function countRaised(key: string, to: number, body: () => Promise<void>): Promise<void> {
+    await redis.set(`rl:${key}`, 0, "EX", 3600, "NX");
+    const raise = Math.max(0, to - Number(await redis.get(`rl:${key}`)));
+    await redis.incrby(`rl:${key}`, raise);
+    try {
+      await body();
+    } finally {
+      await redis.decrby(`rl:${key}`, raise);
+    }
+  }
+
+  it("bound the wrong tries of one number by every asker together (per hour and per day): 429 with Retry-After, logged; the owner's earlier code still works", async () => {
+    const owner = await signedUp();
+    expect((await owner.client.post("/auth/phone/code", {}, owner.headers)).status).toBe(200);
+    const ownersCode = await loggedCode(owner.phone);
+
+    // Askers of their own (accounts and visitors, each from its own address) guess codes sent to the number.
+    const guessers: { client: Client; headers: Record<string, string>; signup: boolean }[] = [];
+    const guesser = async (signup: boolean) => {
+      const g = signup ? await signedUp() : { client: new Client(api.url), headers: address() };
+      expect((await g.client.post("/auth/phone/code", { phone: owner.phone }, g.headers)).status).toBe(200);
+      const code = await loggedCode(owner.phone);
+      guessers.push({ ...g, signup });
+      return { ...g, signup, wrong: wrongFor(code) };
+    };
+    const guess = (g: Awaited<ReturnType<typeof guesser>>, headers: Record<string, string> = g.headers) =>
+      g.signup
+        ? g.client.post("/auth/phone/verify", { phone: owner.phone, code: g.wrong }, headers)
+        : g.client.post("/signup.php", { phone: owner.phone, password: "guess-pass", code: g.wrong }, headers);
+    let wrong = 0;
+    let current = await guesser(true);
+    let tries = 0;
+    while (wrong < LIMITS.wrongPerNumberHour) {
+      if (tries === LIMITS.attempts) {
+        current = await guesser(guessers.length % 2 === 1);
+        tries = 0;
+      }
+      expect((await guess(current)).status, `wrong try ${wrong + 1}`).toBe(400);
+      tries += 1;
+      wrong += 1;
+    }
+    // Past the ceiling a fresh asker's fresh code is refused too: no more guessing on this number this hour.
+    const fresh = await guesser(false);
+    const refused = await guess(fresh, { ...fresh.headers, "accept-language": "ar" });
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe("too_many_number_tries");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3000);
+    expect(refused.body.error).toMatch(
+      /^أُدخلت رموز خاطئة كثيرة جدًا لهذا الرقم، لذا أُوقف إثباته مؤقتًا\. يرجى المحاولة مرة أخرى خلال \d+ دقيقة\.$/u,
+    );
+    expect((await guess(fresh)).body.error).toMatch(
+      /^Too many wrong codes were typed for this number, so proving it is paused\. Please try again in \d+ minutes\.$/u,
+    );
+    await ceilingLogged("wrong_tries_for_number");
+    const warning = JSON.parse(
+      api
+        .output()
+        .split("\n")
+        .find((line) => line.includes('"ceiling":"wrong_tries_for_number"'))!,
+    );
+    expect(warning).toMatchObject({ level: 40, phone: owner.phone });
+
+    // The number's own account may still type the code it was sent before the ceiling tripped; a code asked for now may not.
+    const proven = await owner.client.post("/auth/phone/verify", { code: ownersCode }, owner.headers);
+    expect(proven.status).toBe(200);
+    expect(proven.body.user).toMatchObject({ phone: owner.phone, phoneStatus: "proven" });
+
+    // A new hour: guessing goes on until the day's ceiling, which holds for the rest of the day.
+    await windowEnds(`phone-code-wrong:${owner.phone}:hour`);
+    await windowEnds(`phone-code:to:${owner.phone}`);
+    await redis.del(`phone-code:locked:${owner.phone}`);
+    for (; wrong < LIMITS.wrongPerNumberDay; wrong++) {
+      const g = await guesser(true);
+      expect((await guess(g)).status, `wrong try ${wrong + 1}`).toBe(400);
+    }
+    const day = await guess(await guesser(true));
+    expect(day.status).toBe(429);
+    expect(day.body.code).toBe("too_many_number_tries");
+    expect(Number(day.headers.get("retry-after"))).toBeGreaterThan(80_000);
+  });
+
+  it("bound the codes sent to one number by every asker together per hour, and count nothing of a refused request", async () => {
+    const phone = uniquePhone();
+    for (let i = 0; i < LIMITS.codesToNumber; i++) {
+      expect((await new Client(api.url).post("/auth/phone/code", { phone }, address())).status, `code ${i + 1}`).toBe(200);
+      await loggedCode(phone);
+    }
+    const visitor = new Client(api.url);
+    const headers = address();
+    for (let i = 0; i < LIMITS.codesPerAddress + 2; i++) {
+      const refused = await visitor.post("/auth/phone/code", { phone }, headers);
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe("too_many_codes");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(3000);
+    }
+    await ceilingLogged("codes_to_number");
+    // Its refused requests spent none of the address's own budget: other numbers still get codes from it.
+    const other = uniquePhone();
+    expect((await visitor.post("/auth/phone/code", { phone: other }, headers)).status).toBe(200);
+    await loggedCode(other);
+  });
+
+  it("spend no budget of a request another budget refuses: a refused asker has its budgets whole when the window ends", async () => {
+    const visitor = new Client(api.url);
+    const headers = address();
+    const phone = uniquePhone();
+    for (let i = 0; i < LIMITS.codesPerNumber; i++) {
+      await resendAllowed(phone);
+      expect((await visitor.post("/auth/phone/code", { phone }, headers)).status).toBe(200);
+      await loggedCode(phone);
+    }
+    // Refused by the number-and-asker budget again and again: the address's budget must not pay for it.
+    for (let i = 0; i < LIMITS.codesPerAddress; i++) {
+      await resendAllowed(phone);
+      expect((await visitor.post("/auth/phone/code", { phone }, headers)).status).toBe(429);
+    }
+    for (let i = LIMITS.codesPerNumber; i < LIMITS.codesPerAddress; i++) {
+      const other = uniquePhone();
+      expect((await visitor.post("/auth/phone/code", { phone: other }, headers)).status, `code ${i + 1}`).toBe(200);
+      await loggedCode(other);
+    }
+    expect((await visitor.post("/auth/phone/code", { phone: uniquePhone() }, headers)).status).toBe(429);
+  });
+
+  it("keep part of the hour's codes for signed-in accounts proving their own number, and the address budget does not apply to those", async () => {
+    // A carrier address whose budget others behind it spent.
+    const owner = await signedUp();
+    for (let i = 0; i < LIMITS.codesPerAddress; i++) {
+      const phone = uniquePhone();
+      expect((await new Client(api.url).post("/auth/phone/code", { phone }, owner.headers)).status).toBe(200);
+      await loggedCode(phone);
+    }
+    expect((await new Client(api.url).post("/auth/phone/code", { phone: uniquePhone() }, owner.headers)).status).toBe(429);
+    // Visitors have used all the hour's codes but the reserve.
+    await countRaised("phone-code:all", LIMITS.codesInAll - LIMITS.ownReserve, async () => {
+      const visitor = await new Client(api.url).post("/auth/phone/code", { phone: uniquePhone() }, address());
+      expect(visitor.status).toBe(429);
+      expect(visitor.body.code).toBe("too_many_codes");
+      const another = await signedUp();
+      expect((await another.client.post("/auth/phone/code", { phone: uniquePhone() }, another.headers)).status).toBe(429);
+      await ceilingLogged("codes_in_all");
+
+      expect((await owner.client.post("/auth/phone/code", {}, owner.headers)).status).toBe(200);
+      const proven = await owner.client.post("/auth/phone/verify", { code: await loggedCode(owner.phone) }, owner.headers);
+      expect(proven.body.user).toMatchObject({ phoneStatus: "proven" });
+    });
+  });
+
+  it("caps the codes to one destination country a day", async () => {
+    await countRaised("phone-code:country:EG", LIMITS.codesPerCountry, async () => {
+      const { client, headers } = await signedUp();
+      const egypt = `+2010${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+      const refused = await client.post("/auth/phone/code", { phone: egypt }, headers);
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe("too_many_codes");
+      await ceilingLogged("codes_per_country");
+      expect((await client.post("/auth/phone/code", { phone: uniquePhone() }, headers)).status).toBe(200);
+    });
+  });
+
+  it("count a session's tries only against the holder whose code it types: a visitor id planted before login is not carried", async () => {
+    // The attacker's session holds a visitor id (it asked for a code) whose tries it spends, then plants it in the owner's browser.
+    const attacker = new Client(api.url);
+    const bait = uniquePhone();
+    expect((await attacker.post("/auth/phone/code", { phone: bait }, address())).status).toBe(200);
+    await loggedCode(bait);
+    for (let i = 0; i < LIMITS.triesPerAccount; i++)
+      await attacker.post("/signup.php", { phone: uniquePhone(), password: "secret-pass", code: "123456" }, address());
+    expect(
+      (await attacker.post("/signup.php", { phone: uniquePhone(), password: "secret-pass", code: "123456" }, address())).status,
+    ).toBe(429);
+    const owner = new Client(api.url).shareCookies(attacker);
+    const phone = uniquePhone();
+    const headers = address();
+    expect((await owner.post("/signup.php", { phone, password: "secret-pass" }, headers)).status).toBe(201);
+    expect((await owner.post("/login-session-fix.php", { phone, password: "secret-pass" }, headers)).status).toBe(200);
+    // The owner's tries are the account's own.
+    expect((await owner.post("/auth/phone/code", {}, headers)).status).toBe(200);
+    const proven = await owner.post("/auth/phone/verify", { code: await loggedCode(phone) }, headers);
+    expect(proven.status).toBe(200);
+    expect(proven.body.user).toMatchObject({ phone, phoneStatus: "proven" });
+  });
+
+  it("counts an IPv6 client by its /64 in every per-address limit", async () => {
+    const prefix = `2001:db8:${(process.pid % 0xffff).toString(16)}:77`;
+    for (let i = 1; i <= LIMITS.codesPerAddress; i++) {
+      const phone = uniquePhone();
+      const headers = { "x-forwarded-for": `${prefix}::${i.toString(16)}` };
+      expect((await new Client(api.url).post("/auth/phone/code", { phone }, headers)).status, `code ${i}`).toBe(200);
+      await loggedCode(phone);
+    }
+    const sameNetwork = { "x-forwarded-for": `${prefix}:ffff:ffff:ffff:ffff` };
+    expect((await new Client(api.url).post("/auth/phone/code", { phone: uniquePhone() }, sameNetwork)).status).toBe(429);
+    const nextNetwork = { "x-forwarded-for": `2001:db8:${(process.pid % 0xffff).toString(16)}:78::1` };
+    const phone = uniquePhone();
+    expect((await new Client(api.url).post("/auth/phone/code", { phone }, nextNetwork)).status).toBe(200);
+    await loggedCode(phone);
+    // Signups too (the limit every signup without a code counts).
+    for (let i = 1; i <= LIMITS.signups; i++)
+      expect(
+        (
+          await new Client(api.url).post(
+            "/signup.php",
+            { phone: uniquePhone(), password: "secret-pass" },
+            { "x-forwarded-for": `${prefix}::a${i}` },
+          )
+        ).status,
+      ).toBe(201);
+    const signup = await new Client(api.url).post(
+      "/signup.php",
+      { phone: uniquePhone(), password: "secret-pass" },
+      { "x-forwarded-for": `${prefix}::b1` },
+    );
+    expect(signup.status).toBe(429);
   });
 });
 

@@ -35,7 +35,7 @@ import { offlineChatProvider } from "../../workers/src/providers/chat/offline";
 import { HttpGatewayPeer } from "../peers/sms-http-gateway";
 import { SmppServerPeer } from "../peers/sms-smpp-server";
 import { startApiProcess, type ApiProcess } from "../support/api-process";
-import { adminClient, Client, newUser as signUp, provenInDatabase } from "../support/client";
+import { adminClient, Client, newUser as signUp, provenInDatabase, uniquePhone } from "../support/client";
 import { adminWithRole } from "./admin-helpers";
 import { until } from "../support/realtime";
 
@@ -1378,5 +1378,34 @@ describe("phone proof and the SMS pipeline", () => {
     expect(await processed(id)).toMatchObject({ result: "replied", kind: "ai" });
     expect(await coinsOf(user.id)).toBeLessThan(100);
     expect((await SmsMessage.findOne({ key: `in:${id}` }).lean())!.user_id?.toString()).toBe(user.id);
+  });
+  it("texts a code at most once: a retry after an attempt reached the gateway sends nothing and records it failed", async () => {
+    const queue = new Queue("sms-reply", { connection: new Redis(inject("redisUrl"), { maxRetriesPerRequest: null }) });
+    try {
+      const phone = uniquePhone();
+      const job = {
+        type: "phone_code" as const,
+        codeId: randomUUID(),
+        phone,
+        code: "314159",
+        minutes: 10,
+        language: "en" as const,
+      };
+      // What an attempt leaves when the gateway took the code but its answer (or the record's update) was lost.
+      await SmsMessage.create({
+        key: `out:phone-code:${job.codeId}`,
+        direction: "outbound",
+        phone,
+        message: "Your code is ••••••",
+        kind: "phone_code",
+        state: "sending",
+      });
+      await queue.add("sms-reply", job, { jobId: `phone-code-${job.codeId}`, removeOnComplete: true, removeOnFail: true });
+      expect(await processed(`phone-code:${job.codeId}`)).toMatchObject({ result: "delivery_failed", kind: "phone_code" });
+      expect(http.deliveredTo(phone)).toEqual([]);
+      expect(await SmsMessage.findOne({ key: `out:phone-code:${job.codeId}` }).lean()).toMatchObject({ state: "failed" });
+    } finally {
+      await queue.close();
+    }
   });
 });

@@ -1,7 +1,20 @@
 import type { Redis } from "ioredis";
+import ipaddr from "ipaddr.js";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { rateLimiterFor } from "@storefront/shared/server";
 import { rateLimited } from "../errors";
+
+/**
+ * The client an address stands for in a per-address limit: an IPv4 address as it is, an IPv6 one
+ * by its /64 (one subscriber's network: a host picks any of its 2^64 addresses for nothing). An
+ * IPv4-mapped IPv6 address counts as its IPv4 address.
+ */
+export function clientKey(ip: string | undefined): string {
+  if (!ip || !ipaddr.isValid(ip)) return ip || "unknown";
+  const parsed = ipaddr.process(ip);
+  if (parsed instanceof ipaddr.IPv4) return parsed.toString();
+  return `${new ipaddr.IPv6([...parsed.parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
+}
 
 /** The API's limiter of `limit` hits per `windowSeconds` (counters under "rl:"). */
 const limiterOf = (redis: Redis, limit: number, windowSeconds: number) =>

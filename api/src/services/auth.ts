@@ -23,8 +23,8 @@ import {
   type Pusher,
 } from "@storefront/shared/server";
 import { AppError, badRequest, forbidden, notFound, unauthorized } from "../errors";
-import { hit } from "../middleware/rate-limit";
-import { accountPhone, claimForSignup, type CodeRequester, type PhoneProofDeps } from "./phone-proof";
+import { clientKey, hit } from "../middleware/rate-limit";
+import { accountPhone, claimForSignup, hasVisitorCode, type CodeRequester, type PhoneProofDeps } from "./phone-proof";
 import { endUserSessions } from "../middleware/session";
 import { hashPassword, verifyPassword } from "./passwords";
 
@@ -87,9 +87,9 @@ export async function migrateData(config: Config, log: Logger): Promise<void> {
  * that proves its number gives its place back (phone-proof.ts): the limit counts accounts nobody
  * proved, so the many real phones behind one carrier address are not shut out.
  */
-export async function limitSignups(redis: Redis, config: Config, ip: string): Promise<void> {
+export async function limitSignups(redis: Redis, config: Config, ip: string | undefined): Promise<void> {
   try {
-    await hit(redis, `signup:ip:${ip}`, config.SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR, 3600, MESSAGES.tooManySignups);
+    await hit(redis, `signup:ip:${clientKey(ip)}`, config.SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR, 3600, MESSAGES.tooManySignups);
   } catch (error) {
     if (error instanceof AppError && error.status === 429)
       throw new AppError(429, "too_many_signups", error.message, error.extra);
@@ -98,10 +98,10 @@ export async function limitSignups(redis: Redis, config: Config, ip: string): Pr
 }
 
 /** Counts a login attempt per phone and per client address (429 past the limit). */
-export async function limitLoginAttempts(redis: Redis, config: Config, scope: string, ip: string): Promise<void> {
+export async function limitLoginAttempts(redis: Redis, config: Config, scope: string, ip: string | undefined): Promise<void> {
   try {
     await hit(redis, `login:id:${scope}`, config.LOGIN_RATE_LIMIT_PER_MINUTE, 60, MESSAGES.tooManyLogins);
-    await hit(redis, `login:ip:${ip}`, config.LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE, 60, MESSAGES.tooManyLogins);
+    await hit(redis, `login:ip:${clientKey(ip)}`, config.LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE, 60, MESSAGES.tooManyLogins);
   } catch (error) {
     // Its own code, so the login screen can say "too many login attempts" in the user's language.
     if (error instanceof AppError && error.status === 429) throw new AppError(429, "too_many_logins", error.message, error.extra);
@@ -141,17 +141,20 @@ async function findByPhoneAndPassword(input: LoginRequest, country: PhoneCountry
   return null;
 }
 
-export async function login(req: Request, input: LoginRequest, country: PhoneCountry): Promise<SessionUser> {
+export async function login(req: Request, redis: Redis, input: LoginRequest, country: PhoneCountry): Promise<SessionUser> {
   const user = await findByPhoneAndPassword(input, country);
   if (!user) throw unauthorized(MESSAGES.invalidCredentials, "invalid_credentials");
   if (!user.isActive) throw forbidden(MESSAGES.accountInactive, "account_inactive");
   const adminId = req.session.adminId;
   const adminRole = req.session.adminRole;
   const adminSessionVersion = req.session.adminSessionVersion;
-  // The code sent at sign-up, while signed out, is typed after logging in.
-  const phoneCodeVisitor = req.session.phoneCodeVisitor;
-  await regenerate(req);
   const { phone, phoneStatus } = accountPhone(user);
+  // The code sent to the account's number at sign-up, while signed out, is typed after logging in.
+  // Only a visitor id that holds such a code is carried: one planted in the session (a cookie set
+  // by someone else) would otherwise be counted with the account's tries.
+  const visitor = req.session.phoneCodeVisitor;
+  const phoneCodeVisitor = visitor && phone && (await hasVisitorCode(redis, phone, visitor)) ? visitor : undefined;
+  await regenerate(req);
   req.session.userId = String(user._id);
   req.session.phone = phone;
   if (adminId) Object.assign(req.session, { adminId, adminRole, adminSessionVersion });

@@ -9,7 +9,8 @@
  * account, or a signed-out visitor's session): one code per number and holder (their new one
  * replaces their old), typed only by that holder, burned by PHONE_CODE_MAX_ATTEMPTS wrong tries,
  * used once (the deleting read wins). A stranger's requests and tries never touch the owner's code
- * or budgets (docs/security.md, "Phone proof against strangers").
+ * or own budgets; only the number's ceilings are everyone's (wrong tries, codes sent: guessing and
+ * SMS to one victim stay bounded whatever the askers), docs/security.md "Phone proof against strangers".
  */
 import { createHmac, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Request } from "express";
@@ -28,6 +29,7 @@ import {
 import {
   loadSmsIntegrationConfig,
   publishCacheChange,
+  phoneCodeCeilings,
   SmsGatewayConfig,
   User,
   type Config,
@@ -35,7 +37,7 @@ import {
   type Queues,
 } from "@storefront/shared/server";
 import { AppError, badRequest, rateLimited } from "../errors";
-import { count, refund } from "../middleware/rate-limit";
+import { clientKey, count, exhausted, refund } from "../middleware/rate-limit";
 
 export interface PhoneProofDeps {
   redis: Redis;
@@ -66,6 +68,7 @@ export interface CodeRequester {
   userId?: string | undefined;
   /** The visitor id in the session; `create` makes one when there is none. */
   visitor(create: boolean): string | undefined;
+  /** The client address as per-address budgets count it (an IPv6 one by its /64: clientKey). */
   ip: string;
 }
 
@@ -77,7 +80,7 @@ export function codeRequester(req: Request): CodeRequester {
       if (create && req.session && !req.session.phoneCodeVisitor) req.session.phoneCodeVisitor = randomUUID();
       return req.session?.phoneCodeVisitor;
     },
-    ip: req.ip ?? "unknown",
+    ip: clientKey(req.ip),
   };
 }
 
@@ -89,6 +92,11 @@ function holdersOf(requester: CodeRequester, create = false): string[] {
 
 /** One code per number and holder: a code asked for by someone else never replaces it or counts its tries. */
 const codeKey = (phone: string, holder: string) => `phone-code:${phone}:${holder}`;
+
+/** Whether the signed-out visitor `visitor` holds a code for `phone` (login carries only such a visitor id). */
+export async function hasVisitorCode(redis: Redis, phone: string, visitor: string): Promise<boolean> {
+  return (await redis.exists(codeKey(phone, `visitor:${visitor}`))) === 1;
+}
 const phoneTaken = () => new AppError(409, "phone_taken", MESSAGES.phoneTaken);
 const codeError = (
   code: "phone_code_invalid" | "phone_code_expired" | "phone_code_attempts" | "phone_code_missing",
@@ -114,17 +122,53 @@ async function gatewayConfigured(): Promise<boolean> {
   return Boolean(integration.gateway_url) || Boolean(smpp);
 }
 
-/** Counts one hit of each budget in turn; the first one spent refuses with a 429 of `code`. */
-async function spend(
-  redis: Redis,
-  budgets: [key: string, limit: number][],
-  message: string,
-  code: "too_many_codes" | "too_many_code_tries",
-): Promise<void> {
-  for (const [budget, limit] of budgets) {
-    const counted = await count(redis, budget, limit, 3600);
-    if (!counted.allowed) throw rateLimited(message, counted.retryAfter, code);
+/** A budget: `limit` hits of `key` per `window` seconds; `ceiling` names one an operator is alerted on. */
+interface Budget {
+  key: string;
+  limit: number;
+  window?: number;
+  ceiling?: "codes_to_number" | "codes_per_country" | "codes_in_all" | "wrong_tries_for_number";
+}
+
+/** The budget that refused, and when it has room again. */
+interface Refusal {
+  budget: Budget;
+  retryAfter: number;
+}
+
+/**
+ * Counts one hit of every budget, or of none: each is checked before any is counted (a refusal by
+ * one must not spend the others, or an owner retrying during an attack stays locked out after the
+ * window that refused ends), and a hit one loses in a race is given back to all.
+ */
+async function spendAll(redis: Redis, budgets: Budget[]): Promise<Refusal | null> {
+  for (const budget of budgets) {
+    const over = await exhausted(redis, budget.key, budget.limit, budget.window ?? 3600);
+    if (over) return { budget, retryAfter: over.retryAfter };
   }
+  const counted: Budget[] = [];
+  for (const budget of budgets) {
+    const hit = await count(redis, budget.key, budget.limit, budget.window ?? 3600);
+    counted.push(budget);
+    if (!hit.allowed) {
+      for (const back of counted) await refund(redis, back.key, back.limit, back.window ?? 3600);
+      return { budget, retryAfter: hit.retryAfter };
+    }
+  }
+  return null;
+}
+
+/** The 429 of a refusal; a ceiling that trips is logged as a warning and counted in a metric to alert on. */
+function refused(deps: Pick<PhoneProofDeps, "log">, refusal: Refusal, phone: string, error: AppError): AppError {
+  const { ceiling } = refusal.budget;
+  if (ceiling) {
+    phoneCodeCeilings.inc({ ceiling });
+    deps.log.warn(
+      { ceiling, phone, limit: refusal.budget.limit, retryAfter: refusal.retryAfter },
+      "phone code ceiling reached: codes or tries refused for everyone (an attack on one number, or SMS pumping?)",
+    );
+  }
+  return error;
 }
 
 /** A 400 naming `phone` unless PHONE_CODE_COUNTRIES lists the number's country. */
@@ -136,12 +180,17 @@ function checkCountry(config: Config, phone: string): void {
     throw new AppError(400, "phone_country", MESSAGES.phoneCountryRefused, { field: "phone" });
 }
 
+/** The window of the per-country and per-number daily budgets (24 hours from their first hit). */
+const DAY = 86_400;
+
 /**
  * Sends a code to `input.phone`, or to the signed-in account's own number, bound to the requester:
  * only they can type it, and their tries burn only it. Before anything about the number is looked
  * at, the requester's wait since its last code to the number (PHONE_CODE_RESEND_SECONDS) and the
- * hourly budgets are spent: per address, per number and requester (account, or address when signed
- * out: nobody else's requests use up the owner's), and overall (each code is an SMS we pay for).
+ * budgets are spent, all or none: per address (not for an account's own number: a carrier NAT must
+ * not lock owners out), per number and requester (account, or address when signed out), per number
+ * by everyone (the SMS one victim can get), per destination country a day, and overall (each code is
+ * an SMS we pay for; visitors and other numbers stop PHONE_CODES_OWN_RESERVE_PER_HOUR short of it).
  * A number another account proved gets its code like any other: whether it is proven is told
  * (SPEC's 409) only to whoever types the code sent to it, its owner.
  */
@@ -172,16 +221,24 @@ export async function sendPhoneCode(
     if (sentAt && wait > 0) throw rateLimited(MESSAGES.tooManyPhoneCodes, wait, "too_many_codes");
   }
   const pool = requester.userId ? `user:${requester.userId}` : `ip:${requester.ip}`;
-  await spend(
-    redis,
-    [
-      [`phone-code:ip:${requester.ip}`, config.PHONE_CODES_PER_IP_PER_HOUR],
-      [`phone-code:number:${phone}:${pool}`, config.PHONE_CODES_PER_NUMBER_PER_HOUR],
-      ["phone-code:all", config.PHONE_CODES_PER_HOUR],
-    ],
-    MESSAGES.tooManyPhoneCodes,
-    "too_many_codes",
-  );
+  const ownNumber = Boolean(own && own.phone === phone);
+  const refusal = await spendAll(redis, [
+    ...(ownNumber ? [] : [{ key: `phone-code:ip:${requester.ip}`, limit: config.PHONE_CODES_PER_IP_PER_HOUR }]),
+    { key: `phone-code:number:${phone}:${pool}`, limit: config.PHONE_CODES_PER_NUMBER_PER_HOUR },
+    { key: `phone-code:to:${phone}`, limit: config.PHONE_CODES_TO_NUMBER_PER_HOUR, ceiling: "codes_to_number" },
+    {
+      key: `phone-code:country:${phoneCountryOf(phone) ?? "other"}`,
+      limit: config.PHONE_CODES_PER_COUNTRY_PER_DAY,
+      window: DAY,
+      ceiling: "codes_per_country",
+    },
+    {
+      key: "phone-code:all",
+      limit: ownNumber ? config.PHONE_CODES_PER_HOUR : config.PHONE_CODES_PER_HOUR - config.PHONE_CODES_OWN_RESERVE_PER_HOUR,
+      ceiling: "codes_in_all",
+    },
+  ]);
+  if (refusal) throw refused(deps, refusal, phone, rateLimited(MESSAGES.tooManyPhoneCodes, refusal.retryAfter, "too_many_codes"));
 
   const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
   const codeId = randomUUID();
@@ -224,59 +281,102 @@ export async function sendPhoneCode(
   return { success: true, phone, resendIn: config.PHONE_CODE_RESEND_SECONDS, expiresIn: ttl };
 }
 
-// Reads the first of the requester's code records for the number that exists and counts this try
-// in one step; nothing when it has none (a try must not create a record that never expires).
+// Counts a try of the code record, read in the same step; nothing when it is gone (a try must not
+// create a record that never expires).
 const TRY_SCRIPT = `
-for _, key in ipairs(KEYS) do
-  if redis.call('exists', key) == 1 then
-    local tries = redis.call('hincrby', key, 'tries', 1)
-    return {key, tries, redis.call('hget', key, 'h'), redis.call('hget', key, 'exp')}
-  end
-end
-return false`;
+if redis.call('exists', KEYS[1]) == 0 then return false end
+local tries = redis.call('hincrby', KEYS[1], 'tries', 1)
+return {tries, redis.call('hget', KEYS[1], 'h'), redis.call('hget', KEYS[1], 'exp')}`;
+
+/** When the number's wrong-try ceiling last tripped: codes sent before it keep one way through for the number's account. */
+const lockedKey = (phone: string) => `phone-code:locked:${phone}`;
 
 /**
  * Checks `code` against the code sent to `phone` for this requester and uses it up, or throws a
- * 400 naming `code`. Each try is counted first, against the requester's and the address's hourly
- * budgets (a 429 before anything about the number is told), then against the code's own wrong tries.
+ * 400 naming `code`. Each try is counted first, against the address's budget and the budget of the
+ * holder whose code it tries (a planted visitor id in the session spends nothing of the account's),
+ * then against the number's wrong-try ceilings (by everyone, per hour and per day: guessing one
+ * number is bounded however many askers there are), then against the code's own wrong tries; a 429
+ * comes before anything about the number is told. Past a number's ceiling only the account holding
+ * the number may still type the code it was sent before the ceiling tripped (its own 5 tries).
  */
 async function useCode(
-  deps: Pick<PhoneProofDeps, "redis" | "config">,
+  deps: Pick<PhoneProofDeps, "redis" | "config" | "log">,
   phone: string,
   code: string,
   requester: CodeRequester,
+  ownNumber: boolean,
 ): Promise<void> {
   const { redis, config } = deps;
   const holders = holdersOf(requester);
-  await spend(
-    redis,
-    [
-      [`phone-code-try:ip:${requester.ip}`, config.PHONE_CODE_TRIES_PER_IP_PER_HOUR],
-      ...holders.map((holder): [string, number] => [`phone-code-try:${holder}`, config.PHONE_CODE_TRIES_PER_HOUR]),
-    ],
-    MESSAGES.tooManyPhoneCodeTries,
-    "too_many_code_tries",
-  );
-  if (!holders.length) throw codeError("phone_code_missing", MESSAGES.phoneCodeMissing);
-  const keys = holders.map((holder) => codeKey(phone, holder));
-  const found = (await redis.eval(TRY_SCRIPT, keys.length, ...keys)) as [string, number, string, string] | null;
+  let found: { key: string; holder: string; sent: number } | undefined;
+  for (const holder of holders) {
+    const sent = await redis.hget(codeKey(phone, holder), "sent");
+    if (sent !== null) {
+      found = { key: codeKey(phone, holder), holder, sent: Number(sent) };
+      break;
+    }
+  }
+  const holder = found?.holder ?? holders[0];
+  const tooMany = (refusal: Refusal) => rateLimited(MESSAGES.tooManyPhoneCodeTries, refusal.retryAfter, "too_many_code_tries");
+  const own = await spendAll(redis, [
+    { key: `phone-code-try:ip:${requester.ip}`, limit: config.PHONE_CODE_TRIES_PER_IP_PER_HOUR },
+    ...(holder ? [{ key: `phone-code-try:${holder}`, limit: config.PHONE_CODE_TRIES_PER_HOUR }] : []),
+  ]);
+  if (own) throw tooMany(own);
   if (!found) throw codeError("phone_code_missing", MESSAGES.phoneCodeMissing);
-  const [key, tries, stored, expires] = found;
+
+  // Counted before the comparison (so concurrent guesses cannot pass the ceiling), given back when right.
+  const numberBudgets: Budget[] = [
+    {
+      key: `phone-code-wrong:${phone}:hour`,
+      limit: config.PHONE_CODE_WRONG_TRIES_PER_NUMBER_PER_HOUR,
+      ceiling: "wrong_tries_for_number",
+    },
+    {
+      key: `phone-code-wrong:${phone}:day`,
+      limit: config.PHONE_CODE_WRONG_TRIES_PER_NUMBER_PER_DAY,
+      window: DAY,
+      ceiling: "wrong_tries_for_number",
+    },
+  ];
+  const ceiling = await spendAll(redis, numberBudgets);
+  if (ceiling) {
+    await redis.set(lockedKey(phone), Date.now(), "EX", ceiling.retryAfter, "NX");
+    const lockedAt = Number(await redis.get(lockedKey(phone)));
+    const wayThrough = ownNumber && found.holder.startsWith("user:") && lockedAt > 0 && found.sent < lockedAt;
+    if (!wayThrough)
+      throw refused(deps, ceiling, phone, rateLimited(MESSAGES.tooManyNumberTries, ceiling.retryAfter, "too_many_number_tries"));
+  }
+  const giveBack = async () => {
+    if (ceiling) return;
+    for (const budget of numberBudgets) await refund(redis, budget.key, budget.limit, budget.window ?? 3600);
+  };
+
+  const tried = (await redis.eval(TRY_SCRIPT, 1, found.key)) as [number, string, string] | null;
+  if (!tried) {
+    await giveBack();
+    throw codeError("phone_code_missing", MESSAGES.phoneCodeMissing);
+  }
+  const [tries, stored, expires] = tried;
   if (Number(expires) <= Date.now()) {
-    await redis.del(key);
+    await giveBack();
+    await redis.del(found.key);
     throw codeError("phone_code_expired", MESSAGES.phoneCodeExpired);
   }
   if (tries > config.PHONE_CODE_MAX_ATTEMPTS) {
-    await redis.del(key);
+    await giveBack();
+    await redis.del(found.key);
     throw codeError("phone_code_attempts", MESSAGES.phoneCodeAttempts);
   }
   const expected = Buffer.from(stored, "hex");
   const given = digest(config.SESSION_SECRET, phone, code);
   const right = expected.length === given.length && timingSafeEqual(expected, given);
+  if (right) await giveBack();
   // Single use: of two tries with the right code at once, only the one that deletes it proves.
-  if (!right || (await redis.del(key)) !== 1) {
+  if (!right || (await redis.del(found.key)) !== 1) {
     if (tries < config.PHONE_CODE_MAX_ATTEMPTS) throw codeError("phone_code_invalid", MESSAGES.phoneCodeInvalid);
-    await redis.del(key);
+    await redis.del(found.key);
     throw codeError("phone_code_attempts", MESSAGES.phoneCodeAttempts);
   }
 }
@@ -313,7 +413,7 @@ export async function provePhone(
   const phone = input.phone ? canonicalPhone(input.phone, deps.config.DEFAULT_PHONE_COUNTRY) : own.phone;
   if (!phone) throw badRequest(MESSAGES.phoneNeeded, "phone");
   if (phone === own.phone && own.phoneVerifiedAt) throw badRequest(MESSAGES.phoneAlreadyProven, "phone");
-  await useCode(deps, phone, input.code, input.requester);
+  await useCode(deps, phone, input.code, input.requester, phone === own.phone);
 
   const holder = await holderOf(phone);
   if (holder && String(holder._id) !== input.userId) await takeBack(holder, deps.log);
@@ -339,7 +439,7 @@ export async function provePhone(
 export async function claimForSignup(deps: PhoneProofDeps, phone: string, code: string, requester: CodeRequester): Promise<void> {
   const forms = phoneLookupForms(phone, deps.config.DEFAULT_PHONE_COUNTRY);
   const canonical = canonicalPhone(phone, deps.config.DEFAULT_PHONE_COUNTRY);
-  await useCode(deps, canonical, code, requester);
+  await useCode(deps, canonical, code, requester, false);
   if (await User.exists({ phone: { $in: forms }, phoneVerifiedAt: { $ne: null } })) throw phoneTaken();
   const holders = await User.find({ phone: { $in: forms } }, HOLDER_FIELDS)
     .limit(forms.length)

@@ -35,7 +35,7 @@ import {
 import type { Redis } from "ioredis";
 import { AppError, notFound } from "../errors";
 import type { AuthedAdmin } from "../middleware/auth";
-import { hit } from "../middleware/rate-limit";
+import { clientKey, hit } from "../middleware/rate-limit";
 import { recordAudit } from "./audit";
 import { noticeBalance } from "./low-balance";
 
@@ -162,7 +162,13 @@ export async function redeemCode(
   now = new Date(),
 ): Promise<RedeemResponse> {
   await hit(deps.redis, `redeem:user:${userId}`, deps.config.REDEEM_RATE_LIMIT_PER_HOUR, 3600, MESSAGES.tooManyRedemptions);
-  await hit(deps.redis, `redeem:ip:${ip}`, deps.config.REDEEM_RATE_LIMIT_PER_IP_PER_HOUR, 3600, MESSAGES.tooManyRedemptions);
+  await hit(
+    deps.redis,
+    `redeem:ip:${clientKey(ip)}`,
+    deps.config.REDEEM_RATE_LIMIT_PER_IP_PER_HOUR,
+    3600,
+    MESSAGES.tooManyRedemptions,
+  );
 
   const code = await RedemptionCode.findOne({ hash: hashCode(normalized) }).lean<{
     _id: Types.ObjectId;

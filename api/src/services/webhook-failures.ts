@@ -9,14 +9,15 @@ import type { Redis } from "ioredis";
 import type { Config } from "@storefront/shared/server";
 import { logWebhookError, recordWebhookOutcome } from "@storefront/shared/server";
 import { rateLimited } from "../errors";
-import { count, exhausted } from "../middleware/rate-limit";
+import { clientKey, count, exhausted } from "../middleware/rate-limit";
 import { MESSAGES } from "@storefront/shared";
 
 const WEBHOOK_FAILURE_WINDOW_SECONDS = 60;
 
 type Deps = { redis: Redis; config: Pick<Config, "WEBHOOK_FAILURE_LIMIT_PER_MINUTE"> };
 
-const limitKey = (ip: string) => `webhook-failures:${ip}`;
+/** Per client (an IPv6 address by its /64: clientKey). */
+const limitKey = (ip: string) => `webhook-failures:${clientKey(ip)}`;
 
 /** Throws a 429 when this address already failed too often in the current window. */
 export async function refuseThrottledWebhook(deps: Deps, ip: string): Promise<void> {

@@ -25,8 +25,10 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ ...base, ADMIN_USERNAME: "root", ADMIN_PASSWORD: "short" })).toThrow(/ADMIN_PASSWORD/u);
   });
 
-  it("reads PHONE_CODE_COUNTRIES as * (every country, the default) or country codes, and refuses anything else, naming it", () => {
-    expect(loadConfig(base).PHONE_CODE_COUNTRIES).toBe("*");
+  it("reads PHONE_CODE_COUNTRIES as DEFAULT_PHONE_COUNTRY's (the default), * (every country) or country codes, and refuses anything else, naming it", () => {
+    expect(loadConfig(base).PHONE_CODE_COUNTRIES).toEqual(["US"]);
+    expect(loadConfig({ ...base, DEFAULT_PHONE_COUNTRY: "sa" }).PHONE_CODE_COUNTRIES).toEqual(["SA"]);
+    expect(loadConfig({ ...base, PHONE_CODE_COUNTRIES: "*" }).PHONE_CODE_COUNTRIES).toBe("*");
     expect(loadConfig({ ...base, PHONE_CODE_COUNTRIES: " sa, AE ,eg" }).PHONE_CODE_COUNTRIES).toEqual(["SA", "AE", "EG"]);
     for (const bad of ["", "SA,XX", "Saudi", "SA,,EG"])
       expect(() => loadConfig({ ...base, PHONE_CODE_COUNTRIES: bad }), bad).toThrow(/PHONE_CODE_COUNTRIES/u);

@@ -90,6 +90,21 @@ const envSchema = z.object({
   PHONE_CODES_PER_NUMBER_PER_HOUR: positiveInt.default(5),
   PHONE_CODES_PER_IP_PER_HOUR: positiveInt.default(20),
   PHONE_CODES_PER_HOUR: positiveInt.default(1000),
+  /** Codes sent to one number per hour by everyone together: the most SMS one victim can be sent. */
+  PHONE_CODES_TO_NUMBER_PER_HOUR: positiveInt.default(10),
+  /**
+   * Of PHONE_CODES_PER_HOUR, the codes kept for signed-in accounts asking for their own number:
+   * visitors and other numbers stop this many short of the cap.
+   */
+  PHONE_CODES_OWN_RESERVE_PER_HOUR: z.coerce.number().int().min(0).default(200),
+  /** Codes sent per destination country per UTC day (SMS pumping pours into one country's premium numbers). */
+  PHONE_CODES_PER_COUNTRY_PER_DAY: positiveInt.default(5000),
+  /**
+   * Wrong tries of codes for one number by everyone together, per hour and per day: past them the
+   * number cannot be proven until the window ends (guessing one number is bounded whatever the askers).
+   */
+  PHONE_CODE_WRONG_TRIES_PER_NUMBER_PER_HOUR: positiveInt.default(30),
+  PHONE_CODE_WRONG_TRIES_PER_NUMBER_PER_DAY: positiveInt.default(100),
   /**
    * Tries of a code (right or wrong) per account or signed-out visitor, and per client address, per
    * hour, over all their codes: each code also burns after PHONE_CODE_MAX_ATTEMPTS wrong tries.
@@ -98,13 +113,15 @@ const envSchema = z.object({
   PHONE_CODE_TRIES_PER_IP_PER_HOUR: positiveInt.default(100),
   /**
    * Countries whose numbers get codes by SMS: "*" (every country), or ISO 3166 two-letter codes
-   * separated by commas ("SA,AE,EG"): SMS pumping sends codes to premium numbers abroad.
+   * separated by commas ("SA,AE,EG"): SMS pumping sends codes to premium numbers abroad. Unset (or
+   * empty): DEFAULT_PHONE_COUNTRY's alone (loadConfig).
    */
   PHONE_CODE_COUNTRIES: z
     .string()
     .trim()
-    .default("*")
-    .transform((value, ctx): "*" | PhoneCountry[] => {
+    .optional()
+    .transform((value, ctx): "*" | PhoneCountry[] | undefined => {
+      if (value === undefined) return undefined;
       if (value === "*") return "*";
       const codes = value.split(",").map((code) => code.trim().toUpperCase());
       const unknown = codes.filter((code) => !isPhoneCountry(code));
@@ -203,7 +220,11 @@ const envSchema = z.object({
   STOREFRONT_RATE_LIMIT_PER_IP_PER_MINUTE: positiveInt.default(600),
 });
 
-export type Config = z.infer<typeof envSchema> & { SESSION_SECRET: string; dataDir: string };
+export type Config = Omit<z.infer<typeof envSchema>, "PHONE_CODE_COUNTRIES"> & {
+  SESSION_SECRET: string;
+  dataDir: string;
+  PHONE_CODE_COUNTRIES: "*" | PhoneCountry[];
+};
 
 export class ConfigError extends Error {}
 
@@ -223,8 +244,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (Boolean(config.ADMIN_USERNAME) !== Boolean(config.ADMIN_PASSWORD)) {
     throw new ConfigError("Invalid environment:\n  ADMIN_USERNAME / ADMIN_PASSWORD: set both or neither");
   }
+  if (config.PHONE_CODES_OWN_RESERVE_PER_HOUR >= config.PHONE_CODES_PER_HOUR) {
+    throw new ConfigError("Invalid environment:\n  PHONE_CODES_OWN_RESERVE_PER_HOUR: must be less than PHONE_CODES_PER_HOUR");
+  }
   return {
     ...config,
+    PHONE_CODE_COUNTRIES: config.PHONE_CODE_COUNTRIES ?? [config.DEFAULT_PHONE_COUNTRY],
     SESSION_SECRET: config.SESSION_SECRET ?? randomBytes(32).toString("hex"),
     dataDir: path.resolve(config.DATA_DIR),
   };

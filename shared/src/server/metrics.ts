@@ -63,6 +63,14 @@ export function recordWebhookOutcome(outcome: string): void {
   webhookOutcomes.inc({ outcome });
 }
 
+/** Phone code ceilings that refused everyone (codes to one number, per country, in all; wrong tries for one number): alert on any. */
+export const phoneCodeCeilings = new Counter({
+  name: `${METRIC_PREFIX}phone_code_ceilings_total`,
+  help: "Phone code requests or tries refused by a ceiling shared by everyone, by ceiling",
+  labelNames: ["ceiling"] as const,
+  registers: [metricsRegistry],
+});
+
 const socketConnections = new Gauge({
   name: `${METRIC_PREFIX}socket_connections`,
   help: "Socket.IO connections open on this API process",

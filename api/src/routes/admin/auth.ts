@@ -19,7 +19,7 @@ export const adminAuthRoutes = [
     response: adminLoginResponseSchema,
     errors: [400, 401, 429],
     handler: async ({ body, req, ctx }) => {
-      await limitLoginAttempts(ctx.redis, ctx.config, `admin:${body.username}`, req.ip ?? "unknown");
+      await limitLoginAttempts(ctx.redis, ctx.config, `admin:${body.username}`, req.ip);
       const admin = await adminLogin(req, body.username, body.password);
       return { success: true as const, admin, message: "Login successful! Welcome to Admin Dashboard" };
     },

@@ -28,7 +28,7 @@ export const authRoutes = [
     errors: [400, 409, 429],
     handler: async ({ body, req, ctx }) => {
       // A signup that brings the code of its number is one real phone: the code's own limits apply.
-      if (!body.code) await limitSignups(ctx.redis, ctx.config, req.ip ?? "unknown");
+      if (!body.code) await limitSignups(ctx.redis, ctx.config, req.ip);
       const user = await signup(ctx, body, codeRequester(req));
       return { ...sessionUserBody(user), message: "Subscribed successfully" };
     },
@@ -45,8 +45,8 @@ export const authRoutes = [
     errors: [400, 401, 403, 429],
     handler: async ({ body, req, ctx }) => {
       const phoneKey = canonicalPhone(body.phone, ctx.config.DEFAULT_PHONE_COUNTRY);
-      await limitLoginAttempts(ctx.redis, ctx.config, phoneKey, req.ip ?? "unknown");
-      return sessionUserBody(await login(req, body, ctx.config.DEFAULT_PHONE_COUNTRY));
+      await limitLoginAttempts(ctx.redis, ctx.config, phoneKey, req.ip);
+      return sessionUserBody(await login(req, ctx.redis, body, ctx.config.DEFAULT_PHONE_COUNTRY));
     },
   }),
 

@@ -1,6 +1,6 @@
 /** The public price list: what tools, packages and a new account cost, before anyone signs up. */
 import { MESSAGES, storefrontResponseSchema } from "@storefront/shared";
-import { hit } from "../../middleware/rate-limit";
+import { clientKey, hit } from "../../middleware/rate-limit";
 import { storefrontInfo } from "../../services/storefront";
 import { defineRoute, TAGS } from "../define";
 
@@ -17,7 +17,7 @@ export const storefrontRoutes = [
     handler: async ({ req, ctx }) => {
       await hit(
         ctx.redis,
-        `storefront:ip:${req.ip ?? "unknown"}`,
+        `storefront:ip:${clientKey(req.ip)}`,
         ctx.config.STOREFRONT_RATE_LIMIT_PER_IP_PER_MINUTE,
         60,
         MESSAGES.tooManyRequests,

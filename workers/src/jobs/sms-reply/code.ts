@@ -5,6 +5,12 @@
  * asked for it on the web, and its limits are the API's. Its record and log rows show the code
  * masked (administrators read them; a code read there would prove a number), so a retry after
  * the record was written sends the code of the job again, never the record's text.
+ *
+ * At most once to the gateway: the record is marked "sending" before the gateway is called, and a
+ * retry that finds it so (an earlier attempt reached the gateway, which may have taken the message
+ * before its answer or the record's update was lost) sends nothing and records it failed. A code
+ * the gateway never got is asked for again by its owner (after PHONE_CODE_RESEND_SECONDS); the
+ * same code is never texted again and again at our cost.
  */
 import { PHONE_CODE_SMS, type SmsCodeJob, type SmsReplyJob } from "@storefront/shared";
 import { loadSmsIntegrationConfig, smsMessageDone, SmsMessage, type SmsMessageDoc } from "@storefront/shared/server";
@@ -43,7 +49,24 @@ export async function handleCode(job: SmsCodeJob, deps: SmsReplyDeps): Promise<{
     user: null,
     secretText: textOf(job, job.code),
   };
-  if (existing) return chargeAndSend(ctx, existing);
-  if (done) return { outcome: "already_processed" };
-  return chargeAndSend(ctx, await prepareOutbound(ctx, "phone_code", textOf(job, "••••••"), 0));
+  if (!existing && done) return { outcome: "already_processed" };
+  const record = existing ?? (await prepareOutbound(ctx, "phone_code", textOf(job, "••••••"), 0));
+  if (record.state !== "prepared") return chargeAndSend(ctx, record.state === "sending" ? await notResent(record) : record);
+  const claimed = await SmsMessage.findOneAndUpdate(
+    { _id: record._id, state: "prepared" },
+    { $set: { state: "sending" } },
+    { returnDocument: "after" },
+  ).lean<SmsMessageDoc>();
+  // Another attempt claimed it meanwhile: this one sends nothing.
+  return chargeAndSend(ctx, claimed ?? (await notResent(record)));
+}
+
+/** The record of a code an earlier attempt took to the gateway, marked failed (never sent twice). */
+async function notResent(record: SmsMessageDoc): Promise<SmsMessageDoc> {
+  const gateway_response = "not sent again: an earlier attempt reached the gateway, which may have taken it";
+  await SmsMessage.updateOne(
+    { _id: record._id, state: { $in: ["prepared", "sending"] } },
+    { $set: { state: "failed", gateway_response } },
+  );
+  return { ...record, state: "failed" as const, gateway_response } as SmsMessageDoc;
 }
