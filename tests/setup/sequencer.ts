@@ -49,6 +49,7 @@ const LONG_FIRST = [
   "tests/integration/videos.test.ts", // 6
   "tests/integration/providers-images.test.ts", // 6
   "tests/browser/late-job-failure.test.ts", // 6
+  "tests/browser/late-job-result.test.ts", // 6 alone (new since those runs)
   "tests/integration/redemption-codes.test.ts", // 4–6
   "tests/integration/admin-queues.test.ts", // 5–6
   "tests/integration/providers-video.test.ts", // 5
