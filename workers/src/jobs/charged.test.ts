@@ -389,6 +389,19 @@ describe("chargedProcessor", () => {
     expect(pushes.map((p) => [p.event, p.payload.refunded])).toEqual([["job:failed", 0]]);
   });
 
+  it("settles and returns, not makes again, what a run that died before settling kept", async () => {
+    const { userId, holdKey } = await heldJob();
+    let made = 0;
+    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: `made ${++made}` }));
+    // The run made and kept its result; its process died before the settle.
+    await ctx.redis.set(`job-result:chat:chat-${seq}`, JSON.stringify({ reply: "kept" }), "EX", 60);
+    await expect(processor(fakeJob(chatData(userId, holdKey), 0, 3, 2))).resolves.toEqual({ reply: "kept" });
+    expect(made).toBe(0);
+    expect(await holdState(holdKey)).toBe("settled");
+    expect(await coins(userId)).toBe(40);
+    expect(pushes.map((p) => p.event)).toEqual(["job:completed"]);
+  });
+
   it("fails, refunds and pushes no job:completed when the handler's result does not match its queue's result schema", async () => {
     const { userId, holdKey } = await heldJob();
     // What a handler typed by hand (or a provider's answer passed through) might give back.

@@ -155,6 +155,16 @@ function readKept<Q extends HeldQueueName>(queue: Q, stored: string): JobResult<
   }
 }
 
+/** The result a run of this job kept before settling, if it is still there and reads back as its queue's result. */
+async function keptResult<Q extends HeldQueueName>(
+  ctx: WorkerContext,
+  queue: Q,
+  jobId: string,
+): Promise<JobResult<Q> | undefined> {
+  const stored = await ctx.redis.get(resultKey(queue, jobId));
+  return stored === null ? undefined : readKept(queue, stored);
+}
+
 /**
  * What the run that settled the job made: the result it kept, else what the queue can tell
  * (`finished`); undefined when neither is there (the kept result expired), and the job runs again,
@@ -231,23 +241,28 @@ export function chargedProcessor<Q extends HeldQueueName>(
       // Such a job ("rerun") is held again before it runs, and refused if the coins are gone.
       const charge: HoldOf = { ctx, queue, jobId, holdKey: data.holdKey, userId: data.userId };
       const state = await heldState(charge);
-      if (state === "rerun") await holdAgain(charge, "under the daily cap");
-      const earlier =
-        state === "settled" ? await earlierResult(ctx, queue, jobId, () => hooks.finishedResult?.(data, job)) : undefined;
-      if (earlier !== undefined) {
-        // The work was done and paid for by a run whose process died before BullMQ heard of it.
-        ctx.pusher.toUser(data.userId, "job:completed", completedPush(queue, jobId, earlier));
-        log.info("job had completed before a restart; its result is returned again, not made again");
-        await hooks.onCompleted?.(data, earlier, job);
-        return earlier;
+      if (state === "settled") {
+        const earlier = await earlierResult(ctx, queue, jobId, () => hooks.finishedResult?.(data, job));
+        if (earlier !== undefined) {
+          // The work was done and paid for by a run whose process died before BullMQ heard of it.
+          ctx.pusher.toUser(data.userId, "job:completed", completedPush(queue, jobId, earlier));
+          log.info("job had completed before a restart; its result is returned again, not made again");
+          await hooks.onCompleted?.(data, earlier, job);
+          return earlier;
+        }
       }
-      const result = parsedResult(queue, await handler(data, job, token));
+      // A run that kept its result and died before settling: that result is settled and delivered,
+      // not made again (its work is done, so a rerun is charged as at the settle, chargeAgain).
+      const kept = state === "settled" ? undefined : await keptResult(ctx, queue, jobId);
+      if (state === "rerun" && kept === undefined) await holdAgain(charge, "under the daily cap");
+      const result = kept ?? parsedResult(queue, await handler(data, job, token));
       // Kept before the settle, so a redelivery after a death past the settle returns it as it was.
       // Best effort: Redis refusing the write (out of memory, read-only) must not fail work that
       // was done; without the kept copy a redelivery runs the job again, charged once.
-      await ctx.redis
-        .set(resultKey(queue, jobId), JSON.stringify(result), "EX", RESULT_TTL_SECONDS)
-        .catch((err: unknown) => log.warn({ err }, "job result not kept for a redelivery"));
+      if (kept === undefined)
+        await ctx.redis
+          .set(resultKey(queue, jobId), JSON.stringify(result), "EX", RESULT_TTL_SECONDS)
+          .catch((err: unknown) => log.warn({ err }, "job result not kept for a redelivery"));
       // Not settled: refunded while the work ran (released while no worker of the queue was live, or
       // otherwise), or settled by another run of the same job whose lock had lapsed (settleLate).
       if (!(await settleHold(data.holdKey))) await settleLate(charge);
