@@ -15,6 +15,7 @@ import { MESSAGES, type ServerEvents } from "@storefront/shared";
 import { Pusher } from "@storefront/shared/server";
 import { giveCoins, newUser } from "../support/client";
 import { cookiesOf, keepFailureScreenshots, launch } from "./browser";
+import { LATE_TEXT, lateAnswer, pushUntil, queuedAnswer } from "./late-jobs";
 
 const baseUrl = inject("baseUrl");
 let browser: Browser;
@@ -23,20 +24,6 @@ let page: Page;
 let redis: Redis;
 let pusher: Pusher;
 let userId: string;
-
-const queuedAnswer = (jobId: string) => ({
-  status: 503,
-  contentType: "application/json",
-  body: JSON.stringify({
-    success: false,
-    code: "unavailable",
-    error: "No worker has answered for a while.",
-    jobId,
-    refunded: true,
-    queued: true,
-    retryAfter: 5,
-  }),
-});
 
 beforeAll(async () => {
   const user = await newUser();
@@ -59,21 +46,9 @@ afterAll(async () => {
   redis?.disconnect();
 });
 
-/**
- * Pushes `event` until `shown` appears: a push sent before the page's socket has joined the user's
- * room reaches no one, and the screen takes a job's failure once (a second push is ignored).
- */
-async function pushUntil(event: ServerEvents["job:failed"], shown: () => Promise<unknown>): Promise<void> {
-  for (let attempt = 0; ; attempt += 1) {
-    pusher.toUser(userId, "job:failed", event);
-    try {
-      await shown();
-      return;
-    } catch (error) {
-      if (attempt >= 20) throw error;
-    }
-  }
-}
+/** Pushes `event` until `shown` appears. */
+const pushFailure = (event: ServerEvents["job:failed"], shown: () => Promise<unknown>) =>
+  pushUntil(pusher, userId, "job:failed", event, shown);
 
 async function setLanguage(target: "en" | "ar") {
   await page.getByTestId("language-toggle").first().click();
@@ -100,7 +75,7 @@ describe("a job that fails after its call ended", () => {
       .waitFor();
     await page.locator("[data-live=on]").waitFor();
 
-    await pushUntil(
+    await pushFailure(
       {
         jobId: "chat-late-doctor",
         queue: "chat",
@@ -123,24 +98,13 @@ describe("a job that fails after its call ended", () => {
   });
 
   it("Text AI toasts a late failure of a reply that was taking longer than expected", async () => {
-    await page.route("**/api/textai/chat.php", (route) =>
-      route.fulfill({
-        status: 504,
-        contentType: "application/json",
-        body: JSON.stringify({
-          success: false,
-          code: "timeout",
-          error: "The reply is taking longer than expected; it will arrive when ready.",
-          jobId: "chat-late-text",
-        }),
-      }),
-    );
+    await page.route("**/api/textai/chat.php", (route) => route.fulfill(lateAnswer("chat-late-text")));
     await page.goto(`${baseUrl}/text-ai`);
     const input = page.getByLabel("Message", { exact: true });
     await input.fill("Tell me about the sea");
     await input.press("Enter");
-    await page.getByText("The reply is taking longer than expected; it will arrive when ready.").first().waitFor();
-    await pushUntil(
+    await page.getByText(LATE_TEXT).first().waitFor();
+    await pushFailure(
       { jobId: "chat-late-text", queue: "chat", code: "ai_unavailable", error: MESSAGES.aiUnavailable, refunded: 4 },
       () =>
         page
@@ -159,7 +123,7 @@ describe("a job that fails after its call ended", () => {
     await page.getByLabel("Prompt", { exact: true }).fill("a red bicycle by the sea");
     await page.getByRole("button", { name: "Generate image" }).click();
     await page.getByText("Your coins were returned; your request is still queued").first().waitFor();
-    await pushUntil(
+    await pushFailure(
       {
         jobId: "image-late",
         queue: "image",

@@ -25,8 +25,13 @@ export interface Ask {
   userId: string;
 }
 
-const stamp = () => new Date().toISOString();
-const newMessageId = () => `msg_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
+/** A new message of the thread, stamped now. */
+export const chatMessage = (type: ChatMessage["type"], content: string): ChatMessage => ({
+  id: `msg_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`,
+  type,
+  content,
+  timestamp: new Date().toISOString(),
+});
 
 export function useChatThread() {
   const [messages, setMessages] = useState<ChatMessage[]>([]);
@@ -43,7 +48,7 @@ export function useChatThread() {
   });
 
   async function ask({ text, history, conversationId, avatarType, language, userId }: Ask): Promise<AskResult> {
-    const question: ChatMessage = { id: newMessageId(), type: "user", content: text, timestamp: stamp() };
+    const question = chatMessage("user", text);
     const withQuestion = [...history, question];
     setMessages(withQuestion);
     setLoading(true);
@@ -56,7 +61,7 @@ export function useChatThread() {
         { message: text, userId, conversationId, avatarType, conversationHistory: history, language },
         controller.signal,
       );
-      const reply: ChatMessage = { id: newMessageId(), type: "ai", content: cleanMarkdown(answer.reply), timestamp: stamp() };
+      const reply = chatMessage("ai", cleanMarkdown(answer.reply));
       const all = [...withQuestion, reply];
       setMessages(all);
       announceWalletUpdate();

@@ -7,16 +7,20 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { cleanMarkdown } from "@storefront/shared";
+import { ApiError } from "../api/client";
 import type { ChatMessage, ChatRequest } from "../api/chat";
 import { loadConversation, saveConversation, type ConversationSummary, type SaveConversation } from "../api/conversations";
+import { queryClient } from "../api/queryClient";
+import { announceWalletUpdate } from "../api/wallet";
 import type { ConversationKind } from "../components/ConversationSidebar";
 import { useToast } from "../components/Toasts";
 import { useAutoGrow } from "./useAutoGrow";
 import { useUser } from "./useAuth";
-import { useChatThread, type AskResult } from "./useChatThread";
+import { chatMessage, useChatThread, type AskResult } from "./useChatThread";
 import { useConversationList } from "./useConversationList";
 import { useFormat } from "./useFormat";
-import { useLateJobFailure } from "./useLateJobFailure";
+import { useLateJob } from "./useLateJob";
 import { useMediaQuery } from "./useMediaQuery";
 import { useStoredString } from "./useStoredState";
 
@@ -26,11 +30,61 @@ interface Options {
   storageKey?: string;
   /** The texts of a conversation the search looks in (the title alone by default). */
   searchIn?: (c: ConversationSummary) => (string | undefined)[];
-  /** A question's job failed after its call had ended (useLateJobFailure); it is also the failure. */
+  /** The title a conversation is filed under, from its first question. */
+  titleOf: (firstQuestion: string | undefined) => string;
+  /** A question's job failed after its call had ended (useLateJob); it is also the failure. */
   onLateFailure?: (error: unknown) => void;
+  /** A question's reply arrived after its call had ended (useLateJob) and was added to the thread. */
+  onLateReply?: () => void;
 }
 
-export function useConversationScreen({ kind, storageKey, searchIn, onLateFailure }: Options) {
+/** A question whose call ended (503 queued, 504) while its job was still to run: where its reply goes. */
+interface LateQuestion {
+  text: string;
+  history: ChatMessage[];
+  /** The conversation it was asked in; null: a new one, not filed yet (a Doctor's new one has its id already). */
+  conversationId: string | null;
+  /** The conversation open on the screen when it was asked (null: a new thread). */
+  openId: string | null;
+  avatarType: ChatRequest["avatarType"];
+  userId: string;
+  title: (firstQuestion: string | undefined) => string;
+}
+
+/** The body that files `all` in conversation `id` (null: a new one), `jobId` being its last reply's job. */
+function filing(all: ChatMessage[], id: string | null, jobId: string, q: Pick<LateQuestion, "avatarType" | "title">) {
+  return {
+    conversationId: id ?? "new",
+    title: q.title(all.find((m) => m.type === "user")?.content),
+    messages: all,
+    avatarType: q.avatarType,
+    // A new thread's first charge was made before it had an id: it is filed under it now.
+    ...(id ? {} : { jobIds: [jobId] }),
+  };
+}
+
+/**
+ * A late reply whose screen was left, or which belongs to another conversation than the open one:
+ * added after what its conversation holds now (the history it was asked over, if never filed).
+ */
+async function fileAway(reply: string, jobId: string, q: LateQuestion): Promise<void> {
+  let before = q.history;
+  if (q.conversationId) {
+    try {
+      before = await loadConversation(q.conversationId, q.userId);
+    } catch (error) {
+      // Only a conversation never filed (or deleted) starts from the history; any other failure
+      // would overwrite what it holds.
+      if (!(error instanceof ApiError && error.status === 404)) return;
+    }
+  }
+  const all = [...before, chatMessage("user", q.text), chatMessage("ai", cleanMarkdown(reply))];
+  await saveConversation({ userId: q.userId, ...filing(all, q.conversationId, jobId, q) }).catch(() => undefined);
+  announceWalletUpdate();
+  void queryClient.invalidateQueries({ queryKey: ["conversations"] });
+}
+
+export function useConversationScreen({ kind, storageKey, searchIn, titleOf, onLateFailure, onLateReply }: Options) {
   const { t } = useTranslation();
   const user = useUser();
   const toast = useToast();
@@ -44,9 +98,24 @@ export function useConversationScreen({ kind, storageKey, searchIn, onLateFailur
   /** Why the last question failed (an API error), until the next one is sent or the conversation changes. */
   const [failure, setFailure] = useState<unknown>(null);
   const { setMessages } = thread;
-  const watchLate = useLateJobFailure((error) => {
-    setFailure(error);
-    onLateFailure?.(error);
+  const watchLate = useLateJob("chat", {
+    failed: (error) => {
+      setFailure(error);
+      onLateFailure?.(error);
+    },
+    // Shown where it was asked, as if the call had answered: the question and its reply end the
+    // thread, the box's copy of the question and the 503/504 notice go, and the thread is filed.
+    completed: ({ reply }, q: LateQuestion, jobId) => {
+      if (q.openId !== conversationId || thread.loading) return void fileAway(reply, jobId, q);
+      const all = [...thread.messages, chatMessage("user", q.text), chatMessage("ai", cleanMarkdown(reply))];
+      setMessages(all);
+      setFailure(null);
+      setInput((box) => (box.trim() === q.text ? "" : box));
+      announceWalletUpdate();
+      onLateReply?.();
+      void file(all, q.conversationId, jobId, q.avatarType);
+    },
+    away: ({ reply }, q, jobId) => void fileAway(reply, jobId, q),
   });
 
   useEffect(() => {
@@ -110,10 +179,28 @@ export function useConversationScreen({ kind, storageKey, searchIn, onLateFailur
       setInput(text);
       if ("error" in result) {
         setFailure(result.error);
-        watchLate(result.error);
+        watchLate(result.error, {
+          text,
+          history,
+          conversationId: id,
+          openId: conversationId,
+          avatarType,
+          userId: user.id,
+          title: titleOf,
+        });
       }
     }
     return result;
+  }
+
+  /**
+   * Files the thread `all` after a reply (`jobId` its job) in conversation `id` (null: a new one,
+   * the id the server gives kept), listed at once when it has its id.
+   */
+  async function file(all: ChatMessage[], id: string | null, jobId: string, avatarType: ChatRequest["avatarType"]) {
+    const body = filing(all, id, jobId, { avatarType, title: titleOf });
+    const last = all.at(-1);
+    await save(body, id && last ? { id, title: body.title, lastMessage: last.content, timestamp: last.timestamp } : undefined);
   }
 
   /**
@@ -153,7 +240,7 @@ export function useConversationScreen({ kind, storageKey, searchIn, onLateFailur
     failure,
     newChat,
     ask,
-    save,
+    file,
   };
 }
 

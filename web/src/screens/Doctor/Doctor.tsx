@@ -24,7 +24,7 @@ const titleAndLastMessage = (c: ConversationSummary) => [c.title, c.lastMessage]
 
 export default function Doctor() {
   const { t } = useTranslation();
-  const screen = useConversationScreen({ kind: "doctor", searchIn: titleAndLastMessage });
+  const screen = useConversationScreen({ kind: "doctor", searchIn: titleAndLastMessage, titleOf: doctorConversationTitle });
 
   async function consult(text: string, history: ChatMessage[]) {
     // The id is the client's from the first question, so its charges are filed under it.
@@ -34,12 +34,8 @@ export default function Doctor() {
     // and the reason (with the price and the balance on a 402) shows above it.
     if (!result.ok) return;
     screen.setConversationId(id);
-    const title = doctorConversationTitle(result.all.find((m) => m.type === "user")?.content);
-    await screen.save(
-      { conversationId: id, title, messages: result.all, avatarType: "doctor" },
-      // Listed at once; the server's figures (the conversation's cost among them) replace it.
-      { id, title, lastMessage: result.reply.content, timestamp: result.reply.timestamp },
-    );
+    // Listed at once; the server's figures (the conversation's cost among them) replace it.
+    await screen.file(result.all, id, result.jobId, "doctor");
   }
 
   function send() {

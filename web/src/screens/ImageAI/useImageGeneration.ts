@@ -19,10 +19,11 @@ import {
 } from "@storefront/shared";
 import { errorMessage } from "../../api/errors";
 import { editImage, generateImage, saveImage, type GeneratedImage } from "../../api/images";
+import { queryClient as appQueries } from "../../api/queryClient";
 import { announceWalletUpdate } from "../../api/wallet";
 import { useToast } from "../../components/Toasts";
 import { useUser } from "../../hooks/useAuth";
-import { useLateJobFailure } from "../../hooks/useLateJobFailure";
+import { useLateJob } from "../../hooks/useLateJob";
 
 export type Mode = "generate" | "edit";
 
@@ -42,6 +43,8 @@ export function useImageGeneration() {
   const [error, setError] = useState("");
   const [results, setResults] = useState<GeneratedImage[]>([]);
   const fileRef = useRef<HTMLInputElement>(null);
+  /** The toast of the last failure, taken back when the image it was about arrives late after all. */
+  const notice = useRef<number | null>(null);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
   const agent = imageAgentById(agentId);
 
@@ -79,10 +82,29 @@ export function useImageGeneration() {
   function showFailure(err: unknown) {
     const message = errorMessage(err, t("image.failed"), { needed: priceOf({ feature: "image" }) });
     setError(message);
-    toast.error(message, TOAST_MS.imageError);
+    notice.current = toast.error(message, TOAST_MS.imageError);
   }
-  // A request still queued or running when its call ended: its failure, if it fails, shows here too.
-  const watchLate = useLateJobFailure(showFailure);
+  /**
+   * A request still queued or running when its call ended: its failure shows here too, and its
+   * image as if the call had answered, the 503/504 notice gone. The worker already put it in the
+   * user's history (recordMadeImage), so it is not saved again; a screen left meanwhile finds it
+   * there when the history is read again.
+   */
+  const watchLate = useLateJob("image", {
+    failed: showFailure,
+    completed: ({ image }) => {
+      setResults((all) => [image, ...all.filter((r) => r.id !== image.id)]);
+      setError("");
+      if (notice.current !== null) toast.dismiss(notice.current);
+      toast.success(t("image.success"), TOAST_MS.imageSuccess);
+      announceWalletUpdate();
+      void queryClient.invalidateQueries({ queryKey: ["images"] });
+    },
+    away: () => {
+      announceWalletUpdate();
+      void appQueries.invalidateQueries({ queryKey: ["images"] });
+    },
+  });
 
   async function generate() {
     if (busy) return;
@@ -111,7 +133,7 @@ export function useImageGeneration() {
       void queryClient.invalidateQueries({ queryKey: ["images"] });
     } catch (err) {
       showFailure(err);
-      watchLate(err);
+      watchLate(err, null);
     } finally {
       setBusy(false);
     }

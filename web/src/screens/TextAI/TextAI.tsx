@@ -4,7 +4,7 @@
  * revert on failure, the open conversation restored from storage, and replies streamed by push.
  * The conversation state is useConversationScreen's; each part of the screen has its own file.
  */
-import { useEffect, useEffectEvent, useState } from "react";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { conversationTitle, DEFAULT_PERSONA, personaById, TOAST_MS, type PersonaId } from "@storefront/shared";
 import type { ChatMessage } from "../../api/chat";
@@ -31,11 +31,19 @@ export default function TextAI() {
   const toast = useToast();
   const chatError = useChatErrors();
   const personaName = usePersonaName();
-  // A 402 stays above the box (TextAIComposer); other failures are toasts.
+  // A 402 stays above the box (TextAIComposer); other failures are toasts, the last one taken back
+  // when the reply it was about arrives late after all.
+  const notice = useRef<number | null>(null);
   const tell = (error: unknown) => {
-    if (!isShortOfCoins(error)) toast.error(chatError(error, t("errors.sendFailed")));
+    if (!isShortOfCoins(error)) notice.current = toast.error(chatError(error, t("errors.sendFailed")));
   };
-  const screen = useConversationScreen({ kind: "text", storageKey: CONVERSATION_KEY, onLateFailure: tell });
+  const screen = useConversationScreen({
+    kind: "text",
+    storageKey: CONVERSATION_KEY,
+    titleOf: conversationTitle,
+    onLateFailure: tell,
+    onLateReply: () => notice.current !== null && toast.dismiss(notice.current),
+  });
   const { messages, input, setInput, inputRef, conversationId, user } = screen;
   const [storedPersona, setStoredPersona] = useStoredString(PERSONA_KEY, null);
   const persona = personaById(storedPersona ?? DEFAULT_PERSONA);
@@ -68,15 +76,7 @@ export default function TextAI() {
       if ("error" in result) tell(result.error);
       return;
     }
-    const firstUser = result.all.find((m) => m.type === "user")?.content;
-    await screen.save({
-      conversationId: conversationId ?? "new",
-      title: conversationTitle(firstUser),
-      messages: result.all,
-      avatarType: persona.id,
-      // A new thread's first charge was made before it had an id: it is filed under it now.
-      ...(conversationId ? {} : { jobIds: [result.jobId] }),
-    });
+    await screen.file(result.all, conversationId, result.jobId, persona.id);
   }
 
   function regenerate() {
