@@ -31,6 +31,8 @@ import { sendViaHttp } from "../../workers/src/gateways/http";
 import { SmppLinks, smscOf } from "../../workers/src/gateways/smpp";
 import { GatewayError, type SendResult } from "../../workers/src/gateways/types";
 import { handleInbound, recordReceipt, type SmsReplyDeps } from "../../workers/src/jobs/sms-reply";
+import { codeContext, sendCode } from "../../workers/src/jobs/sms-reply/code";
+import { prepareOutbound } from "../../workers/src/jobs/sms-reply/outbound";
 import { offlineChatProvider } from "../../workers/src/providers/chat/offline";
 import { HttpGatewayPeer } from "../peers/sms-http-gateway";
 import { SmppServerPeer } from "../peers/sms-smpp-server";
@@ -1379,6 +1381,40 @@ describe("phone proof and the SMS pipeline", () => {
     expect(await coinsOf(user.id)).toBeLessThan(100);
     expect((await SmsMessage.findOne({ key: `in:${id}` }).lean())!.user_id?.toString()).toBe(user.id);
   });
+  it("texts a code once when two attempts race for it: the one that loses the claim leaves the record and its log to the winner", async () => {
+    const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+    const deps: SmsReplyDeps = {
+      redis,
+      pusher: null,
+      chat: offlineChatProvider(),
+      // The configured HTTP gateway sends it; no SMPP link is asked for.
+      smpp: { link: () => Promise.reject(new Error("no SMPP link here")) } as unknown as SmppLinks,
+      http: { allowPrivate: true },
+      log: createLogger("sms-test", "silent"),
+    };
+    const phone = uniquePhone();
+    const job = {
+      type: "phone_code" as const,
+      codeId: randomUUID(),
+      phone,
+      code: "271828",
+      minutes: 10,
+      language: "en" as const,
+    };
+    try {
+      const ctx = await codeContext(job, deps);
+      // This attempt read the record prepared; the other one (a redelivery whose lock lapsed) claimed it since and is sending it.
+      const seen = await prepareOutbound(ctx, "phone_code", "Your code is ••••••", 0);
+      await SmsMessage.updateOne({ _id: seen._id }, { $set: { state: "sending" } });
+      expect(await sendCode(ctx, seen)).toEqual({ outcome: "already_processed" });
+      expect(http.deliveredTo(phone)).toEqual([]);
+      expect(await SmsMessage.findOne({ _id: seen._id }).lean()).toMatchObject({ state: "sending" });
+      expect(await SmsLog.exists({ key: `phone-code:${job.codeId}:processed` })).toBeNull();
+    } finally {
+      redis.disconnect();
+    }
+  });
+
   it("texts a code at most once: a retry after an attempt reached the gateway sends nothing and records it failed", async () => {
     const queue = new Queue("sms-reply", { connection: new Redis(inject("redisUrl"), { maxRetriesPerRequest: null }) });
     try {

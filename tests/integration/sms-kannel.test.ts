@@ -179,19 +179,27 @@ describe("a real Kannel 1.4.5 in front of the product", () => {
     const { out } = await replyTo(product, user.e164, text);
     const stored = await receiptOn(product, out._id);
     expect(stored).toMatchObject({ delivery_status: "DELIVRD" });
-    const receiptCalls = tap.captured.filter((c) => c.url.startsWith("/api/sms/integration/receipt.php?t="));
-    expect(receiptCalls.length).toBeGreaterThan(0);
-    expect(receiptCalls[0]).toMatchObject({ method: "GET", status: 200, answer: "OK" });
-    expect(receiptCalls[0]!.url).toMatch(/&status=1&answer=id%3A/u);
+    // Kannel's call for this reply (its token is one of the reply's): the proxy records a call once
+    // the product has answered it, which can be just after the receipt is stored.
+    const ownToken = (url: string) =>
+      stored.receipt_token_hashes.includes(receiptTokenHash(new URL(url, product.url).searchParams.get("t") ?? ""));
+    const own = await until(
+      () =>
+        tap.captured.find(
+          (c) => c.url.startsWith("/api/sms/integration/receipt.php?t=") && c.url.includes("&status=1&") && ownToken(c.url),
+        ),
+      30_000,
+      "Kannel's receipt call for this reply, as captured",
+      50,
+    );
+    expect(own).toMatchObject({ method: "GET", status: 200, answer: "OK" });
+    expect(own.url).toMatch(/&answer=id%3A/u);
     // A guessed token finds nothing and changes nothing.
     const guessed = await fetch(`${product.url}/api/sms/integration/receipt.php?t=${"A".repeat(32)}&status=2`);
     expect(guessed.status).toBe(404);
     // Kannel's own receipt URL for this reply, replayed past the token's lifetime (72 hours): refused, nothing changes.
-    const own = receiptCalls.find((call) =>
-      stored.receipt_token_hashes.includes(receiptTokenHash(new URL(call.url, product.url).searchParams.get("t") ?? "")),
-    );
     await messages().updateOne({ _id: out._id }, { $set: { receipt_tokens_until: new Date(Date.now() - 1000) } });
-    const replayed = await fetch(`${product.url}${own!.url.replace("status=1", "status=2")}`);
+    const replayed = await fetch(`${product.url}${own.url.replace("status=1", "status=2")}`);
     expect(replayed.status).toBe(410);
     expect(await replayed.json()).toMatchObject({ code: "receipt_expired", field: "t" });
     expect(await messages().findOne({ _id: out._id })).toMatchObject({ delivery_status: "DELIVRD" });

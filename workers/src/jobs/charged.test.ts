@@ -321,6 +321,87 @@ describe("chargedProcessor", () => {
     ]);
   });
 
+  it("refunds both holds of a rerun whose first release was cut short (left releasing) when it fails for good", async () => {
+    const { userId, holdKey } = await heldJob();
+    // The API claimed the release (held → releasing) and died before writing the refund; it left the marker.
+    await LedgerEntry.updateOne({ key: holdKey }, { $set: { holdState: "releasing" } });
+    await ctx.redis.set(rerunMarkerKey("chat", `chat-${seq}`), "1", "EX", 60);
+    const processor = chargedProcessor(ctx, "chat", async () => {
+      throw new UnrecoverableError("bad prompt");
+    });
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).rejects.toThrow("[job_failed] bad prompt");
+    expect(await holdState(holdKey)).toBe("released");
+    expect(await holdState(`${holdKey}:rerun`)).toBe("released");
+    expect(await coins(userId)).toBe(50);
+    expect(pushes.find((p) => p.event === "job:failed")?.payload).toMatchObject({ refunded: 10 });
+    expect(pushes.filter((p) => p.event === "wallet:updated").at(-1)?.payload).toMatchObject({ coins: 50 });
+  });
+
+  it("does not count a release cut short against the coins or the daily cap of the rerun", async () => {
+    const { userId, holdKey } = await heldJob();
+    // A cap of 15 a day, 10 of it the first hold's: its refund gives the 10 back, so the rerun's 10 fit.
+    await User.updateOne({ _id: userId }, { $set: { dailyCap: 15 } });
+    await LedgerEntry.updateOne({ key: holdKey }, { $set: { holdState: "releasing" } });
+    await ctx.redis.set(rerunMarkerKey("chat", `chat-${seq}`), "1", "EX", 60);
+    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: "paid once" }));
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "paid once" });
+    expect(await holdState(holdKey)).toBe("released");
+    expect(await holdState(`${holdKey}:rerun`)).toBe("settled");
+    expect(await coins(userId)).toBe(40);
+
+    // And the balance: 45 of the 50 spent while the first release was cut short, its 10 still to come back.
+    const other = await heldJob();
+    await debit(other.userId, 35, `elsewhere:${other.userId}`, "image");
+    await LedgerEntry.updateOne({ key: other.holdKey }, { $set: { holdState: "releasing" } });
+    await ctx.redis.set(rerunMarkerKey("chat", `chat-${seq}`), "1", "EX", 60);
+    await expect(processor(fakeJob(chatData(other.userId, other.holdKey)))).resolves.toEqual({ reply: "paid once" });
+    expect(await coins(other.userId)).toBe(5);
+  });
+
+  it("charges work done after its hold was released while it ran, even past the daily cap: the cap was checked when it was accepted", async () => {
+    const { userId, holdKey } = await heldJob();
+    await User.updateOne({ _id: userId }, { $set: { dailyCap: 15 } });
+    const processor = chargedProcessor(ctx, "chat", async () => {
+      // The API saw no live worker: marker, then release (api/src/services/frozen-workers.ts).
+      await ctx.redis.set(rerunMarkerKey("chat", `chat-${seq}`), "1", "EX", 60);
+      await releaseHold(holdKey, "no live worker", "test");
+      // Meanwhile the user spent 10 of the day's 15 elsewhere.
+      await debit(userId, 10, `elsewhere:${userId}`, "image", "", 15);
+      return { reply: "streamed already" };
+    });
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "streamed already" });
+    expect(await holdState(`${holdKey}:rerun`)).toBe("settled");
+    expect(await coins(userId)).toBe(30);
+    expect(pushes.filter((p) => p.event === "job:completed")).toHaveLength(1);
+  });
+
+  it("fails, without running it again or refunding, a settled job whose kept result no longer reads", async () => {
+    const { userId, holdKey } = await heldJob();
+    let made = 0;
+    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: `made ${++made}` }));
+    await expect(processor(fakeJob(chatData(userId, holdKey)))).resolves.toEqual({ reply: "made 1" });
+    await ctx.redis.set(`job-result:chat:chat-${seq}`, "{not json");
+    pushes.length = 0;
+    await expect(processor(fakeJob(chatData(userId, holdKey), 0, 3, 2))).rejects.toThrow(/^\[job_failed\] /u);
+    expect(made).toBe(1);
+    expect(await holdState(holdKey)).toBe("settled");
+    expect(await coins(userId)).toBe(40);
+    expect(pushes.map((p) => [p.event, p.payload.refunded])).toEqual([["job:failed", 0]]);
+  });
+
+  it("settles and returns, not makes again, what a run that died before settling kept", async () => {
+    const { userId, holdKey } = await heldJob();
+    let made = 0;
+    const processor = chargedProcessor(ctx, "chat", async () => ({ reply: `made ${++made}` }));
+    // The run made and kept its result; its process died before the settle.
+    await ctx.redis.set(`job-result:chat:chat-${seq}`, JSON.stringify({ reply: "kept" }), "EX", 60);
+    await expect(processor(fakeJob(chatData(userId, holdKey), 0, 3, 2))).resolves.toEqual({ reply: "kept" });
+    expect(made).toBe(0);
+    expect(await holdState(holdKey)).toBe("settled");
+    expect(await coins(userId)).toBe(40);
+    expect(pushes.map((p) => p.event)).toEqual(["job:completed"]);
+  });
+
   it("fails, refunds and pushes no job:completed when the handler's result does not match its queue's result schema", async () => {
     const { userId, holdKey } = await heldJob();
     // What a handler typed by hand (or a provider's answer passed through) might give back.

@@ -146,14 +146,8 @@ function parsedResult<Q extends HeldQueueName>(queue: Q, value: unknown): JobRes
   return parsed.data as JobResult<Q>;
 }
 
-/** The result a run of this job kept before settling, if it is still there and reads back as its queue's result. */
-async function recordedResult<Q extends HeldQueueName>(
-  ctx: WorkerContext,
-  queue: Q,
-  jobId: string,
-): Promise<JobResult<Q> | undefined> {
-  const stored = await ctx.redis.get(resultKey(queue, jobId));
-  if (stored === null) return undefined;
+/** A kept result read back as its queue's result; undefined when it no longer reads so. */
+function readKept<Q extends HeldQueueName>(queue: Q, stored: string): JobResult<Q> | undefined {
   try {
     return parsedResult(queue, JSON.parse(stored));
   } catch {
@@ -161,17 +155,35 @@ async function recordedResult<Q extends HeldQueueName>(
   }
 }
 
-/** What the run that settled the job made: the result it kept, else what the queue can tell (`finished`). */
+/** The result a run of this job kept before settling, if it is still there and reads back as its queue's result. */
+async function keptResult<Q extends HeldQueueName>(
+  ctx: WorkerContext,
+  queue: Q,
+  jobId: string,
+): Promise<JobResult<Q> | undefined> {
+  const stored = await ctx.redis.get(resultKey(queue, jobId));
+  return stored === null ? undefined : readKept(queue, stored);
+}
+
+/**
+ * What the run that settled the job made: the result it kept, else what the queue can tell
+ * (`finished`); undefined when neither is there (the kept result expired), and the job runs again,
+ * charged once. A kept result that is there but no longer reads as its queue's result fails the job,
+ * paid and not refunded: running it again would pay the provider twice for one charge.
+ */
 async function earlierResult<Q extends HeldQueueName>(
   ctx: WorkerContext,
   queue: Q,
   jobId: string,
   finished: () => JobResultInput<Q> | undefined | Promise<JobResultInput<Q> | undefined>,
 ): Promise<JobResult<Q> | undefined> {
-  const kept = await recordedResult(ctx, queue, jobId);
+  const stored = await ctx.redis.get(resultKey(queue, jobId));
+  const kept = stored === null ? undefined : readKept(queue, stored);
   if (kept !== undefined) return kept;
   const told = await finished();
-  return told === undefined ? undefined : parsedResult(queue, told);
+  if (told !== undefined) return parsedResult(queue, told);
+  if (stored !== null) throw new UnrecoverableError("the settled job's kept result no longer reads as its queue's result");
+  return undefined;
 }
 
 /** The "job:completed" push of one queue's result. */
@@ -229,23 +241,28 @@ export function chargedProcessor<Q extends HeldQueueName>(
       // Such a job ("rerun") is held again before it runs, and refused if the coins are gone.
       const charge: HoldOf = { ctx, queue, jobId, holdKey: data.holdKey, userId: data.userId };
       const state = await heldState(charge);
-      if (state === "rerun") await holdAgain(charge);
-      const earlier =
-        state === "settled" ? await earlierResult(ctx, queue, jobId, () => hooks.finishedResult?.(data, job)) : undefined;
-      if (earlier !== undefined) {
-        // The work was done and paid for by a run whose process died before BullMQ heard of it.
-        ctx.pusher.toUser(data.userId, "job:completed", completedPush(queue, jobId, earlier));
-        log.info("job had completed before a restart; its result is returned again, not made again");
-        await hooks.onCompleted?.(data, earlier, job);
-        return earlier;
+      if (state === "settled") {
+        const earlier = await earlierResult(ctx, queue, jobId, () => hooks.finishedResult?.(data, job));
+        if (earlier !== undefined) {
+          // The work was done and paid for by a run whose process died before BullMQ heard of it.
+          ctx.pusher.toUser(data.userId, "job:completed", completedPush(queue, jobId, earlier));
+          log.info("job had completed before a restart; its result is returned again, not made again");
+          await hooks.onCompleted?.(data, earlier, job);
+          return earlier;
+        }
       }
-      const result = parsedResult(queue, await handler(data, job, token));
+      // A run that kept its result and died before settling: that result is settled and delivered,
+      // not made again (its work is done, so a rerun is charged as at the settle, chargeAgain).
+      const kept = state === "settled" ? undefined : await keptResult(ctx, queue, jobId);
+      if (state === "rerun" && kept === undefined) await holdAgain(charge, "under the daily cap");
+      const result = kept ?? parsedResult(queue, await handler(data, job, token));
       // Kept before the settle, so a redelivery after a death past the settle returns it as it was.
       // Best effort: Redis refusing the write (out of memory, read-only) must not fail work that
       // was done; without the kept copy a redelivery runs the job again, charged once.
-      await ctx.redis
-        .set(resultKey(queue, jobId), JSON.stringify(result), "EX", RESULT_TTL_SECONDS)
-        .catch((err: unknown) => log.warn({ err }, "job result not kept for a redelivery"));
+      if (kept === undefined)
+        await ctx.redis
+          .set(resultKey(queue, jobId), JSON.stringify(result), "EX", RESULT_TTL_SECONDS)
+          .catch((err: unknown) => log.warn({ err }, "job result not kept for a redelivery"));
       // Not settled: refunded while the work ran (released while no worker of the queue was live, or
       // otherwise), or settled by another run of the same job whose lock had lapsed (settleLate).
       if (!(await settleHold(data.holdKey))) await settleLate(charge);
@@ -304,9 +321,12 @@ async function heldState({ ctx, queue, jobId, holdKey }: HoldOf): Promise<"held"
   // Released: the rerun's own hold says what happened since, whatever the marker's age.
   const again = await findHold<{ holdState: string | null }>(rerunKey(holdKey), { holdState: 1 });
   if (again?.holdState === "settled") return "settled";
-  if (again?.holdState === "held") return "rerun";
-  if (!again && jobId && (await ctx.redis.exists(rerunMarkerKey(queue, jobId)))) return "rerun";
-  throw new UnrecoverableError("This request was cancelled and refunded");
+  const rerun = again?.holdState === "held" || (!again && jobId && (await ctx.redis.exists(rerunMarkerKey(queue, jobId))));
+  if (!rerun) throw new UnrecoverableError("This request was cancelled and refunded");
+  // A release cut short (its refund not written yet) is finished before the job is charged again:
+  // until then its coins count against the balance and the day's cap a second time.
+  if (entry.holdState === "releasing") await releaseHold(holdKey, "no live worker; charged again when it runs", "worker");
+  return "rerun";
 }
 
 const rerunKey = (holdKey: string) => `${holdKey}:rerun`;
@@ -330,10 +350,12 @@ async function settleLate(charge: HoldOf): Promise<void> {
  * Charges a job whose hold was released while no worker was live, as it completes: the same coins,
  * feature and job (so its conversation's cost counts it once), held under a key of its own
  * (`<hold key>:rerun`, so a second run of the job finds it and is not charged twice) and settled.
- * Without the coins now, or past the user's daily cap now, the job is refused (holdAgain).
+ * The work is done (a chat streamed, an image stored): the daily cap was checked when the job was
+ * accepted and the release was ours, so it is not asked again. Without the coins now, the job is
+ * refused (holdAgain), delivered and unpaid (docs/ledger.md).
  */
 async function chargeAgain(charge: HoldOf): Promise<void> {
-  await holdAgain(charge);
+  await holdAgain(charge, "work done");
   await settleHold(rerunKey(charge.holdKey));
 }
 
@@ -347,12 +369,13 @@ async function dailyCapNow(userId: string): Promise<number | null> {
 }
 
 /**
- * The hold of a job run again after its first hold was released (the same key replays), under the
- * user's daily cap like any charge: the release gave the day's allowance back, so a rerun past the
- * cap would be spending the user did not allow. Refused (no coins move), the job fails for good
- * with the code that says why (job:failed, refunded 0).
+ * The hold of a job run again after its first hold was released (the same key replays). Before the
+ * work starts it is under the user's daily cap like any charge: the release gave the day's allowance
+ * back, so a rerun past the cap would be spending the user did not allow. Once the work is done it
+ * is not (chargeAgain). Refused (no coins move), the job fails for good with the code that says why
+ * (job:failed, refunded 0).
  */
-async function holdAgain({ ctx, holdKey, userId }: HoldOf): Promise<void> {
+async function holdAgain({ ctx, holdKey, userId }: HoldOf, when: "under the daily cap" | "work done"): Promise<void> {
   const original = await findHold<{
     amount: number;
     feature?: string | null;
@@ -371,7 +394,7 @@ async function holdAgain({ ctx, holdKey, userId }: HoldOf): Promise<void> {
       details: original.details ?? "",
       queue: original.queue ?? "",
       jobId: original.jobId ?? "",
-      dailyCap: await dailyCapNow(userId),
+      dailyCap: when === "under the daily cap" ? await dailyCapNow(userId) : null,
     });
     if (!charged.replayed && charged.balanceAfter !== null)
       ctx.pusher.toUser(userId, "wallet:updated", { coins: charged.balanceAfter, reason: `hold:${original.feature ?? ""}` });
@@ -401,19 +424,18 @@ async function failFinally(
 ): Promise<void> {
   log.warn({ code, reason: detail }, "job failed for good; releasing its hold");
   if (!base.holdKey || !base.userId) return;
-  const refund =
-    (await releaseHold(base.holdKey, `job failed: ${code}`, "worker")) ??
-    // A job run again after its first hold was released is refunded its second.
-    (await releaseHold(rerunKey(base.holdKey), `job failed: ${code}`, "worker"));
+  // Both holds a job can have: its own, and a rerun's after its own was released (each released
+  // once; one whose release was cut short is finished here, so both refunds may be this call's).
+  const first = await releaseHold(base.holdKey, `job failed: ${code}`, "worker");
+  const second = await releaseHold(rerunKey(base.holdKey), `job failed: ${code}`, "worker");
   ctx.pusher.toUser(base.userId, "job:failed", {
     jobId,
     queue,
     code,
     error: JOB_FAILURE_TEXT[code],
-    refunded: refund?.amount ?? 0,
+    refunded: (first?.amount ?? 0) + (second?.amount ?? 0),
     ...figures,
   });
-  if (refund?.balanceAfter != null) {
-    ctx.pusher.toUser(base.userId, "wallet:updated", { coins: refund.balanceAfter, reason: "release" });
-  }
+  const balanceAfter = second?.balanceAfter ?? first?.balanceAfter;
+  if (balanceAfter != null) ctx.pusher.toUser(base.userId, "wallet:updated", { coins: balanceAfter, reason: "release" });
 }

@@ -8,7 +8,9 @@
  *
  * At most once to the gateway: the record is marked "sending" before the gateway is called, and a
  * retry that finds it so (an earlier attempt reached the gateway, which may have taken the message
- * before its answer or the record's update was lost) sends nothing and records it failed. A code
+ * before its answer or the record's update was lost) sends nothing and records it failed; an
+ * attempt that loses the claim to another one running at the same time sends nothing and leaves the
+ * record alone (already_processed). A code
  * the gateway never got is asked for again by its owner (after PHONE_CODE_RESEND_SECONDS); the
  * same code is never texted again and again at our cost.
  */
@@ -25,21 +27,28 @@ const textOf = (job: SmsCodeJob, code: string) =>
 
 export async function handleCode(job: SmsCodeJob, deps: SmsReplyDeps): Promise<{ outcome: SmsReplyOutcome }> {
   const messageId = codeMessageId(job);
-  const [config, existing, done] = await Promise.all([
-    loadSmsIntegrationConfig(),
+  const [ctx, existing, done] = await Promise.all([
+    codeContext(job, deps),
     SmsMessage.findOne({ key: `out:${messageId}` }).lean<SmsMessageDoc>(),
     smsMessageDone(messageId),
   ]);
+  if (!existing && done) return { outcome: "already_processed" };
+  return sendCode(ctx, existing ?? (await prepareOutbound(ctx, "phone_code", textOf(job, "••••••"), 0)));
+}
+
+/** What sending a code works with: the integration's settings and gateway, the code's text kept out of its record. */
+export async function codeContext(job: SmsCodeJob, deps: SmsReplyDeps): Promise<Context> {
+  const config = await loadSmsIntegrationConfig();
   const smppGateway = config.gateway_url ? null : await anySmppGateway();
   const shaped: SmsReplyJob = {
-    messageId,
+    messageId: codeMessageId(job),
     from: job.phone,
     to: smppGateway?.shortcode ?? "",
     text: "",
     receivedAt: Date.now(),
     channel: "webhook",
   };
-  const ctx: Context = {
+  return {
     job: shaped,
     phone: job.phone,
     inReplyTo: null,
@@ -49,16 +58,20 @@ export async function handleCode(job: SmsCodeJob, deps: SmsReplyDeps): Promise<{
     user: null,
     secretText: textOf(job, job.code),
   };
-  if (!existing && done) return { outcome: "already_processed" };
-  const record = existing ?? (await prepareOutbound(ctx, "phone_code", textOf(job, "••••••"), 0));
+}
+
+/** Sends the code of its record, as this attempt read it, unless another attempt has taken it to the gateway. */
+export async function sendCode(ctx: Context, record: SmsMessageDoc): Promise<{ outcome: SmsReplyOutcome }> {
   if (record.state !== "prepared") return chargeAndSend(ctx, record.state === "sending" ? await notResent(record) : record);
   const claimed = await SmsMessage.findOneAndUpdate(
     { _id: record._id, state: "prepared" },
     { $set: { state: "sending" } },
     { returnDocument: "after" },
   ).lean<SmsMessageDoc>();
-  // Another attempt claimed it meanwhile: this one sends nothing.
-  return chargeAndSend(ctx, claimed ?? (await notResent(record)));
+  // Another attempt claimed it meanwhile and is sending it: this one sends nothing and leaves the
+  // record and its log to that attempt (marking it failed here would undo the winner's send).
+  if (!claimed) return { outcome: "already_processed" };
+  return chargeAndSend(ctx, claimed);
 }
 
 /** The record of a code an earlier attempt took to the gateway, marked failed (never sent twice). */

@@ -120,6 +120,9 @@ describe("SMPP delivery receipts", () => {
     newer.first = older.first;
     await markSent(older);
     await markSent(newer);
+    // Made in one millisecond, as two sends in a burst can be: the later one is still the newer.
+    const sameMs = new Date();
+    await SmsMessage.collection.updateMany({ _id: { $in: [older.id, newer.id] } }, { $set: { created_at: sameMs } });
     await recordReceipt(receipt(older.first, SMSC, "DELIVRD"), redis);
     expect([await statusOf(older.id), await statusOf(newer.id)]).toEqual([null, "DELIVRD"]);
   });

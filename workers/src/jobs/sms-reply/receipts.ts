@@ -14,7 +14,7 @@
  * (docs/decisions.md), the others are recognised by the part ids the sender stores and dropped.
  *
  * Ids are the SMSC's own, so a receipt only applies to a message sent through the SMSC it came from
- * (`gateway_smsc`), the newest one with that id when a counter came round again. A message recorded
+ * (`gateway_smsc`), the newest one with that id when a counter came round again (by creation time, then by `_id` for two made in one millisecond). A message recorded
  * before that field existed and sent in the last day (receipts come within hours) is matched by its
  * id alone, as it was then, but only when no message of the receipt's SMSC has the id.
  */
@@ -49,14 +49,14 @@ async function apply(smsc: string, gatewayMessageId: string, state: string, at: 
         $or: [{ delivered_at: null }, { delivered_at: { $lte: at } }],
       },
       { $set: { delivery_status: state, delivered_at: at } },
-      { sort: { created_at: -1 }, projection: { _id: 1 }, lean: true },
+      { sort: { created_at: -1, _id: -1 }, projection: { _id: 1 }, lean: true },
     );
   const known = (from: object) =>
     SmsMessage.findOne(
       { ...outbound, ...from, $or: [{ gateway_message_id: gatewayMessageId }, { gateway_part_ids: gatewayMessageId }] },
       { gateway_message_id: 1 },
     )
-      .sort({ created_at: -1 })
+      .sort({ created_at: -1, _id: -1 })
       .lean<{ gateway_message_id: string | null }>();
 
   for (const from of [{ gateway_smsc: smsc }, legacy]) {
