@@ -165,7 +165,8 @@ async function addJob<Q extends HeldQueueName>(
 /**
  * After an add reported failed. Redis may have run the add and lost only its answer, so the job
  * can be in the queue all the same: the hold is released only once the job is certainly not there
- * (never added, or taken out now), since a worker's first start does not look at its hold. Rejects,
+ * (never added, or taken out now), so that the caller's "not queued, refunded" is true: a job left in
+ * the queue with its hold released would reach a worker, which reads the hold and refuses it. Rejects,
  * leaving the hold, when the job cannot be taken out (a worker holds it, or Redis is unreachable):
  * the job then settles or releases it, or the hold sweeper does.
  */
