@@ -1368,7 +1368,15 @@ describe("phone proof and the SMS pipeline", () => {
     const code = codeIn(String(delivered.body.text));
     expect(code).toMatch(/^\d{6}$/u);
     expect(delivered.body.text).toMatch(/[\u0600-\u06FF]/u);
-    const record = await SmsMessage.findOne({ phone: user.phone, kind: "phone_code" }).lean();
+    // The record says "sent" once the worker has the gateway's answer, just after the gateway got it.
+    const record = await until(
+      async () => {
+        const found = await SmsMessage.findOne({ phone: user.phone, kind: "phone_code" }).lean();
+        return found && found.state !== "sending" ? found : undefined;
+      },
+      15_000,
+      "the code's record past sending",
+    );
     expect(record).toMatchObject({ direction: "outbound", state: "sent", coins: 0 });
     expect(record!.message).toContain("••••••");
     expect(record!.message).not.toContain(code!);

@@ -8,16 +8,15 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { cleanMarkdown } from "@storefront/shared";
-import { ApiError } from "../api/client";
 import type { ChatMessage, ChatRequest } from "../api/chat";
 import { loadConversation, saveConversation, type ConversationSummary, type SaveConversation } from "../api/conversations";
-import { queryClient } from "../api/queryClient";
 import { announceWalletUpdate } from "../api/wallet";
 import type { ConversationKind } from "../components/ConversationSidebar";
 import { useToast } from "../components/Toasts";
 import { useAutoGrow } from "./useAutoGrow";
 import { useUser } from "./useAuth";
 import { chatMessage, useChatThread, type AskResult } from "./useChatThread";
+import { fileAway, filing, type LateQuestion } from "./chatFiling";
 import { useConversationList } from "./useConversationList";
 import { useFormat } from "./useFormat";
 import { useLateJob } from "./useLateJob";
@@ -36,52 +35,6 @@ interface Options {
   onLateFailure?: (error: unknown) => void;
   /** A question's reply arrived after its call had ended (useLateJob) and was added to the thread. */
   onLateReply?: () => void;
-}
-
-/** A question whose call ended (503 queued, 504) while its job was still to run: where its reply goes. */
-interface LateQuestion {
-  text: string;
-  history: ChatMessage[];
-  /** The conversation it was asked in; null: a new one, not filed yet (a Doctor's new one has its id already). */
-  conversationId: string | null;
-  /** The conversation open on the screen when it was asked (null: a new thread). */
-  openId: string | null;
-  avatarType: ChatRequest["avatarType"];
-  userId: string;
-  title: (firstQuestion: string | undefined) => string;
-}
-
-/** The body that files `all` in conversation `id` (null: a new one), `jobId` being its last reply's job. */
-function filing(all: ChatMessage[], id: string | null, jobId: string, q: Pick<LateQuestion, "avatarType" | "title">) {
-  return {
-    conversationId: id ?? "new",
-    title: q.title(all.find((m) => m.type === "user")?.content),
-    messages: all,
-    avatarType: q.avatarType,
-    // A new thread's first charge was made before it had an id: it is filed under it now.
-    ...(id ? {} : { jobIds: [jobId] }),
-  };
-}
-
-/**
- * A late reply whose screen was left, or which belongs to another conversation than the open one:
- * added after what its conversation holds now (the history it was asked over, if never filed).
- */
-async function fileAway(reply: string, jobId: string, q: LateQuestion): Promise<void> {
-  let before = q.history;
-  if (q.conversationId) {
-    try {
-      before = await loadConversation(q.conversationId, q.userId);
-    } catch (error) {
-      // Only a conversation never filed (or deleted) starts from the history; any other failure
-      // would overwrite what it holds.
-      if (!(error instanceof ApiError && error.status === 404)) return;
-    }
-  }
-  const all = [...before, chatMessage("user", q.text), chatMessage("ai", cleanMarkdown(reply))];
-  await saveConversation({ userId: q.userId, ...filing(all, q.conversationId, jobId, q) }).catch(() => undefined);
-  announceWalletUpdate();
-  void queryClient.invalidateQueries({ queryKey: ["conversations"] });
 }
 
 export function useConversationScreen({ kind, storageKey, searchIn, titleOf, onLateFailure, onLateReply }: Options) {
