@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { adminClient, newUser } from "../support/client";
 import { Admin } from "@storefront/shared/server";
@@ -143,6 +143,34 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     await page.getByRole("img", { name: "Coins spent per day (last 30 days)" }).locator("svg").first().waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, "admin-dashboard-en");
+  });
+
+  it("shows a write made while the list it changes was still loading (the read that left before it is not shown)", async () => {
+    const other = await newUser();
+    await openSection("User Management");
+    await page.getByRole("heading", { name: "Customer Support" }).waitFor();
+    // The filtered list is read at once but answered only after the toggle's write has been answered:
+    // what a slow list read overlapping a click does.
+    let written!: () => void;
+    const writeDone = new Promise<void>((resolve) => (written = resolve));
+    const held = async (route: Route) => {
+      const before = await route.fetch();
+      await writeDone;
+      await route.fulfill({ response: before });
+    };
+    await page.route(/\/api\/admin\/users\.php\?.*search=/u, held, { times: 1 });
+    page.on("response", (res) => {
+      if (res.request().method() === "PUT" && res.url().includes("/admin/users.php")) written();
+    });
+    await page.getByPlaceholder("Search by phone").fill(other.phone.slice(1));
+    // Newest first: the new account is on the unfiltered page still shown while the filter loads.
+    const row = page.locator(`tr[data-user-id="${other.id}"]`);
+    await row.getByText("Active", { exact: true }).waitFor();
+    await row.getByRole("switch").click();
+    await toast("User status updated successfully");
+    await row.getByText("Inactive", { exact: true }).waitFor({ timeout: 10_000 });
+    await page.getByPlaceholder("Search by phone").fill("");
+    await dismissToasts();
   });
 
   it("toggles a user, edits coins and tier, and assigns then removes a package", async () => {

@@ -107,6 +107,15 @@ export function useAdminMutation<V, R>(mutationFn: (variables: V) => Promise<R>,
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSettled: () => Promise.all(refreshes.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+    // A read already on its way may have left before the write: invalidating alone would wait for it
+    // (a query with no answer yet, such as a new filter's, is not cancelled but joined) and show what
+    // it read before the write. Cancelled first, every read is made again after the write.
+    onSettled: () =>
+      Promise.all(
+        refreshes.map(async (queryKey) => {
+          await queryClient.cancelQueries({ queryKey });
+          await queryClient.invalidateQueries({ queryKey });
+        }),
+      ),
   });
 }
