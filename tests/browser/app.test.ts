@@ -323,6 +323,30 @@ describe("subscriber web app", () => {
     await screenshot(page, "image-ai-result-en");
   });
 
+  it("edits an uploaded picture: refuses a file that is not an image, previews the picture, edits it, and Reset empties the form", async () => {
+    await page.goto(`${baseUrl}/image-ai`);
+    await page.getByRole("radio", { name: "Edit", exact: true }).click();
+    const file = page.getByLabel("Image to edit");
+    await file.setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("not a picture") });
+    await page.getByText("Please select a valid image file").waitFor();
+    // A 1x1 PNG.
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    await file.setInputFiles({ name: "dot.png", mimeType: "image/png", buffer: png });
+    await page.getByRole("img", { name: "Preview of the image to edit" }).waitFor();
+    expect(await page.getByText("Please select a valid image file").count()).toBe(0);
+    await page.getByLabel("Prompt", { exact: true }).fill("make it blue");
+    await page.getByRole("button", { name: "Edit image" }).click();
+    await page.getByText("Image generated successfully!").waitFor({ timeout: 30_000 });
+    await page.getByRole("img", { name: "Generated image: make it blue" }).waitFor();
+    await page.getByRole("button", { name: "Reset" }).click();
+    expect(await page.getByRole("img", { name: "Preview of the image to edit" }).count()).toBe(0);
+    expect(await file.inputValue()).toBe("");
+    expect(await page.getByLabel("Prompt", { exact: true }).inputValue()).toBe("");
+  });
+
   it("starts a video, shows its status and lists it under My Videos", async () => {
     await page.goto(`${baseUrl}/video-test`);
     // The price in coins (what is charged) before Generate, the dollar price second, and the balance.

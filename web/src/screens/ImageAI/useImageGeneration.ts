@@ -1,18 +1,15 @@
 /**
  * The Image AI form's state and its one action: the mode and agent (an agent brings its size and
- * mode), prompt, size, the uploaded picture with its preview and strength (edit mode), and the
- * results of this visit, newest first. Each result is saved to the user's history.
+ * mode), prompt, size, the uploaded picture (useImageUpload, edit mode), and the results of this
+ * visit, newest first. Each result is saved to the user's history.
  */
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useQueryClient } from "@tanstack/react-query";
 import {
   applyAgentTemplate,
   DEFAULT_IMAGE_AGENT,
-  IMAGE_EDIT_STRENGTH,
-  IMAGE_MIME_TYPES,
   imageAgentById,
-  LIMITS,
   priceOf,
   TOAST_MS,
   type ImageAgentId,
@@ -24,6 +21,7 @@ import { announceWalletUpdate } from "../../api/wallet";
 import { useToast } from "../../components/Toasts";
 import { useUser } from "../../hooks/useAuth";
 import { useLateJob } from "../../hooks/useLateJob";
+import { useImageUpload } from "./useImageUpload";
 
 export type Mode = "generate" | "edit";
 
@@ -36,16 +34,13 @@ export function useImageGeneration() {
   const [agentId, setAgentId] = useState<ImageAgentId>(DEFAULT_IMAGE_AGENT);
   const [prompt, setPrompt] = useState("");
   const [size, setSize] = useState<string>(imageAgentById(DEFAULT_IMAGE_AGENT).defaultSize);
-  const [file, setFile] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
-  const [strength, setStrength] = useState<number>(IMAGE_EDIT_STRENGTH.screenDefault);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const [results, setResults] = useState<GeneratedImage[]>([]);
-  const fileRef = useRef<HTMLInputElement>(null);
+  const upload = useImageUpload(setError);
+  const { file, strength } = upload;
   /** The toast of the last failure, taken back when the image it was about arrives late after all. */
   const notice = useRef<number | null>(null);
-  useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
   const agent = imageAgentById(agentId);
 
   function chooseAgent(id: ImageAgentId) {
@@ -55,28 +50,10 @@ export function useImageGeneration() {
     setMode(next.mode);
   }
 
-  function pickFile(picked: File | undefined) {
-    setError("");
-    if (!picked) return;
-    if (!(IMAGE_MIME_TYPES as readonly string[]).includes(picked.type)) {
-      setError(t("image.invalidFile"));
-      return;
-    }
-    if (picked.size >= LIMITS.imageEditBytes) {
-      setError(t("image.fileTooLarge"));
-      return;
-    }
-    setFile(picked);
-    setPreview(URL.createObjectURL(picked));
-  }
-
   function reset() {
     setPrompt("");
-    setFile(null);
-    setPreview(null);
-    setStrength(IMAGE_EDIT_STRENGTH.screenDefault);
+    upload.clear();
     setError("");
-    if (fileRef.current) fileRef.current.value = "";
   }
 
   function showFailure(err: unknown) {
@@ -149,11 +126,11 @@ export function useImageGeneration() {
     setPrompt,
     size,
     setSize,
-    fileRef,
-    pickFile,
-    preview,
+    fileRef: upload.fileRef,
+    pickFile: upload.pickFile,
+    preview: upload.preview,
     strength,
-    setStrength,
+    setStrength: upload.setStrength,
     busy,
     error,
     results,
