@@ -155,14 +155,17 @@ function readKept<Q extends HeldQueueName>(queue: Q, stored: string): JobResult<
   }
 }
 
-/** The result a run of this job kept before settling, if it is still there and reads back as its queue's result. */
+/**
+ * The result a run of this job kept before settling: whether one is there (`kept`), and its value
+ * (`result`) when it still reads back as its queue's result.
+ */
 async function keptResult<Q extends HeldQueueName>(
   ctx: WorkerContext,
   queue: Q,
   jobId: string,
-): Promise<JobResult<Q> | undefined> {
+): Promise<{ kept: boolean; result: JobResult<Q> | undefined }> {
   const stored = await ctx.redis.get(resultKey(queue, jobId));
-  return stored === null ? undefined : readKept(queue, stored);
+  return { kept: stored !== null, result: stored === null ? undefined : readKept(queue, stored) };
 }
 
 /**
@@ -177,12 +180,11 @@ async function earlierResult<Q extends HeldQueueName>(
   jobId: string,
   finished: () => JobResultInput<Q> | undefined | Promise<JobResultInput<Q> | undefined>,
 ): Promise<JobResult<Q> | undefined> {
-  const stored = await ctx.redis.get(resultKey(queue, jobId));
-  const kept = stored === null ? undefined : readKept(queue, stored);
-  if (kept !== undefined) return kept;
+  const { kept, result } = await keptResult(ctx, queue, jobId);
+  if (result !== undefined) return result;
   const told = await finished();
   if (told !== undefined) return parsedResult(queue, told);
-  if (stored !== null) throw new UnrecoverableError("the settled job's kept result no longer reads as its queue's result");
+  if (kept) throw new UnrecoverableError("the settled job's kept result no longer reads as its queue's result");
   return undefined;
 }
 
@@ -253,7 +255,7 @@ export function chargedProcessor<Q extends HeldQueueName>(
       }
       // A run that kept its result and died before settling: that result is settled and delivered,
       // not made again (its work is done, so a rerun is charged as at the settle, chargeAgain).
-      const kept = state === "settled" ? undefined : await keptResult(ctx, queue, jobId);
+      const kept = state === "settled" ? undefined : (await keptResult(ctx, queue, jobId)).result;
       if (state === "rerun" && kept === undefined) await holdAgain(charge, "under the daily cap");
       const result = kept ?? parsedResult(queue, await handler(data, job, token));
       // Kept before the settle, so a redelivery after a death past the settle returns it as it was.
