@@ -91,7 +91,7 @@ describe("a job that succeeds after its call ended", () => {
 
     const reply = "Rest, drink water, and see a doctor if it lasts.";
     await pushResult({ jobId: "chat-late-doctor-ok", queue: "chat", result: { reply } }, () =>
-      page.getByText(reply).waitFor({ timeout: 500 }),
+      page.getByTestId("message-ai").getByText(reply).waitFor({ timeout: 500 }),
     );
     await page.getByText("I have had a headache for two days").waitFor();
     expect(await failure.count()).toBe(0);
@@ -120,7 +120,7 @@ describe("a job that succeeds after its call ended", () => {
 
     const reply = "About 11,000 metres down.";
     await pushResult({ jobId: "chat-late-text-ok", queue: "chat", result: { reply } }, () =>
-      page.getByText(reply).waitFor({ timeout: 500 }),
+      page.getByTestId("message-ai").getByText(reply).waitFor({ timeout: 500 }),
     );
     await toast.waitFor({ state: "detached" });
     await filed("text", [...first!, "user: And its deepest point?", `ai: ${reply}`]);
