@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { cleanMarkdown } from "@storefront/shared";
 import { Pusher } from "@storefront/shared/server";
 import { giveCoins, newUser } from "../support/client";
-import { cookiesOf, keepFailureScreenshots, launch } from "./browser";
+import { cookiesOf, keepFailureScreenshots, launch, screenshot, TAKE_SCREENSHOTS } from "./browser";
 import { lateAnswer, pushUntil, queuedAnswer } from "./late-jobs";
 
 const baseUrl = inject("baseUrl");
@@ -38,12 +38,18 @@ afterAll(async () => {
   redis?.disconnect();
 });
 
+const DESKTOP = { width: 1366, height: 900, isMobile: false };
+
 /** A fresh tab (nothing restored from an earlier test's storage). */
-async function freshPage(path: string): Promise<void> {
+async function freshPage(path: string, size = DESKTOP, language: "en" | "ar" = "en"): Promise<void> {
   await page?.context().close();
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  const context = await browser.newContext({
+    viewport: { width: size.width, height: size.height },
+    isMobile: size.isMobile,
+    hasTouch: size.isMobile,
+  });
   await context.addCookies(cookiesOf(user.client, baseUrl));
-  await context.addInitScript(() => localStorage.setItem("language", "en"));
+  await context.addInitScript((lang) => localStorage.setItem("language", lang), language);
   page = await context.newPage();
   page.setDefaultTimeout(10_000);
   await page.goto(`${baseUrl}${path}`);
@@ -312,4 +318,45 @@ describe("a conversation's save that fails", () => {
     // The thread stays on screen.
     await page.getByTestId("message-user").getByText("what is 30% of 90").waitFor();
   });
+
+  it.runIf(TAKE_SCREENSHOTS)(
+    "screenshots of a late reply placed before the next question, and of a save refused",
+    async () => {
+      const sizes = [
+        { name: "phone", width: 390, height: 844, isMobile: true },
+        { name: "desktop", ...DESKTOP },
+      ];
+      for (const size of sizes) {
+        for (const language of ["en", "ar"] as const) {
+          const ar = language === "ar";
+          const jobId = `shot-concurrent-${size.name}-${language}`;
+          await freshPage("/doctor", size, language);
+          const box = page.locator("textarea");
+          await askLate(box, ar ? "كاحلي متورم" : "My ankle is swollen", queuedAnswer(jobId));
+          const second = await holdNextCall();
+          await box.fill(ar ? "ما هي المسافة من القاهرة إلى الرياض" : "distance from Cairo to Riyadh");
+          await box.press("Enter");
+          await second.held;
+          const late = ar ? "ارفع الكاحل واسترح اليوم." : "Raise the ankle and keep off it today.";
+          await pushReply(jobId, late, () => page.getByTestId("message-ai").getByText(late).waitFor({ timeout: 500 }));
+          second.release();
+          await page.getByTestId("message-ai").nth(1).waitFor({ timeout: 30_000 });
+          await screenshot(page, `late-reply-before-next-doctor-${size.name}-${language}`);
+
+          await freshPage("/text-ai", size, language);
+          await page.route("**/api/conversations/save.php", (route) =>
+            route.fulfill({ status: 400, contentType: "application/json", body: JSON.stringify({ success: false }) }),
+          );
+          await page.locator("textarea").fill(ar ? "كم يساوي 30% من 90" : "what is 30% of 90");
+          await page.locator("textarea").press("Enter");
+          await page
+            .getByText(ar ? "تعذّر حفظ المحادثة" : "Failed to save conversation")
+            .first()
+            .waitFor({ timeout: 30_000 });
+          await screenshot(page, `conversation-save-failed-textai-${size.name}-${language}`);
+        }
+      }
+    },
+    180_000,
+  );
 });

@@ -70,9 +70,11 @@ export function fileThread(
   const run = thread.saved.then(async () => {
     for (let attempt = 0; ; attempt += 1) {
       const jobIds = thread.jobs.slice(0, MAX_JOB_IDS);
+      let all: ChatMessage[];
+      let id: string;
       try {
-        const all = await messages();
-        const id = await saveConversation({
+        all = await messages();
+        id = await saveConversation({
           userId: how.userId,
           conversationId: thread.id ?? "new",
           title: how.title(all.find((m) => m.type === "user")?.content),
@@ -80,20 +82,21 @@ export function fileThread(
           avatarType: how.avatarType,
           ...(jobIds.length > 0 ? { jobIds } : {}),
         });
-        if (thread.id === null) nameThread(thread, id);
-        thread.jobs = thread.jobs.filter((job) => !jobIds.includes(job));
-        how.saved(thread, all);
-        return;
       } catch (error) {
         const wait = SAVE_RETRY_MS[attempt];
         if (gone(error)) return;
         if (wait === undefined || !passing(error)) return how.failed();
         await new Promise((resolve) => setTimeout(resolve, wait));
+        continue;
       }
+      if (thread.id === null) nameThread(thread, id);
+      thread.jobs = thread.jobs.filter((job) => !jobIds.includes(job));
+      return how.saved(thread, all);
     }
   });
-  thread.saved = run;
-  return run;
+  // A throw in a callback must not stop the saves after it.
+  thread.saved = run.catch(() => undefined);
+  return thread.saved;
 }
 
 /**
