@@ -46,7 +46,7 @@ export interface Filing {
   title: (firstQuestion: string | undefined) => string;
   /** After a save: `all` is stored under `thread.id`. */
   saved: (thread: FiledThread, all: ChatMessage[]) => void;
-  /** Every try of a save failed (a conversation deleted meanwhile is not told: there is nothing to save into). */
+  /** Every try of a save failed, or it was refused (a 4xx: a conversation deleted meanwhile among them). */
   failed: () => void;
 }
 
@@ -84,7 +84,6 @@ export function fileThread(
         });
       } catch (error) {
         const wait = SAVE_RETRY_MS[attempt];
-        if (gone(error)) return;
         if (wait === undefined || !passing(error)) return how.failed();
         await new Promise((resolve) => setTimeout(resolve, wait));
         continue;
