@@ -275,6 +275,39 @@ describe("a late chat reply and another question of the same conversation", () =
     await page.locator("aside").getByText("convert 5 km to miles").first().click();
     await shownInOrder([...first!, "user: And 7 km?", `ai: ${late}`]);
   });
+
+  it("Text AI files an answer in the conversation it was asked in when another was opened while it was in flight", async () => {
+    await freshPage("/text-ai");
+    const box = page.getByLabel("Message", { exact: true });
+    const asked = async (text: string) => {
+      await box.fill(text);
+      await box.press("Enter");
+      await expect.poll(async () => (await holding("text", `user: ${text}`)).length, { timeout: 30_000 }).toBe(1);
+      return (await holding("text", `user: ${text}`))[0]!;
+    };
+    const a = await asked("convert 3 km to miles");
+    await page.keyboard.press("Control+n");
+    await expect.poll(shownThread).toEqual([]);
+    const b = await asked("what is 40% of 10");
+
+    await page.locator("aside").getByText("convert 3 km to miles").first().click();
+    await shownInOrder(a);
+    const second = await holdNextCall();
+    await box.fill("convert 4 km to miles");
+    await box.press("Enter");
+    await second.held;
+    await page.locator("aside").getByText("what is 40% of 10").first().click();
+    await shownInOrder(b);
+    second.release();
+    await filedAs("text", "user: convert 3 km to miles", [...a, "user: convert 4 km to miles", `ai: ${await second.answered}`]);
+    // The open conversation is left as it was, and its next turn is filed after it.
+    expect((await shownThread()).length).toBe(b.length);
+    const next = await holdNextCall();
+    next.release();
+    await box.fill("what is 50% of 10");
+    await box.press("Enter");
+    await filedAs("text", "user: what is 40% of 10", [...b, "user: what is 50% of 10", `ai: ${await next.answered}`]);
+  });
 });
 
 describe("a conversation's save that fails", () => {
