@@ -56,7 +56,7 @@ export function startOperatorBilling(
   return billing;
 }
 
-/** Lets tests put their own billing in. */
-export function setOperatorBilling(billing: OperatorBilling): void {
+/** Lets tests put their own billing in (undefined: back to the default). */
+export function setOperatorBilling(billing: OperatorBilling | undefined): void {
   current = billing;
 }
