@@ -131,6 +131,27 @@ describe("a stack whose operator billing sells nothing", () => {
     expect(on.status).toBe(503);
     expect(on.body.code).toBe("purchases_unavailable");
     expect((await PackageAssignmentModel.findById(earlier._id).lean())!.autoRenew).toBe(false);
+
+    // A package the team gave once: the subscriber cannot make it renew, whatever the billing.
+    const weekly = await WalletPackageModel.findOne({ name: "Weekly boost" }).lean();
+    const given = await PackageAssignmentModel.create({
+      userId: user.id,
+      packageId: weekly!._id,
+      packageName: "Weekly boost",
+      coins: 150,
+      price: 2,
+      subscriptionType: "weekly",
+      activeKey: `${user.id}:${String(weekly!._id)}`,
+      expiresAt: new Date(Date.now() + 7 * DAY),
+      autoRenew: false,
+      assignedBy: "admin:0123456789abcdef01234567",
+    });
+    const grant = await user.client.request("PUT", "/wallet/auto-renew.php", {
+      subscriptionId: String(given._id),
+      autoRenew: true,
+    });
+    expect(grant.status).toBe(403);
+    expect(grant.body.code).toBe("renewal_not_yours");
   });
 
   it("shows why on Get coins, with every Buy button off", async () => {
@@ -140,7 +161,10 @@ describe("a stack whose operator billing sells nothing", () => {
     await notice.getByText("Buying packages is not available yet").waitFor();
     await page.getByRole("button", { name: "Buy Starter" }).waitFor();
     for (const button of await page.getByRole("button", { name: /^Buy / }).all()) expect(await button.isDisabled()).toBe(true);
-    expect(await page.getByLabel("Renew automatically").isDisabled()).toBe(true);
+    const switches = page.getByLabel("Renew automatically");
+    await expect.poll(() => switches.count()).toBe(2);
+    for (const box of await switches.all()) expect(await box.isDisabled()).toBe(true);
+    await page.getByText("Given by the team: it renews only if they set it to.").waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await shots("get-coins-unavailable");
     await setLanguage("ar");
