@@ -3,6 +3,9 @@
  * the renewals use (shared/src/server/billing). Every step is keyed by the purchase's request key
  * (the Idempotency-Key header), so a retried request charges and credits at most once:
  *
+ *   0. refused before anything is written when the billing takes no payment (503
+ *      purchases_unavailable, OPERATOR_BILLING=offline) or the number is not proven (403
+ *      phone_unproven): only a proven number is ever billed;
  *   1. the purchase is recorded as an active assignment with `payment: "pending"` (its unique
  *      active key also refuses a second copy of a package the subscriber already holds);
  *   2. the operator is charged with the purchase key (idempotent on its side);

@@ -3,8 +3,9 @@
  * billing and its coins credited for the next period (daily 24 h, weekly 7 d, monthly 30 d);
  * when billing fails the balance resets to 0 and the assignment ends (also when the number is
  * not proven, or a subscriber's own purchase meets a billing that sells nothing: never charged);
- * an expired assignment without auto-renew simply ends. Every step is idempotent (billing and ledger keys per
- * assignment and period, conditional updates), so a crash or two schedulers at once are safe.
+ * an expired assignment without auto-renew simply ends. Every step is idempotent (billing and
+ * ledger keys per assignment and period, conditional updates), so a crash or two schedulers at
+ * once are safe.
  */
 import type { Types } from "mongoose";
 import { SUBSCRIPTION_PERIOD_MS, type SubscriptionType } from "@storefront/shared";
