@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterEach } from "vitest";
 import { ensureHeadlessChromium } from "../../scripts/lib/infra";
 import { WEB_BUILD_MARKER } from "../setup/build-web";
@@ -22,7 +22,7 @@ export async function webBuilt(timeoutMs = 240_000): Promise<void> {
 
 export async function launch(): Promise<Browser> {
   await webBuilt();
-  return chromium.launch({
+  const browser = await chromium.launch({
     // Installed by the browser projects' setup (tests/setup/build-web.ts) if it was missing.
     executablePath: ensureHeadlessChromium(),
     args: [
@@ -38,6 +38,42 @@ export async function launch(): Promise<Browser> {
       "--js-flags=--no-opt",
     ],
   });
+  const slowdown = Number(process.env.BROWSER_CPU_SLOWDOWN ?? 1);
+  if (slowdown > 1) slowPages(browser, slowdown);
+  return browser;
+}
+
+/**
+ * `BROWSER_CPU_SLOWDOWN=4 npx vitest run tests/browser/<file>` runs every page of the file with its
+ * main thread that many times slower (Chromium's CPU throttling), as in a loaded full run: a test
+ * that reads the screen once instead of waiting for it shows itself in a run or two. For finding
+ * races only; the suite never sets it.
+ */
+function slowPages(browser: Browser, rate: number): void {
+  const slow = async (page: Page) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate });
+  };
+  const watch = (context: BrowserContext) => {
+    const newPage = context.newPage.bind(context);
+    context.newPage = async () => {
+      const page = await newPage();
+      await slow(page);
+      return page;
+    };
+  };
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    watch(context);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...args) => {
+    const page = await newPage(...args);
+    await slow(page);
+    return page;
+  };
 }
 
 /**
