@@ -360,11 +360,15 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     // The chart follows its box when the window narrows (a phone turned, the side menu opened).
     const wide = (await throughput.boundingBox())!.width;
     await page.setViewportSize({ width: 900, height: 900 });
+    // A poll's own default is 1 s, which a loaded run's redraw can take: it waits as long as a locator does.
     await expect
-      .poll(async () => {
-        const [box, svg] = [await throughput.boundingBox(), await throughput.locator("svg").boundingBox()];
-        return box!.width < wide && svg!.width <= box!.width;
-      })
+      .poll(
+        async () => {
+          const [box, svg] = [await throughput.boundingBox(), await throughput.locator("svg").boundingBox()];
+          return box!.width < wide && svg!.width <= box!.width;
+        },
+        { timeout: 10_000 },
+      )
       .toBe(true);
     await page.setViewportSize({ width: 1360, height: 900 });
     await page.mouse.move(0, 0);
@@ -373,7 +377,10 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     expect(await menu.getByRole("button", { name: "Settings" }).count()).toBe(0);
     // Analytics is filled: totals, a chart and a row per day of the last 30.
     await openSection("Analytics");
-    await expect.poll(() => page.getByTestId("analytics-table").locator("tbody tr").count()).toBe(30);
+    // The rows come with the section's data: wait for the 30th, then say there are no more.
+    const days = page.getByTestId("analytics-table").locator("tbody tr");
+    await days.nth(29).waitFor();
+    expect(await days.count()).toBe(30);
     await page.getByTestId("analytics-totals").getByText("Coins spent").waitFor();
     await screenshot(page, "admin-analytics-en");
     await openSection("Audit Log");
