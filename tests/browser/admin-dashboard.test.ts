@@ -26,8 +26,20 @@ async function openSection(name: string) {
   await page.getByRole("heading", { level: 1, name, exact: true }).waitFor();
 }
 
+/**
+ * Waits for a toast. When it never comes, the error names every toast the page showed meanwhile: a
+ * failed save's error toast has left the screen long before the wait ends (the package edit's save
+ * was once not confirmed, in a loaded run, with no trace of why).
+ */
 async function toast(text: string) {
-  await page.locator(".toast", { hasText: text }).first().waitFor();
+  await page
+    .locator(".toast", { hasText: text })
+    .first()
+    .waitFor()
+    .catch(async (error: Error) => {
+      const seen = await page.evaluate(() => (window as unknown as { __toastsSeen?: string[] }).__toastsSeen ?? []);
+      throw new Error(`${error.message}\nToasts shown on this page: ${JSON.stringify(seen)}`);
+    });
 }
 
 /** How many Socket.IO long-polling requests the page has sent since this call. */
@@ -69,6 +81,18 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   page = await context.newPage();
   cspViolations = await watchCsp(page);
+  // Every toast's text, in the order shown, for toast()'s error.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __toastsSeen: string[] }).__toastsSeen = seen;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (node instanceof HTMLElement && node.classList.contains("toast")) seen.push(node.textContent ?? "");
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
   user = await newUser();
   const admin = await adminClient();
   await admin.post("/admin/update-user-tier.php", { userId: user.id, newCoins: 1234, newTier: 2 });
