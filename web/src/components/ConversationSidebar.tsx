@@ -10,6 +10,7 @@ import { useFormat } from "../hooks/useFormat";
 import { DrawerClose, DrawerOverlay } from "./Layout";
 import { TrashIcon } from "./toolIcons";
 import "./ChatScreen.css";
+import "./SidePanel.css";
 
 export interface SidebarItem {
   id: string;
@@ -72,7 +73,7 @@ export function ConversationSidebar(props: Props) {
     <>
       <aside
         ref={ref}
-        className={`conversation-sidebar${props.className ? ` ${props.className}` : ""}${wide ? "" : " drawer--modal"}`}
+        className={`side-panel conversation-sidebar${props.className ? ` ${props.className}` : ""}${wide ? "" : " drawer--modal"}`}
         aria-label={heading}
         hidden={!open}
         role={wide ? undefined : "dialog"}

@@ -8,6 +8,7 @@ import { ImageAgentIcon } from "../../components/toolIcons";
 import { useUser } from "../../hooks/useAuth";
 import { useDrawer } from "../../hooks/useDrawer";
 import { useAgentName, type ImageGeneration } from "./useImageGeneration";
+import "../../components/SidePanel.css";
 
 interface ImageSidebarProps {
   image: ImageGeneration;
@@ -28,7 +29,7 @@ export function ImageSidebar({ image, recent, onDelete, open, wide, onClose }: I
   return (
     <aside
       ref={ref}
-      className={`image-ai__sidebar${wide ? "" : " drawer--modal"}`}
+      className={`side-panel side-panel--wide image-ai__sidebar${wide ? "" : " drawer--modal"}`}
       hidden={!open}
       aria-label={t("image.agents")}
       aria-modal={wide ? undefined : true}
