@@ -10,7 +10,6 @@ import { useFormat } from "../hooks/useFormat";
 import { DrawerClose, DrawerOverlay } from "./Layout";
 import { TrashIcon } from "./toolIcons";
 import "./ChatScreen.css";
-import "./SidePanel.css";
 
 export interface SidebarItem {
   id: string;

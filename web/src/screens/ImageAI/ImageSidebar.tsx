@@ -8,7 +8,6 @@ import { ImageAgentIcon } from "../../components/toolIcons";
 import { useUser } from "../../hooks/useAuth";
 import { useDrawer } from "../../hooks/useDrawer";
 import { useAgentName, type ImageGeneration } from "./useImageGeneration";
-import "../../components/SidePanel.css";
 
 interface ImageSidebarProps {
   image: ImageGeneration;
