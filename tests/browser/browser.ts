@@ -132,6 +132,13 @@ export async function watchCsp(page: Page): Promise<string[]> {
   return violations;
 }
 
+/** Switches the page's language with the header's toggle (if it is not `target` already) and waits for it. */
+export async function setLanguage(page: Page, target: "en" | "ar"): Promise<void> {
+  const current = await page.evaluate(() => document.documentElement.lang);
+  if (current !== target) await page.getByTestId("language-toggle").first().click();
+  await page.waitForFunction((lang) => document.documentElement.lang === lang, target);
+}
+
 /** A test client's session cookies, for a browser context that should be signed in as that client. */
 export function cookiesOf(client: { cookieHeader(): string }, url: string) {
   return client
