@@ -21,6 +21,7 @@ import {
   Pusher,
   WebPushSender,
   serveHandedConnections,
+  startOperatorBilling,
 } from "@storefront/shared/server";
 import { createApp } from "./app";
 import { indexStoredSessions } from "./middleware/session";
@@ -42,6 +43,7 @@ const SHUTDOWN_DEADLINE_MS = 5_000;
 const FAIL_FAST_MS = 1500;
 
 async function main(): Promise<void> {
+  startOperatorBilling(config.OPERATOR_BILLING, log);
   await connectMongo(config.MONGODB_URI, { failFastMs: FAIL_FAST_MS, outage: new OutageLog(log, "mongodb") });
   const redisOutage = new OutageLog(log, "redis");
   const redis = createRedis(config.REDIS_URL, { commandTimeout: FAIL_FAST_MS }, redisOutage);

@@ -27,6 +27,10 @@ export const MESSAGES = {
   tooManyRedemptions: "Too many code attempts. Please wait and try again.",
   paymentDeclined: "The payment was declined: nothing was charged and no coins were added",
   packageAlreadyActive: "This user already has this package assigned",
+  purchasesUnavailable:
+    "Packages cannot be bought here yet: no payment provider is set up. Ask support to add a package to your account.",
+  phoneUnproven: "Prove your phone number first (/verify-phone): packages are charged to that number.",
+  renewalNotYours: "autoRenew: this package was given by an administrator; only they can make it renew.",
   notFound: "Not found",
   idempotencyConflict: "This Idempotency-Key was already used for a different request",
   idempotencyKeyInvalid: "Idempotency-Key: must be 8 to 128 letters, digits or . _ : - characters",

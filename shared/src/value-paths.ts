@@ -19,6 +19,13 @@ export const UNPAID_VALUE = {
     when: "always",
     what: "assigning a package: its coins at once and its renewals later (POST admin/user-packages.php)",
   },
+  renewal: {
+    when: "always",
+    what:
+      "making an administrator's assignment renew, its coins again every period (autoRenew on POST " +
+      "admin/user-packages.php); a subscriber turns renewal on only for a package they bought " +
+      "(PUT wallet/auto-renew.php answers 403 renewal_not_yours for an assigned one)",
+  },
   package_value: {
     when: "change",
     what:

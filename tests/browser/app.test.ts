@@ -1,10 +1,13 @@
 /// <reference lib="dom" />
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { adminClient, giveCoins, uniquePhone } from "../support/client";
+import { adminClient, giveCoins, provenInDatabase, uniquePhone } from "../support/client";
+import { useDatabase } from "../integration/admin-helpers";
 import { keepFailureScreenshots, launch, screenshot, seriousViolations, watchCsp } from "./browser";
 
 const baseUrl = inject("baseUrl");
+// Packages are charged to the subscriber's number: the buyer's is proven in the database.
+useDatabase();
 const password = "browser-pass-1";
 let browser: Browser;
 let context: BrowserContext;
@@ -395,6 +398,7 @@ describe("subscriber web app", () => {
       (await admin.post("/admin/wallet-packages-simple.php", { name, coins: 250, price: 2.5, subscription_type: "weekly" }))
         .status,
     ).toBe(201);
+    await provenInDatabase({ id: userId });
     await page.goto(`${baseUrl}/dashboard`);
     await page.getByTestId("get-coins-link").first().click();
     await page.waitForURL(/\/get-coins$/u);

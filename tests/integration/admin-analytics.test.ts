@@ -1,7 +1,7 @@
 /** admin/analytics.php on the running stack: per-day figures from the ledger, users, purchases and redemptions. */
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { Client, newUser } from "../support/client";
+import { Client, newUser, provenInDatabase } from "../support/client";
 import { adminWithRole, superAdmin, useDatabase } from "./admin-helpers";
 
 useDatabase();
@@ -13,7 +13,7 @@ describe("admin/analytics.php", () => {
     const admin = await superAdmin();
     const before = (await admin.get(`/admin/analytics.php?from=${today()}&to=${today()}`)).body.days[0];
 
-    const { client, id } = await newUser();
+    const { client, id } = await provenInDatabase(await newUser());
     const pkg = await admin.post("/admin/wallet-packages-simple.php", {
       name: `Analytics ${randomUUID().slice(0, 6)}`,
       coins: 200,

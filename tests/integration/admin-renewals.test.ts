@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { LedgerEntry, PackageAssignmentModel, User, ledgerSum } from "@storefront/shared/server";
 import { OfflineBilling } from "@storefront/shared/server";
 import { renewDueAssignments } from "../../workers/src/schedules/renewals";
-import { Client, newUser } from "../support/client";
+import { Client, newUser, provenInDatabase } from "../support/client";
 import { superAdmin, useDatabase } from "./admin-helpers";
 
 useDatabase();
@@ -10,8 +10,10 @@ useDatabase();
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
-async function assigned(admin: Client, pkg: Record<string, unknown>, autoRenew = true) {
-  const { client, id } = await newUser();
+/** A package assigned to a subscriber whose number is proven (`proven: false`: one who never proved it). */
+async function assigned(admin: Client, pkg: Record<string, unknown>, autoRenew = true, proven = true) {
+  const user = await newUser();
+  const { client, id } = proven ? await provenInDatabase(user) : user;
   const created = await admin.post("/admin/wallet-packages-simple.php", { name: `Renew ${Math.random()}`, ...pkg });
   expect(created.status).toBe(201);
   const res = await admin.post("/admin/user-packages.php", { userId: id, packageId: created.body.package.id, autoRenew });
@@ -140,5 +142,35 @@ describe("package renewal (scheduled job, run directly with a moved clock)", () 
     expect((await renewDueAssignments({ billing: new OfflineBilling(), userId, now })).creditsFinished).toBe(0);
     expect(await balance(userId)).toBe(60);
     expect(await ledgerSum(userId)).toBe(60);
+  });
+
+  it("never bills a number that is not proven: the renewal fails as a declined one, without a billing call", async () => {
+    const admin = await superAdmin();
+    const { userId, assignment } = await assigned(admin, { coins: 80, price: 2, subscription_type: "daily" }, true, false);
+    const billing = new OfflineBilling({ selfPurchase: true });
+    const report = await renewDueAssignments({ billing, userId, now: new Date(assignment.expiresAt!.getTime() + 1000) });
+    expect(report).toMatchObject({ renewed: 0, failed: 1 });
+    expect(billing.chargedKeys()).toEqual([]);
+    expect(await balance(userId)).toBe(0);
+    const [reset] = await LedgerEntry.find({ userId, kind: "reset" }).lean();
+    expect(reset!.reason).toContain("phone_unproven");
+    expect(await LedgerEntry.countDocuments({ userId, kind: "renewal" })).toBe(0);
+    expect(await PackageAssignmentModel.findById(assignment._id).lean()).toMatchObject({
+      isActive: false,
+      endedReason: "renewal_failed",
+    });
+  });
+
+  it("renews a subscriber's own purchase only through a billing that sells: the plain offline one never charges it", async () => {
+    const admin = await superAdmin();
+    const { userId, assignment } = await assigned(admin, { coins: 30, price: 1, subscription_type: "daily" });
+    // As a purchase (buy.php) records it.
+    await PackageAssignmentModel.updateOne({ _id: assignment._id }, { assignedBy: `user:${userId}`, payment: "paid" });
+    const now = new Date(assignment.expiresAt!.getTime() + 1000);
+    const sellsNothing = new OfflineBilling();
+    expect((await renewDueAssignments({ billing: sellsNothing, userId, now })).failed).toBe(1);
+    expect(sellsNothing.chargedKeys()).toEqual([]);
+    expect(await LedgerEntry.countDocuments({ userId, kind: "renewal" })).toBe(0);
+    expect(await balance(userId)).toBe(0);
   });
 });

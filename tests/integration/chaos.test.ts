@@ -450,7 +450,12 @@ describe("chaos under load", () => {
     for (const [ref, n] of perReference) if (n > 2) violations.push(`SMS ${ref} delivered ${n} times`);
     if (resent > 1) violations.push(`${resent} SMS resent, more than the one sms-reply kill can cause`);
     const accepted = calls.filter((c) => c.kind === "sms" && c.status === 202);
-    const outbound = await SmsMessage.countDocuments({ key: { $in: accepted.map((c) => `out:${c.messageId}`) } });
+    // A reply is keyed as the inbound message it answers (`in:<key>`, `out:<key>`).
+    const inbound = await SmsMessage.find({
+      direction: "inbound",
+      gateway_message_id: { $in: accepted.map((c) => c.messageId) },
+    });
+    const outbound = await SmsMessage.countDocuments({ key: { $in: inbound.map((m) => `out:${m.key.slice("in:".length)}`) } });
     if (outbound > accepted.length) violations.push(`${outbound} outbound SMS for ${accepted.length} accepted messages`);
     const sentSms = perReference.size;
     if (sentSms > accepted.length) violations.push(`${sentSms} distinct SMS delivered for ${accepted.length} accepted messages`);

@@ -71,6 +71,19 @@ describe("textai/chat.php", () => {
     expect(held?.feature).toBe("doctor");
   });
 
+  it("keeps none of the Doctor message in the ledger, which outlives the deleted conversation", async () => {
+    const { client, id } = await newUser();
+    await giveCoins(id, 50);
+    const res = await client.post("/textai/chat.php", { message: "my chest hurts when breathing", avatarType: "doctor" });
+    expect(res.status).toBe(200);
+    const entries = await LedgerEntry.find({ userId: id, feature: "doctor" }).lean();
+    expect(entries.length).toBeGreaterThan(0);
+    for (const entry of entries) {
+      expect(entry.details).toBe("Doctor consultation");
+      expect(JSON.stringify(entry)).not.toMatch(/chest|hurts|breathing/u);
+    }
+  });
+
   it("answers 402 with no job and an unchanged balance when coins are short", async () => {
     const { client, id } = await newUser();
     await giveCoins(id, 2);

@@ -3,7 +3,7 @@
  * peer stand in for the operator; the webhook, the sms-reply worker, the ledger and the admin
  * calls are the real ones. One file, because the integration config is one global document.
  */
-import { createHmac, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
@@ -17,7 +17,12 @@ import {
 } from "@storefront/shared";
 import {
   createLogger,
+  debit,
   LedgerEntry,
+  loadSmsIntegrationConfig,
+  SmsGatewayConfig,
+  type SmsGatewayConfigDoc,
+  type SmsMessageDoc,
   smsAlertJobId,
   smsJobOptions,
   SmsIntegrationConfig,
@@ -32,7 +37,9 @@ import { SmppLinks, smscOf } from "../../workers/src/gateways/smpp";
 import { GatewayError, type SendResult } from "../../workers/src/gateways/types";
 import { handleInbound, recordReceipt, type SmsReplyDeps } from "../../workers/src/jobs/sms-reply";
 import { codeContext, sendCode } from "../../workers/src/jobs/sms-reply/code";
-import { prepareOutbound } from "../../workers/src/jobs/sms-reply/outbound";
+import { chargeAndSend, prepareOutbound } from "../../workers/src/jobs/sms-reply/outbound";
+import { findSubscriber } from "../../workers/src/jobs/sms-reply/subscriber";
+import type { Context } from "../../workers/src/jobs/sms-reply/types";
 import { offlineChatProvider } from "../../workers/src/providers/chat/offline";
 import { HttpGatewayPeer } from "../peers/sms-http-gateway";
 import { SmppServerPeer } from "../peers/sms-smpp-server";
@@ -55,6 +62,8 @@ interface Inbound {
   text: string;
   to?: string;
   id?: string;
+  /** The gateway's name of itself, as a body field. */
+  gateway?: string;
 }
 
 function baseConfig(overrides: Record<string, unknown> = {}) {
@@ -83,16 +92,21 @@ function sign(raw: string, timestamp: string, secret = SECRET) {
   return createHmac("sha256", secret).update(`${timestamp}.${raw}`).digest("hex");
 }
 
-async function postSigned(message: Inbound, options: { timestamp?: number; secret?: string; prefix?: boolean } = {}) {
+async function postSigned(
+  message: Inbound,
+  options: { timestamp?: number; secret?: string; prefix?: boolean; gatewayInUrl?: string } = {},
+) {
   const raw = JSON.stringify({
     from: message.from,
     to: message.to ?? "5555",
     text: message.text,
     message_id: message.id ?? randomUUID(),
+    ...(message.gateway === undefined ? {} : { gateway: message.gateway }),
   });
   const timestamp = String(Math.floor((options.timestamp ?? Date.now()) / 1000));
   const signature = sign(raw, timestamp, options.secret);
-  const res = await fetch(`${baseUrl}/api/sms/integration/webhook.php`, {
+  const query = options.gatewayInUrl === undefined ? "" : `?gateway=${encodeURIComponent(options.gatewayInUrl)}`;
+  const res = await fetch(`${baseUrl}/api/sms/integration/webhook.php${query}`, {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -104,11 +118,34 @@ async function postSigned(message: Inbound, options: { timestamp?: number; secre
   return { status: res.status, body: (await res.json()) as any };
 }
 
-/** The sms_processed entry the worker writes last for a message. */
-function processed(id: string) {
+/**
+ * The key the webhook gives a message (smsMessageKey in shared/src/server/jobs.ts, written out here
+ * as docs/ledger.md states it): postSigned's go to "5555" by default and name no gateway.
+ */
+function keyOf(from: string, id: string, to = "5555", gateway = "") {
+  return createHash("sha256")
+    .update(JSON.stringify([`webhook:${gateway}`, from, to, id]))
+    .digest("hex");
+}
+
+/** The outcome of the message with this key, once the worker wrote it. */
+function outcomeOf(key: string) {
   return until(
     async () => {
-      const entry = await SmsLog.findOne({ key: `${id}:processed` }).lean();
+      const entry = await SmsLog.findOne({ key: `${key}:processed` }).lean();
+      return entry ? (JSON.parse(entry.details) as { result: string; [k: string]: unknown }) : undefined;
+    },
+    15_000,
+    `message ${key} processed`,
+    50,
+  );
+}
+
+/** The sms_processed entry the worker writes last for a message (of this phone, when others have the same id). */
+function processed(id: string, phone?: string) {
+  return until(
+    async () => {
+      const entry = await SmsLog.findOne({ message_id: id, key: /:processed$/u, ...(phone ? { phone } : {}) }).lean();
       return entry ? (JSON.parse(entry.details) as { result: string; [k: string]: unknown }) : undefined;
     },
     15_000,
@@ -320,7 +357,7 @@ describe("webhook authenticity", () => {
     expect(res.body).toMatchObject({ success: true, queued: true, message_id: id });
 
     expect(await processed(id)).toMatchObject({ result: "replied", kind: "ai" });
-    const out = await SmsMessage.findOne({ key: `out:${id}` }).lean();
+    const out = await SmsMessage.findOne({ key: `out:${keyOf(user.phone, id)}` }).lean();
     expect(out).toMatchObject({ direction: "outbound", state: "sent", channel: "http", kind: "ai" });
     expect(out!.coins).toBeGreaterThanOrEqual(out!.segments);
     expect(out!.gateway_response).toContain("accepted");
@@ -329,7 +366,7 @@ describe("webhook authenticity", () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]!.body).toMatchObject({ text: out!.message, from: "AIStore", reference: String(out!._id) });
 
-    const inbound = await SmsMessage.findOne({ key: `in:${id}` }).lean();
+    const inbound = await SmsMessage.findOne({ key: `in:${keyOf(user.phone, id)}` }).lean();
     expect(inbound).toMatchObject({ direction: "inbound", message: "hello", user_id: new mongoose.Types.ObjectId(user.id) });
     const actions = (await SmsLog.find({ message_id: id }).lean()).map((l) => l.action).sort();
     expect(actions).toEqual(["sms_processed", "sms_reply_sent", "webhook_received"]);
@@ -413,7 +450,7 @@ describe("webhook authenticity", () => {
       expect(res.status).toBe(200);
       expect(await res.text()).toBe("ACK/Jasmin");
       expect(await processed(id)).toMatchObject({ result: "replied" });
-      expect((await SmsMessage.findOne({ key: `in:${id}` }).lean())!.message).toBe(arabic);
+      expect((await SmsMessage.findOne({ key: `in:${keyOf(user.phone, id, "5555", "smsc-1")}` }).lean())!.message).toBe(arabic);
     } finally {
       await configure({ webhook_query_token: false, webhook_allowed_ips: [] });
     }
@@ -442,8 +479,8 @@ describe("webhook authenticity", () => {
       import("../support/queues"),
       import("../../api/src/services/sms-webhook"),
     ]);
-    expect(await queuedJob("sms-reply", smsJobId(id))).toBe(false);
-    expect(await SmsMessage.countDocuments({ key: `in:${id}` })).toBe(0);
+    expect(await queuedJob("sms-reply", smsJobId(keyOf("+15550001111", id, "")))).toBe(false);
+    expect(await SmsMessage.countDocuments({ key: `in:${keyOf("+15550001111", id, "")}` })).toBe(0);
   });
 
   it("rejects a correctly signed replay from outside the 5 minute window", async () => {
@@ -454,7 +491,7 @@ describe("webhook authenticity", () => {
     expect(future.status).toBe(401);
     // Nothing of it was taken in. (The reason is checked in sms-webhook.test.ts: the webhook_error row
     // of this address and minute is shared with other suites' failures and keeps only the last reason.)
-    expect(await SmsMessage.countDocuments({ key: `in:${id}` })).toBe(0);
+    expect(await SmsMessage.countDocuments({ key: `in:${keyOf("+15550002222", id)}` })).toBe(0);
   });
 
   it("processes a message id delivered twice only once", async () => {
@@ -469,7 +506,7 @@ describe("webhook authenticity", () => {
     await processed(id);
     // The outcome is written after the send, and the duplicate answer added no job: nothing more will be sent.
     expect(http.deliveredTo(user.phone)).toHaveLength(1);
-    expect(await LedgerEntry.countDocuments({ key: `sms-reply:${id}` })).toBe(1);
+    expect(await LedgerEntry.countDocuments({ key: `sms-reply:${keyOf(user.phone, id)}` })).toBe(1);
   });
 
   it("answers 400 naming the field when the sender is missing", async () => {
@@ -485,6 +522,166 @@ describe("webhook authenticity", () => {
   });
 });
 
+describe("a gateway's message id is not the message's identity", () => {
+  /** A generic gateway's counter: it restarts, and two gateways count alike. */
+  const counterId = () => String(Math.floor(Math.random() * 1e6));
+
+  it("answers the same id from two senders, each their own reply charged to their own account; a retry stays one", async () => {
+    const [a, b] = await Promise.all([newUser(), newUser()]);
+    await Promise.all([setCoins(a.id, 100), setCoins(b.id, 100)]);
+    const id = counterId();
+    const first = await postSigned({ from: a.phone, text: "what is the capital of France?", id });
+    const second = await postSigned({ from: b.phone, text: "tell me a joke about cats", id });
+    expect([first.status, second.status]).toEqual([202, 202]);
+    expect(second.body).toMatchObject({ queued: true, duplicate: false, message_id: id });
+    expect(await processed(id, a.phone)).toMatchObject({ result: "replied", kind: "ai" });
+    expect(await processed(id, b.phone)).toMatchObject({ result: "replied", kind: "ai" });
+    // A true retry (same gateway, sender, recipient and id) is still accepted once.
+    const retry = await postSigned({ from: b.phone, text: "tell me a joke about cats", id });
+    expect(retry).toMatchObject({ status: 200, body: { duplicate: true } });
+
+    const outs = [];
+    for (const [user, text] of [
+      [a, "what is the capital of France?"],
+      [b, "tell me a joke about cats"],
+    ] as const) {
+      const key = keyOf(user.phone, id);
+      const out = await SmsMessage.findOne({ key: `out:${key}` }).lean();
+      expect(out).toMatchObject({ phone: user.phone, state: "sent", kind: "ai", in_reply_to: id });
+      // Each phone got its own answer (the record's reference), once, and paid for it, once.
+      expect(http.deliveredTo(user.phone).map((d) => d.body.reference)).toEqual([String(out!._id)]);
+      expect(await coinsOf(user.id)).toBe(100 - out!.coins);
+      expect(await LedgerEntry.find({ userId: user.id, kind: "debit" }, { key: 1, _id: 0 }).lean()).toEqual([
+        { key: `sms-reply:${key}` },
+      ]);
+      expect(await SmsMessage.findOne({ key: `in:${key}` }).lean()).toMatchObject({ phone: user.phone, message: text });
+      outs.push(String(out!._id));
+    }
+    expect(outs[0]).not.toBe(outs[1]);
+  });
+
+  it("keeps the same id from two gateways apart (named by a field or the URL), each gateway's retry a duplicate", async () => {
+    const user = await newUser();
+    await setCoins(user.id, 100);
+    const id = counterId();
+    const viaA = await postSigned({ from: user.phone, text: "first gateway's message", id }, { gatewayInUrl: "gw-a" });
+    const viaB = await postSigned({ from: user.phone, text: "second gateway's message", id, gateway: "gw-b" });
+    expect([viaA.status, viaB.status]).toEqual([202, 202]);
+    const retryA = await postSigned({ from: user.phone, text: "first gateway's message", id }, { gatewayInUrl: "gw-a" });
+    const retryB = await postSigned({ from: user.phone, text: "second gateway's message", id, gateway: "gw-b" });
+    expect([retryA.status, retryB.status]).toEqual([200, 200]);
+
+    const keys = [keyOf(user.phone, id, "5555", "gw-a"), keyOf(user.phone, id, "5555", "gw-b")];
+    for (const key of keys) expect(await outcomeOf(key)).toMatchObject({ result: "replied", kind: "ai" });
+    const outs = await Promise.all(keys.map((key) => SmsMessage.findOne({ key: `out:${key}` }).lean()));
+    expect(
+      http
+        .deliveredTo(user.phone)
+        .map((d) => d.body.reference)
+        .sort(),
+    ).toEqual(outs.map((o) => String(o!._id)).sort());
+    expect(await coinsOf(user.id)).toBe(100 - outs[0]!.coins - outs[1]!.coins);
+    const debits = await LedgerEntry.find({ userId: user.id, kind: "debit" }, { key: 1, _id: 0 }).lean();
+    expect(debits.map((d) => d.key).sort()).toEqual(keys.map((key) => `sms-reply:${key}`).sort());
+  });
+});
+
+describe("messages in flight at the upgrade to message keys", () => {
+  const counterId = () => String(Math.floor(Math.random() * 1e9));
+  const legacyHash = (id: string) => createHash("sha256").update(id).digest("hex");
+
+  it("resumes a message the version before recorded under the gateway id: its retry is sent once and not charged again", async () => {
+    const [a, b] = await Promise.all([newUser(), newUser()]);
+    await Promise.all([setCoins(a.id, 100), setCoins(b.id, 100)]);
+    const id = counterId();
+    // What the version before left: records and charge keyed by the gateway id alone, the reply
+    // charged and not yet sent when the upgrade stopped its worker.
+    const receivedAt = Date.now() - 60_000;
+    const userId = new mongoose.Types.ObjectId(a.id);
+    await SmsMessage.create([
+      {
+        key: `in:${id}`,
+        direction: "inbound",
+        phone: a.phone,
+        user_id: userId,
+        message: "asked before the upgrade",
+        shortcode: "5555",
+        gateway_message_id: id,
+        received_at: receivedAt,
+      },
+      {
+        key: `out:${id}`,
+        direction: "outbound",
+        phone: a.phone,
+        user_id: userId,
+        message: "answered before the upgrade",
+        kind: "ai",
+        state: "sending",
+        coins: 2,
+        segments: 1,
+        encoding: "GSM-7",
+        shortcode: "5555",
+        in_reply_to: id,
+        received_at: receivedAt,
+      },
+    ]);
+    await debit(userId, 2, `sms-reply:${id}`, "sms", "SMS reply 1 segment(s)");
+
+    // The gateway delivers it again after the upgrade (its answer was lost).
+    expect((await postSigned({ from: a.phone, text: "asked before the upgrade", id })).status).toBe(202);
+    expect(await outcomeOf(id)).toMatchObject({ result: "replied", kind: "ai", coins: 2 });
+    expect(http.deliveredTo(a.phone).map((d) => d.body.text)).toEqual(["answered before the upgrade"]);
+    expect(await coinsOf(a.id)).toBe(98);
+    expect(await LedgerEntry.find({ userId: a.id, kind: "debit" }, { key: 1, _id: 0 }).lean()).toEqual([
+      { key: `sms-reply:${id}` },
+    ]);
+    expect(await SmsMessage.exists({ key: `in:${keyOf(a.phone, id)}` })).toBeNull();
+
+    // Another sender's message with that id is a message of its own.
+    expect((await postSigned({ from: b.phone, text: "a new question", id })).status).toBe(202);
+    expect(await outcomeOf(keyOf(b.phone, id))).toMatchObject({ result: "replied", kind: "ai" });
+    const outB = await SmsMessage.findOne({ key: `out:${keyOf(b.phone, id)}` }).lean();
+    expect(http.deliveredTo(b.phone).map((d) => d.body.text)).toEqual([outB!.message]);
+    expect(await coinsOf(b.id)).toBe(100 - outB!.coins);
+  });
+
+  it("takes the retry of a message the version before still has queued as a duplicate, not another sender's", async () => {
+    const [a, b] = await Promise.all([newUser(), newUser()]);
+    await Promise.all([setCoins(a.id, 100), setCoins(b.id, 100)]);
+    const id = counterId();
+    const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+    const queue = new Queue("sms-reply", { connection: redis });
+    try {
+      // The version before marked the id seen and queued its job under the id alone, without a key.
+      await redis.set(`sms:webhook:seen:${legacyHash(id)}`, "1", "EX", 600);
+      const job = {
+        messageId: id,
+        from: a.phone,
+        to: "5555",
+        text: "queued before the upgrade",
+        receivedAt: Date.now(),
+        channel: "webhook",
+      };
+      await queue.add("inbound", job, smsJobOptions(`sms-${legacyHash(id).slice(0, 40)}`));
+
+      // Its retry reaches the new webhook, from a gateway that names itself (so its key is not the job's).
+      const retry = await postSigned({ from: a.phone, text: "queued before the upgrade", id, gateway: "gw-old" });
+      expect(retry).toMatchObject({ status: 200, body: { duplicate: true } });
+      expect((await postSigned({ from: b.phone, text: "mine, same id", id, gateway: "gw-old" })).status).toBe(202);
+
+      // The job from before gets the key the webhook now gives such a message (a gateway named nowhere).
+      expect(await outcomeOf(keyOf(a.phone, id))).toMatchObject({ result: "replied", kind: "ai" });
+      expect(await outcomeOf(keyOf(b.phone, id, "5555", "gw-old"))).toMatchObject({ result: "replied", kind: "ai" });
+      expect(http.deliveredTo(a.phone)).toHaveLength(1);
+      expect(await LedgerEntry.countDocuments({ userId: a.id, kind: "debit" })).toBe(1);
+      expect(http.deliveredTo(b.phone)).toHaveLength(1);
+    } finally {
+      await queue.close();
+      redis.disconnect();
+    }
+  });
+});
+
 describe("who gets a reply", () => {
   it("welcomes an unknown phone without charging anyone", async () => {
     const phone = `+1999${Math.floor(Math.random() * 1e7)}`;
@@ -493,7 +690,7 @@ describe("who gets a reply", () => {
     expect(await processed(id)).toMatchObject({ result: "replied", kind: "welcome" });
     expect(http.deliveredTo(phone).map((s) => s.body.text)).toEqual([SMS_INTEGRATION_DEFAULTS.welcome_message]);
     expect(await SmsLog.exists({ message_id: id, action: "unknown_user_sms" })).toBeTruthy();
-    expect(await LedgerEntry.countDocuments({ key: `sms-reply:${id}` })).toBe(0);
+    expect(await LedgerEntry.countDocuments({ key: `sms-reply:${keyOf(phone, id)}` })).toBe(0);
   });
 
   it("does not answer an inactive subscriber", async () => {
@@ -540,7 +737,7 @@ describe("who gets a reply", () => {
       const id = randomUUID();
       await postSigned({ from: user.phone, text: "quiet please", id });
       expect(await processed(id)).toMatchObject({ result: "auto_reply_disabled" });
-      expect(await SmsMessage.exists({ key: `in:${id}` })).toBeTruthy();
+      expect(await SmsMessage.exists({ key: `in:${keyOf(user.phone, id)}` })).toBeTruthy();
       expect(http.deliveredTo(user.phone)).toHaveLength(0);
     } finally {
       await configure();
@@ -742,7 +939,7 @@ describe("outbound delivery", () => {
     const attempts = http.received.filter((r) => String(r.body.to).endsWith(user.phone.slice(1)));
     expect(attempts.map((a) => a.status)).toEqual([503, 503, 200]);
     expect(new Set(attempts.map((a) => a.body.reference)).size).toBe(1);
-    const out = await SmsMessage.findOne({ key: `out:${id}` }).lean();
+    const out = await SmsMessage.findOne({ key: `out:${keyOf(user.phone, id)}` }).lean();
     expect(out).toMatchObject({ state: "sent" });
     expect(out!.gateway_response).toContain("gw-");
   });
@@ -757,7 +954,7 @@ describe("outbound delivery", () => {
     expect(await coinsOf(user.id)).toBe(100);
     // The refunded reply does not count toward the day's spending either.
     expect(await User.findById(user.id, { spentToday: 1 }).lean()).toMatchObject({ spentToday: 0 });
-    expect(await SmsMessage.findOne({ key: `out:${id}` }).lean()).toMatchObject({ state: "failed" });
+    expect(await SmsMessage.findOne({ key: `out:${keyOf(user.phone, id)}` }).lean()).toMatchObject({ state: "failed" });
   });
 
   describe("over SMPP", () => {
@@ -770,6 +967,18 @@ describe("outbound delivery", () => {
       password: smsc.password,
       source: SMPP_SHORTCODE,
     });
+
+    /** What handleInbound works with, on a Redis connection of the test's own; the offline chat engine unless given. */
+    const depsOf = (redis: Redis, smpp: SmppLinks, chat: SmsReplyDeps["chat"] = offlineChatProvider()): SmsReplyDeps => ({
+      redis,
+      pusher: null,
+      chat,
+      smpp,
+      http: { allowPrivate: true },
+      log: createLogger("sms-test", "silent"),
+    });
+    // A sender that "dies" mid-send: a plain error, as a killed process would leave the job.
+    const dying = { link: () => ({ submit: () => Promise.reject(new Error("worker died")) }) } as unknown as SmppLinks;
 
     beforeAll(async () => {
       const res = await admin.post("/admin/sms-config.php", {
@@ -802,7 +1011,7 @@ describe("outbound delivery", () => {
       expect(text).toMatch(/[\u0600-\u06FF]/u);
       const out = await until(
         async () => {
-          const doc = await SmsMessage.findOne({ key: `out:${id}` }).lean();
+          const doc = await SmsMessage.findOne({ key: `out:${keyOf(user.phone, id, SMPP_SHORTCODE)}` }).lean();
           return doc?.delivery_status ? doc : undefined;
         },
         15_000,
@@ -810,7 +1019,7 @@ describe("outbound delivery", () => {
         50,
       ).catch(async (error: Error) => {
         // What each side saw, so a failure says where the receipt stopped.
-        const doc = await SmsMessage.findOne({ key: `out:${id}` }).lean();
+        const doc = await SmsMessage.findOne({ key: `out:${keyOf(user.phone, id, SMPP_SHORTCODE)}` }).lean();
         const ids = parts.map((p) => p.messageId);
         const redis = new Redis(inject("redisUrl"));
         const parked = await Promise.all(ids.map((m) => redis.get(`sms:receipt:${smscOf(smscTarget())}:${m}`)));
@@ -835,18 +1044,11 @@ describe("outbound delivery", () => {
       await setCoins(user.id, 100);
       const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
       const links = new SmppLinks({ onReceipt: (r) => void recordReceipt(r, redis) });
-      const deps = (smpp: SmppLinks): SmsReplyDeps => ({
-        redis,
-        pusher: null,
-        chat: offlineChatProvider(),
-        smpp,
-        http: { allowPrivate: true },
-        log: createLogger("sms-test", "silent"),
-      });
-      // A sender that "dies" mid-send: a plain error, as a killed process would leave the job.
-      const dying = { link: () => ({ submit: () => Promise.reject(new Error("worker died")) }) } as unknown as SmppLinks;
+      const deps = (smpp: SmppLinks) => depsOf(redis, smpp);
+      const messageId = randomUUID();
       const job = {
-        messageId: randomUUID(),
+        messageId,
+        key: keyOf(user.phone, messageId, SMPP_SHORTCODE),
         from: user.phone,
         to: SMPP_SHORTCODE,
         text: "resume me",
@@ -855,7 +1057,7 @@ describe("outbound delivery", () => {
       };
       try {
         await expect(handleInbound(job, deps(dying))).rejects.toThrow("worker died");
-        const charged = await SmsMessage.findOne({ key: `out:${job.messageId}` }).lean();
+        const charged = await SmsMessage.findOne({ key: `out:${job.key}` }).lean();
         expect(charged).toMatchObject({ state: "sending", kind: "ai" });
         expect(await coinsOf(user.id)).toBe(100 - charged!.coins);
 
@@ -864,8 +1066,96 @@ describe("outbound delivery", () => {
         expect(await handleInbound(job, deps(links))).toEqual({ outcome: "replied" });
         expect(smsc.messagesTo(user.phone.slice(1)).length - sentBefore).toBe(1);
         expect(await coinsOf(user.id)).toBe(100 - charged!.coins);
-        expect(await LedgerEntry.countDocuments({ key: `sms-reply:${job.messageId}` })).toBe(1);
+        expect(await LedgerEntry.countDocuments({ key: `sms-reply:${job.key}` })).toBe(1);
         expect(await SmsLog.countDocuments({ message_id: job.messageId, action: "sms_reply_sent" })).toBe(1);
+      } finally {
+        await links.closeAll();
+        redis.disconnect();
+      }
+    });
+
+    it("never sends a reply left 'sending' to another sender whose message has the same id", async () => {
+      const [a, b] = await Promise.all([newUser(), newUser()]);
+      await Promise.all([setCoins(a.id, 100), setCoins(b.id, 100)]);
+      const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+      const links = new SmppLinks({ onReceipt: (r) => void recordReceipt(r, redis) });
+      // A's answer is its own private text (the offline engine would answer B the same words).
+      const privateAnswer = `Your test result ${randomUUID().slice(0, 8)} is ready`;
+      const chat: SmsReplyDeps["chat"] = {
+        name: "private",
+        stream: async function* () {
+          yield privateAnswer;
+        },
+      };
+      const deps = (smpp: SmppLinks) => depsOf(redis, smpp, chat);
+      const id = String(Math.floor(Math.random() * 1e9));
+      const jobA = {
+        messageId: id,
+        key: keyOf(a.phone, id, SMPP_SHORTCODE),
+        from: a.phone,
+        to: SMPP_SHORTCODE,
+        text: "my private question about my health",
+        receivedAt: Date.now(),
+        channel: "webhook" as const,
+      };
+      try {
+        // A's reply is charged, then its worker dies during the send: the record is left "sending".
+        await expect(handleInbound(jobA, deps(dying))).rejects.toThrow("worker died");
+        const outA = await SmsMessage.findOne({ direction: "outbound", phone: a.phone }).lean();
+        expect(outA).toMatchObject({ state: "sending", kind: "ai", message: privateAnswer });
+
+        // B's message comes through the webhook with the same gateway id before A's job runs again.
+        expect((await postSigned({ from: b.phone, to: SMPP_SHORTCODE, text: "hello from b", id })).status).toBe(202);
+        expect(await processed(id, b.phone)).toMatchObject({ result: "replied" });
+        const toB = smsc.messagesTo(b.phone.slice(1));
+        expect(toB).not.toContain(outA!.message);
+        const outB = await SmsMessage.findOne({ direction: "outbound", phone: b.phone }).lean();
+        expect(outB).toMatchObject({ state: "sent", kind: "ai" });
+        expect(toB).toEqual([outB!.message]);
+        expect(await coinsOf(b.id)).toBe(100 - outB!.coins);
+
+        // A's own job resumes its record: A gets its reply, once, charged once.
+        expect(await handleInbound(jobA, deps(links))).toEqual({ outcome: "replied" });
+        expect(smsc.messagesTo(a.phone.slice(1))).toEqual([outA!.message]);
+        expect(await coinsOf(a.id)).toBe(100 - outA!.coins);
+      } finally {
+        await links.closeAll();
+        redis.disconnect();
+      }
+    });
+
+    it("sends a record only to its own phone and charges it only to its own sender, whichever job finds it", async () => {
+      const [a, b] = await Promise.all([newUser(), newUser()]);
+      await Promise.all([setCoins(a.id, 100), setCoins(b.id, 100)]);
+      const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+      const links = new SmppLinks({ onReceipt: (r) => void recordReceipt(r, redis) });
+      const id = String(Math.floor(Math.random() * 1e9));
+      const contextOf = async (user: { phone: string }): Promise<Context> => {
+        const job = { messageId: id, key: keyOf(user.phone, id, SMPP_SHORTCODE), from: user.phone, to: SMPP_SHORTCODE };
+        return {
+          job: { ...job, text: "hello", receivedAt: Date.now(), channel: "webhook" },
+          key: job.key,
+          inReplyTo: job.key,
+          phone: user.phone,
+          user: await findSubscriber(user.phone, undefined),
+          deps: depsOf(redis, links),
+          config: await loadSmsIntegrationConfig(),
+          smppGateway: await SmsGatewayConfig.findOne({ shortcode: SMPP_SHORTCODE }).lean<SmsGatewayConfigDoc>(),
+        };
+      };
+      try {
+        const [ctxA, ctxB] = await Promise.all([contextOf(a), contextOf(b)]);
+        const prepared = await prepareOutbound(ctxA, "ai", "the reply to a", 3);
+        await expect(chargeAndSend(ctxB, prepared)).rejects.toThrow("another phone");
+        expect(await coinsOf(b.id)).toBe(100);
+        const sending = await SmsMessage.findOneAndUpdate(
+          { _id: prepared._id },
+          { state: "sending" },
+          { returnDocument: "after" },
+        ).lean<SmsMessageDoc>();
+        expect(await chargeAndSend(ctxB, sending!)).toEqual({ outcome: "replied" });
+        expect(smsc.messagesTo(b.phone.slice(1))).toEqual([]);
+        expect(smsc.messagesTo(a.phone.slice(1))).toEqual(["the reply to a"]);
       } finally {
         await links.closeAll();
         redis.disconnect();
@@ -909,12 +1199,14 @@ describe("outbound delivery", () => {
     });
     const parkedKey = (messageId: string) => `sms:receipt:${smscOf(smscTarget())}:${messageId}`;
 
-    /** Answers one message from a new subscriber, sending through `submit` instead of an SMPP link; its id. */
+    /** Answers one message from a new subscriber, sending through `submit` instead of an SMPP link; its key. */
     async function replyThrough(redis: Redis, submit: () => Promise<SendResult>): Promise<string> {
       const user = await newUser();
       await setCoins(user.id, 100);
+      const messageId = randomUUID();
       const job = {
-        messageId: randomUUID(),
+        messageId,
+        key: keyOf(user.phone, messageId, SMPP_SHORTCODE),
         from: user.phone,
         to: SMPP_SHORTCODE,
         text: "hi",
@@ -930,7 +1222,7 @@ describe("outbound delivery", () => {
         log: createLogger("sms-test", "silent"),
       };
       expect(await handleInbound(job, deps)).toEqual({ outcome: "replied" });
-      return job.messageId;
+      return job.key;
     }
 
     it("keeps a delivery receipt that arrives before the submit returns", async () => {
@@ -1279,7 +1571,7 @@ describe("a burst of 1000 signed messages from 50 phones", () => {
       );
       const processedSeconds = (performance.now() - started) / 1000;
       expect(await SmsLog.countDocuments({ message_id: { $in: ids }, action: "webhook_received" })).toBe(1000);
-      expect(await SmsMessage.countDocuments({ key: { $in: ids.map((id) => `in:${id}`) } })).toBe(1000);
+      expect(await SmsMessage.countDocuments({ key: { $in: messages.map((m) => `in:${keyOf(m.from, m.id)}`) } })).toBe(1000);
       const outcomes = await SmsLog.find({ message_id: { $in: ids }, action: "sms_processed" }, { details: 1 }).lean();
       expect(outcomes.every((o) => JSON.parse(o.details).result === "replied")).toBe(true);
 
@@ -1350,7 +1642,7 @@ describe("phone proof and the SMS pipeline", () => {
     expect((await postSigned({ from: squatter.phone, text: "what is the weather?", id })).status).toBe(202);
     expect(await processed(id)).toMatchObject({ result: "replied", kind: "welcome" });
     expect(http.deliveredTo(squatter.phone).map((s) => s.body.text)).toEqual([SMS_INTEGRATION_DEFAULTS.welcome_message]);
-    expect(await SmsMessage.findOne({ key: `in:${id}` }).lean()).toMatchObject({ user_id: null });
+    expect(await SmsMessage.findOne({ key: `in:${keyOf(squatter.phone, id)}` }).lean()).toMatchObject({ user_id: null });
     expect(await coinsOf(squatter.id)).toBe(100);
 
     // Below its threshold: the in-app notice only, no SMS to a number that may be someone else's.
@@ -1387,7 +1679,7 @@ describe("phone proof and the SMS pipeline", () => {
     await postSigned({ from: user.phone, text: "hello there", id });
     expect(await processed(id)).toMatchObject({ result: "replied", kind: "ai" });
     expect(await coinsOf(user.id)).toBeLessThan(100);
-    expect((await SmsMessage.findOne({ key: `in:${id}` }).lean())!.user_id?.toString()).toBe(user.id);
+    expect((await SmsMessage.findOne({ key: `in:${keyOf(user.phone, id)}` }).lean())!.user_id?.toString()).toBe(user.id);
   });
   it("texts a code once when two attempts race for it: the one that loses the claim leaves the record and its log to the winner", async () => {
     const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });

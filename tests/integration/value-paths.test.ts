@@ -8,11 +8,18 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ADMIN_ROLES, UNPAID_VALUE, VALUE_PERMISSION, roleAllows, type AdminRole, type UnpaidValue } from "@storefront/shared";
-import { AuditLog, RedemptionBatch, User, WalletPackageModel, ledgerSum } from "@storefront/shared/server";
+import {
+  AuditLog,
+  PackageAssignmentModel,
+  RedemptionBatch,
+  User,
+  WalletPackageModel,
+  ledgerSum,
+} from "@storefront/shared/server";
 import { API_ROUTES } from "../../api/src/routes/index";
 import { grantsOf, permissionsOf, type Route } from "../../api/src/routes/define";
 import { BULL_BOARD_PATH } from "../../api/src/routes/admin/queues";
-import { Client, newUser } from "../support/client";
+import { Client, newUser, provenInDatabase } from "../support/client";
 import { adminWithRole, del, put, superAdmin, useDatabase } from "./admin-helpers";
 
 useDatabase();
@@ -105,6 +112,18 @@ const ATTEMPTS: Attempt[] = [
       const { id } = await newUser();
       const res = await client.post("/admin/user-packages.php", { userId: id, packageId: pkg.id, autoRenew: false });
       return { status: res.status, gained: (await ledgerSum(id)) > 0, undo: () => removePackage(pkg.id) };
+    },
+  },
+  {
+    way: "renewal",
+    route: "POST /admin/user-packages.php",
+    what: "assign a package that renews",
+    async run(client) {
+      const pkg = await ownPackage({ coins: 40, price: 0 });
+      const { id } = await newUser();
+      const res = await client.post("/admin/user-packages.php", { userId: id, packageId: pkg.id, autoRenew: true });
+      const renews = await PackageAssignmentModel.exists({ userId: id, autoRenew: true });
+      return { status: res.status, gained: renews !== null, undo: () => removePackage(pkg.id) };
     },
   },
   {
@@ -274,6 +293,25 @@ describe("every way of giving value without payment needs coins:grant", () => {
       }
     });
   }
+});
+
+describe("the renewal of an administrator's assignment is the administrator's choice alone", () => {
+  it("a subscriber cannot turn on the renewal of a one-off grant (a free package every period), only off", async () => {
+    const promo = await ownPackage({ coins: 1000, price: 0 });
+    const { client, id } = await provenInDatabase(await newUser());
+    const given = await (
+      await superAdmin()
+    ).post("/admin/user-packages.php", { userId: id, packageId: promo.id, autoRenew: false });
+    expect(given.status).toBe(200);
+    const subscriptionId = given.body.assignment.id as string;
+    const on = await put(client, "/wallet/auto-renew.php", { subscriptionId, autoRenew: true });
+    expect(on.status).toBe(403);
+    expect(on.body.code).toBe("renewal_not_yours");
+    expect((await PackageAssignmentModel.findById(subscriptionId).lean())!.autoRenew).toBe(false);
+    expect((await put(client, "/wallet/auto-renew.php", { subscriptionId, autoRenew: false })).status).toBe(200);
+    expect(UNPAID_VALUE.renewal.what).toContain("PUT wallet/auto-renew.php");
+    await removePackage(promo.id);
+  });
 });
 
 describe("package prices are whole minor units of the currency", () => {

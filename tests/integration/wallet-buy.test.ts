@@ -1,6 +1,8 @@
 /**
  * Buying coins (wallet/packages.php, wallet/buy.php, wallet/auto-renew.php) on the running stack,
- * through the offline operator billing, which this run declines above a price of 5,000.
+ * through the offline demo store (OPERATOR_BILLING=offline-demo, tests/setup/global.ts), which
+ * this run declines above a price of 5,000. Buyers' numbers are proven (only a proven number is
+ * billed); a stack that sells nothing is tests/browser/get-coins-billing.test.ts.
  */
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -13,7 +15,7 @@ import {
   ledgerSum,
 } from "@storefront/shared/server";
 import { renewDueAssignments } from "../../workers/src/schedules/renewals";
-import { Client, newUser } from "../support/client";
+import { Client, newUser, provenInDatabase } from "../support/client";
 import { put, superAdmin, useDatabase } from "./admin-helpers";
 
 useDatabase();
@@ -32,13 +34,34 @@ async function offer(fields: Record<string, unknown>): Promise<string> {
 const buy = (client: Client, packageId: unknown, key = randomUUID()) =>
   client.post("/wallet/buy.php", { packageId }, { "Idempotency-Key": key });
 
+/** A subscriber whose number is proven: one who may buy. */
+const buyer = async () => provenInDatabase(await newUser());
+
 const balance = async (userId: string) => (await User.findById(userId, { coins: 1 }).lean<{ coins: number }>())!.coins;
 const credits = (userId: string) => LedgerEntry.countDocuments({ userId, kind: "credit" });
+
+/** A purchase a crash left recorded and unpaid, as buy.php writes it. */
+function crashedPurchase(userId: string, packageId: string) {
+  return PackageAssignmentModel.create({
+    userId,
+    packageId,
+    packageName: "crashed",
+    coins: 70,
+    price: 2,
+    subscriptionType: "monthly",
+    activeKey: `${userId}:${packageId}`,
+    expiresAt: new Date(Date.now() + 30 * 24 * 3600_000),
+    creditPending: true,
+    assignedBy: `user:${userId}`,
+    purchaseKey: `buy:${userId}:${randomUUID()}`,
+    payment: "pending",
+  });
+}
 
 describe("buying coins", () => {
   it("lists the packages on offer, buys one once per key, and pushes nothing twice", async () => {
     const packageId = await offer({ coins: 500, price: 5 });
-    const { client, id } = await newUser();
+    const { client, id } = await buyer();
     const shop = await client.get("/wallet/packages.php");
     expect(shop.status).toBe(200);
     expect(shop.body.packages.find((p: { id: string }) => p.id === packageId)).toMatchObject({ coins: 500, price: 5 });
@@ -64,7 +87,7 @@ describe("buying coins", () => {
 
   it("credits once when 20 requests with one key arrive together", async () => {
     const packageId = await offer({ coins: 300, price: 3 });
-    const { client, id } = await newUser();
+    const { client, id } = await buyer();
     const key = randomUUID();
     const answers = await Promise.all(Array.from({ length: 20 }, () => buy(client, packageId, key)));
     expect(answers.every((a) => a.status === 200)).toBe(true);
@@ -78,7 +101,7 @@ describe("buying coins", () => {
     const [p1, p2] = [await offer({ coins: 100, price: 1 }), await offer({ coins: 900, price: 9 })];
     const pairs = await Promise.all(
       Array.from({ length: 8 }, async () => {
-        const { client, id } = await newUser();
+        const { client, id } = await buyer();
         const key = randomUUID();
         const answers = await Promise.all([buy(client, p1, key), buy(client, p2, key)]);
         return { id, answers };
@@ -98,7 +121,7 @@ describe("buying coins", () => {
     const packageId = await offer({ coins: 200, price: 2, description: "Edited by hand below" });
     // What an operator's hand edit or an import leaves behind; the admin API never writes it.
     await WalletPackageModel.updateOne({ _id: packageId }, { $set: { description: null } });
-    const { client, id } = await newUser();
+    const { client, id } = await buyer();
     const shop = await client.get("/wallet/packages.php");
     expect(shop.status).toBe(200);
     expect(shop.body.packages.find((p: { id: string }) => p.id === packageId)).toMatchObject({ description: "" });
@@ -113,7 +136,7 @@ describe("buying coins", () => {
 
   it("credits nothing when the operator declines, and says so with its code", async () => {
     const packageId = await offer({ coins: 100, price: 9000 });
-    const { client, id } = await newUser();
+    const { client, id } = await buyer();
     const res = await buy(client, packageId);
     expect(res.status).toBe(402);
     expect(res.body.code).toBe("payment_declined");
@@ -123,7 +146,7 @@ describe("buying coins", () => {
   });
 
   it("refuses garbage with 400 naming the field, an unknown package with 404, and strangers with 401", async () => {
-    const { client } = await newUser();
+    const { client } = await buyer();
     for (const packageId of [undefined, "", "x", 42, { $gt: "" }]) {
       const res = await buy(client, packageId);
       expect(res.status, JSON.stringify(packageId)).toBe(400);
@@ -139,7 +162,7 @@ describe("buying coins", () => {
 
   it("lets the subscriber switch off the renewal of their own package only", async () => {
     const packageId = await offer({ coins: 50, price: 1, auto_renew: true });
-    const { client } = await newUser();
+    const { client } = await buyer();
     const bought = await buy(client, packageId);
     const subscriptionId = bought.body.subscription.id as string;
     expect(bought.body.subscription.auto_renew).toBe(true);
@@ -153,22 +176,9 @@ describe("buying coins", () => {
 
   it("finishes a purchase a crash left unpaid: charged with its own key, then credited once", async () => {
     const packageId = await offer({ coins: 70, price: 2 });
-    const { id } = await newUser();
-    const created = await PackageAssignmentModel.create({
-      userId: id,
-      packageId,
-      packageName: "crashed",
-      coins: 70,
-      price: 2,
-      subscriptionType: "monthly",
-      activeKey: `${id}:${packageId}`,
-      expiresAt: new Date(Date.now() + 30 * 24 * 3600_000),
-      creditPending: true,
-      assignedBy: `user:${id}`,
-      purchaseKey: `buy:${id}:${randomUUID()}`,
-      payment: "pending",
-    });
-    const billing = new OfflineBilling();
+    const { id } = await buyer();
+    const created = await crashedPurchase(id, packageId);
+    const billing = new OfflineBilling({ selfPurchase: true });
     const later = new Date(Date.now() + 120_000);
     const report = await renewDueAssignments({ billing, userId: id, now: later });
     expect(report.purchasesFinished).toBe(1);
@@ -177,5 +187,80 @@ describe("buying coins", () => {
     await renewDueAssignments({ billing, userId: id, now: later });
     expect(await credits(id)).toBe(1);
     expect((await PackageAssignmentModel.findById(created._id).lean())!.payment).toBe("paid");
+  });
+
+  it("refuses a number that is not proven (403 phone_unproven) before recording or charging anything", async () => {
+    const packageId = await offer({ coins: 400, price: 4, auto_renew: false });
+    const { client, id } = await newUser();
+    expect((await client.get("/wallet/packages.php")).body.purchases).toBe("phone_unproven");
+    const res = await buy(client, packageId);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe("phone_unproven");
+    expect(await PackageAssignmentModel.countDocuments({ userId: id })).toBe(0);
+    expect(await LedgerEntry.countDocuments({ userId: id })).toBe(0);
+
+    // Bought while proven, then the number lost its proof (another account proved it): no renewal switched on.
+    await provenInDatabase({ id });
+    expect((await client.get("/wallet/packages.php")).body.purchases).toBe("open");
+    const bought = await buy(client, packageId);
+    expect(bought.status).toBe(200);
+    await User.updateOne({ _id: id }, { $set: { phoneVerifiedAt: null } });
+    const on = await put(client, "/wallet/auto-renew.php", { subscriptionId: bought.body.subscription.id, autoRenew: true });
+    expect(on.status).toBe(403);
+    expect(on.body.code).toBe("phone_unproven");
+    expect((await PackageAssignmentModel.findById(bought.body.subscription.id).lean())!.autoRenew).toBe(false);
+  });
+
+  it("never makes an administrator's one-off grant renew, and lets the subscriber stop one that renews", async () => {
+    const admin = await superAdmin();
+    const promo = await offer({ coins: 1000, price: 0 });
+    const renewing = await offer({ coins: 10, price: 1 });
+    const own = await offer({ coins: 20, price: 1, auto_renew: false });
+    const { client, id } = await buyer();
+    const once = await admin.post("/admin/user-packages.php", { userId: id, packageId: promo, autoRenew: false });
+    const given = await admin.post("/admin/user-packages.php", { userId: id, packageId: renewing, autoRenew: true });
+    expect([once.status, given.status]).toEqual([200, 200]);
+    const bought = await buy(client, own);
+    expect(bought.body.subscription).toMatchObject({ bought: true, auto_renew: false });
+
+    const on = await put(client, "/wallet/auto-renew.php", { subscriptionId: once.body.assignment.id, autoRenew: true });
+    expect(on.status).toBe(403);
+    expect(on.body.code).toBe("renewal_not_yours");
+    expect((await PackageAssignmentModel.findById(once.body.assignment.id).lean())!.autoRenew).toBe(false);
+    const off = await put(client, "/wallet/auto-renew.php", { subscriptionId: given.body.assignment.id, autoRenew: false });
+    expect(off.status).toBe(200);
+    expect(off.body.subscription).toMatchObject({ auto_renew: false, bought: false });
+    // Switched off, the administrator's renewal is not switched on again by the subscriber either.
+    const back = await put(client, "/wallet/auto-renew.php", { subscriptionId: given.body.assignment.id, autoRenew: true });
+    expect(back.body.code).toBe("renewal_not_yours");
+    // Their own purchase they may renew.
+    const mine = await put(client, "/wallet/auto-renew.php", { subscriptionId: bought.body.subscription.id, autoRenew: true });
+    expect(mine.status).toBe(200);
+    expect(mine.body.subscription.auto_renew).toBe(true);
+    const listed = (await client.get("/wallet/packages.php")).body.subscriptions as { id: string; bought: boolean }[];
+    expect(Object.fromEntries(listed.map((s) => [s.id, s.bought]))).toEqual({
+      [once.body.assignment.id]: false,
+      [given.body.assignment.id]: false,
+      [bought.body.subscription.id]: true,
+    });
+  });
+
+  it("ends a crashed purchase uncharged when the number is not proven or the billing sells nothing", async () => {
+    const later = new Date(Date.now() + 120_000);
+    const unproven = await newUser();
+    const first = await crashedPurchase(unproven.id, await offer({ coins: 70, price: 2 }));
+    const demo = new OfflineBilling({ selfPurchase: true });
+    expect((await renewDueAssignments({ billing: demo, userId: unproven.id, now: later })).purchasesFinished).toBe(1);
+    expect(demo.chargedKeys()).toEqual([]);
+    expect(await PackageAssignmentModel.findById(first._id).lean()).toBeNull();
+
+    const proven = await buyer();
+    const second = await crashedPurchase(proven.id, await offer({ coins: 70, price: 2 }));
+    const sellsNothing = new OfflineBilling();
+    await renewDueAssignments({ billing: sellsNothing, userId: proven.id, now: later });
+    expect(sellsNothing.chargedKeys()).toEqual([]);
+    expect(await PackageAssignmentModel.findById(second._id).lean()).toBeNull();
+    expect(await balance(unproven.id)).toBe(0);
+    expect(await balance(proven.id)).toBe(0);
   });
 });

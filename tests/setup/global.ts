@@ -21,6 +21,9 @@ export const TEST_LIMITS: Record<string, string> = {
   SMS_GATEWAY_ALLOW_PRIVATE: "true",
   // The offline operator billing declines purchases above this price (tests/integration/wallet-buy.test.ts).
   OFFLINE_BILLING_DECLINE_ABOVE: "5000",
+  // The offline demo store: subscribers may buy (for nothing) so the purchase suites run; a stack
+  // without it refuses purchases (tests/browser/get-coins-billing.test.ts).
+  OPERATOR_BILLING: "offline-demo",
   // Every suite redeems from 127.0.0.1; the per-user limit is what tests/integration/redemption-codes.test.ts checks.
   REDEEM_RATE_LIMIT_PER_IP_PER_HOUR: "100000",
   // Likewise for signups and failed webhook calls: tests/integration/web-protections.test.ts

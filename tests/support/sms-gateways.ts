@@ -650,7 +650,8 @@ export function replyTo(product: ProductStack, phone: string, text: string) {
     async () => {
       const inbound = await messages.findOne({ direction: "inbound", phone, message: text });
       if (!inbound) return undefined;
-      const out = await messages.findOne({ key: `out:${inbound.gateway_message_id}` });
+      // The reply's key is the inbound message's (`in:<key>`, `out:<key>`).
+      const out = await messages.findOne({ key: `out:${String(inbound.key).slice("in:".length)}` });
       return out && (out.state === "sent" || out.state === "failed") ? { inbound, out } : undefined;
     },
     30_000,

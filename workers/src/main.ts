@@ -14,6 +14,7 @@ import {
   startHeartbeat,
   OutageLog,
   providerBackoff,
+  startOperatorBilling,
   type Config,
 } from "@storefront/shared/server";
 import { createWorkerContext } from "./context";
@@ -64,6 +65,8 @@ async function registerSchedules(): Promise<void> {
 async function main(): Promise<void> {
   const missing = QUEUE_NAMES.filter((q) => typeof processors[q] !== "function");
   if (missing.length) throw new Error(`no processor for queues: ${missing.join(", ")}`);
+  // The renewal schedule charges through it (schedules/index.ts).
+  startOperatorBilling(config.OPERATOR_BILLING, log);
   await connectMongo(config.MONGODB_URI, { outage: new OutageLog(log, "mongodb") });
   // The wallet tables are read per SMS reply from this process's cache once subscribed.
   void startCacheBus(ctx.redis);

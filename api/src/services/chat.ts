@@ -31,7 +31,8 @@ export async function chat(ctx: AppContext, input: ChatRequest, call: ChatCall):
     feature,
     cost,
     idempotencyKey: call.idempotencyKey,
-    details: `${feature === "doctor" ? "Doctor" : "Text AI"}: ${input.message.slice(0, 50)}`,
+    // A label only: the ledger is never changed, and the message (medical in Doctor) must go with its deleted conversation.
+    details: feature === "doctor" ? "Doctor consultation" : "Text AI chat",
     conversationId: input.conversationId,
     payload: {
       message: input.message,

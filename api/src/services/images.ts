@@ -60,7 +60,8 @@ async function acceptImageJob(ctx: AppContext, call: JobCall, work: ImageWork, i
     feature: "image",
     cost,
     idempotencyKey: call.idempotencyKey,
-    details: `Image ${work.mode}: ${work.userPrompt.slice(0, 50)}`,
+    // A label only: the ledger outlives the prompt and the deleted image (docs/security.md).
+    details: `Image ${work.mode}`,
     payload: {
       mode: work.mode,
       imageId,

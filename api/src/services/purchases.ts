@@ -3,6 +3,9 @@
  * the renewals use (shared/src/server/billing). Every step is keyed by the purchase's request key
  * (the Idempotency-Key header), so a retried request charges and credits at most once:
  *
+ *   0. refused before anything is written when the billing takes no payment (503
+ *      purchases_unavailable, OPERATOR_BILLING=offline) or the number is not proven (403
+ *      phone_unproven): only a proven number is ever billed;
  *   1. the purchase is recorded as an active assignment with `payment: "pending"` (its unique
  *      active key also refuses a second copy of a package the subscriber already holds);
  *   2. the operator is charged with the purchase key (idempotent on its side);
@@ -29,15 +32,19 @@ import {
   PackageAssignmentModel,
   User,
   WalletPackageModel,
+  billableNumber,
+  buyerOf,
   findPurchase,
   openPurchase,
+  operatorBilling,
+  purchaseRefusal,
   setAutoRenew as setAssignmentAutoRenew,
   settlePurchase,
   type PackageAssignmentDoc,
   type Pusher,
   type WalletPackageDoc,
 } from "@storefront/shared/server";
-import { AppError, badRequest, conflict, notFound } from "../errors";
+import { AppError, badRequest, conflict, forbidden, notFound, unavailable } from "../errors";
 import { noticeBalance } from "./low-balance";
 import { toAssignment, toPackage } from "./packages";
 
@@ -52,7 +59,19 @@ function cutTo<S extends z.ZodObject>(schema: S, view: z.output<S>): z.output<S>
 
 /** The subscriber's view of one of their packages: the back office's, cut to what they are shown. */
 function toSubscription(doc: PackageAssignmentDoc): MySubscription {
-  return cutTo(mySubscriptionSchema, toAssignment(doc));
+  return cutTo(mySubscriptionSchema, { ...toAssignment(doc), bought: doc.assignedBy === buyerOf(String(doc.userId)) });
+}
+
+/** Whether the subscriber may buy (or turn a renewal on) now: the billing sells, and their number is proven. */
+async function purchaseState(userId: string): Promise<WalletShopResponse["purchases"]> {
+  return purchaseRefusal(operatorBilling(), await billableNumber(userId)) ?? "open";
+}
+
+/** The refusal of a purchase (or a renewal switched on) the subscriber cannot make, before anything is written. */
+async function refuseUnsold(userId: string): Promise<void> {
+  const state = await purchaseState(userId);
+  if (state === "purchases_unavailable") throw unavailable(MESSAGES.purchasesUnavailable, "purchases_unavailable");
+  if (state === "phone_unproven") throw forbidden(MESSAGES.phoneUnproven, "phone_unproven");
 }
 
 /** A package as it is offered for sale (the Get coins page, the home page's prices). */
@@ -62,15 +81,17 @@ export function toShopPackage(p: WalletPackageDoc): ShopPackage {
 
 /** The active packages on offer, and the subscriber's own running packages. */
 export async function walletShop(userId: string): Promise<WalletShopResponse> {
-  const [packages, mine] = await Promise.all([
+  const [packages, mine, purchases] = await Promise.all([
     WalletPackageModel.find({ status: "active" }).sort({ price: 1, createdAt: 1 }).limit(100).lean<WalletPackageDoc[]>(),
     PackageAssignmentModel.find({ userId, isActive: true, payment: { $ne: "pending" } })
       .sort({ createdAt: -1 })
       .limit(50)
       .lean<PackageAssignmentDoc[]>(),
+    purchaseState(userId),
   ]);
   return {
     success: true,
+    purchases,
     packages: packages.map(toShopPackage),
     subscriptions: mine.map(toSubscription),
   };
@@ -95,6 +116,7 @@ export async function buyPackage(
   let replayed = purchase !== null;
   if (purchase) sameRequest(purchase);
   else {
+    await refuseUnsold(userId);
     const pkg = await WalletPackageModel.findById(packageId).lean<WalletPackageDoc>();
     if (!pkg || pkg.status !== "active") throw notFound("packageId: no such package on offer");
     // A request racing the first one with its key gets that one's record and answers as a retry.
@@ -105,7 +127,11 @@ export async function buyPackage(
   }
 
   const settled = await settlePurchase(purchase, pusher);
-  if (!settled.paid) throw new AppError(402, "payment_declined", MESSAGES.paymentDeclined, { reason: settled.reason });
+  if (!settled.paid) {
+    // Refused before any charge (the number lost its proof, or the billing changed meanwhile).
+    if (settled.reason === "purchases_unavailable" || settled.reason === "phone_unproven") await refuseUnsold(userId);
+    throw new AppError(402, "payment_declined", MESSAGES.paymentDeclined, { reason: settled.reason });
+  }
   const user = await User.findById(userId, { coins: 1 }).lean<{ coins: number }>();
   if (user) await noticeBalance({ pusher, config: { LOW_BALANCE_THRESHOLD: lowBalanceThreshold } }, userId, user.coins);
   return {
@@ -117,9 +143,24 @@ export async function buyPackage(
   };
 }
 
-/** The subscriber turns the renewal of one of their own packages on or off. */
+/**
+ * The subscriber turns the renewal of one of their own packages off (any), or on: only one they
+ * bought (an administrator's assignment renews as the administrator chose), and only when they
+ * could buy it now (the billing sells, their number is proven), as each renewal charges them.
+ */
 export async function setAutoRenew(userId: string, subscriptionId: string, autoRenew: boolean): Promise<MySubscription> {
   if (!Types.ObjectId.isValid(subscriptionId)) throw badRequest("subscriptionId must be a subscription id", "subscriptionId");
+  if (autoRenew) {
+    const running = await PackageAssignmentModel.findOne(
+      { _id: subscriptionId, userId, isActive: true },
+      { assignedBy: 1 },
+    ).lean<{
+      assignedBy?: string | null;
+    }>();
+    if (!running) throw notFound("subscriptionId: no such running package of yours");
+    if (running.assignedBy !== buyerOf(userId)) throw forbidden(MESSAGES.renewalNotYours, "renewal_not_yours");
+    await refuseUnsold(userId);
+  }
   const updated = await setAssignmentAutoRenew(userId, subscriptionId, autoRenew);
   if (!updated) throw notFound("subscriptionId: no such running package of yours");
   return toSubscription(updated);

@@ -52,7 +52,8 @@ export async function smsAiReply(ctx: AppContext, input: SmsAiRequest, call: Sms
     feature: "sms",
     cost,
     idempotencyKey: call.idempotencyKey,
-    details: `SMS AI: ${input.message.slice(0, 50)}`,
+    // A label only: the ledger outlives the message (docs/security.md).
+    details: "SMS AI reply",
     payload: {
       message: input.message,
       persona: "general",

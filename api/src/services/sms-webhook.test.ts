@@ -4,6 +4,7 @@ import {
   bodyFields,
   decodeSmsText,
   fallbackMessageId,
+  gatewayOf,
   inboundFrom,
   signatureOf,
   verifyWebhook,
@@ -128,6 +129,16 @@ describe("inbound fields", () => {
       bodyFields(Buffer.from("msisdn=15550001&to=77&message=hello+there&message_id=abc"), "application/x-www-form-urlencoded"),
     );
     expect(form.success && form.data).toEqual({ from: "15550001", to: "77", text: "hello there", messageId: "abc" });
+  });
+
+  it("reads which gateway a message came through: its own field (Jasmin's connector, Kannel's %i) or ?gateway= in the URL", () => {
+    const jasmin = bodyFields(Buffer.from("id=1&from=15550001&to=7777&origin-connector=smsc-2&content=hi"), undefined);
+    expect(gatewayOf(jasmin)).toBe("smsc-2");
+    expect(gatewayOf({ smsc: "kannel-a", gateway: " gw-1 " }, "ignored")).toBe("gw-1");
+    expect(gatewayOf({ id: 1 }, "gw-url")).toBe("gw-url");
+    expect(gatewayOf({ gateway_id: 7 })).toBe("7");
+    expect(gatewayOf({}, ["two", "values"])).toBe("");
+    expect(gatewayOf({ gateway: "x".repeat(500) })).toHaveLength(100);
   });
 
   it("names the missing field", () => {

@@ -13,11 +13,11 @@ import {
   type SmsReplyJob,
   type SmsWebhookAuth,
 } from "@storefront/shared";
-import { loadSmsIntegrationConfig, smsJobId, smsJobOptions } from "@storefront/shared/server";
+import { loadSmsIntegrationConfig, smsJobId, smsJobOptions, smsMessageKey } from "@storefront/shared/server";
 
 /** Signed timestamps further than this from our clock are replays (or broken clocks). */
 const SIGNATURE_MAX_SKEW_MS = 5 * 60_000;
-/** How long a gateway message id is remembered for duplicate detection. */
+/** How long a message (its key: gateway, sender, recipient and the gateway's id) is remembered for duplicate detection. */
 const DUPLICATE_WINDOW_SECONDS = 7 * 24 * 3600;
 
 /** How long an API process reuses the settings it read (a saved change applies at once in that process). */
@@ -160,6 +160,8 @@ const FIELD_NAMES = {
   to: ["to", "shortcode", "recipient", "destination", "destination_addr", "To"],
   text: ["text", "message", "body", "content", "short_message", "Body"],
   messageId: ["message_id", "messageId", "id", "msg_id", "sms_id", "MessageSid"],
+  /** Which gateway it came through: a name the operator gives each (`gateway=` in its URL), Kannel's `%i`, Jasmin's connector. */
+  gateway: ["gateway", "gateway_id", "smsc", "smsc_id", "origin-connector"],
 } as const;
 
 function pick(fields: Record<string, unknown>, names: readonly string[]): string | undefined {
@@ -288,6 +290,16 @@ export function inboundFrom(fields: Record<string, unknown>) {
   });
 }
 
+/**
+ * The gateway the message came through, as it names itself (the fields first, then the webhook
+ * URL's `?gateway=`); "" when it does not. Part of the message's key: two gateways' counters may
+ * give the same id to different messages.
+ */
+export function gatewayOf(fields: Record<string, unknown>, query?: unknown): string {
+  const named = pick(fields, FIELD_NAMES.gateway) ?? (typeof query === "string" ? query : "");
+  return named.trim().slice(0, 100);
+}
+
 export { smsJobId } from "@storefront/shared/server";
 
 export interface Accepted {
@@ -295,18 +307,45 @@ export interface Accepted {
   duplicate: boolean;
 }
 
+/** The duplicate mark of a message as the version before SMS keys set it: by the gateway's id alone. */
+const legacySeenKey = (messageId: string) => `sms:webhook:seen:${createHash("sha256").update(messageId).digest("hex")}`;
+
 /**
- * Queues one inbound message once per gateway id: Redis SET NX catches retries of the gateway
- * for a week, the BullMQ job id catches races between API processes, and the worker's unique
- * message key catches anything older.
+ * A retry of a message the version before SMS keys queued (its mark by id is there, within its
+ * week): a duplicate while that job, of the same sender and recipient, is still kept (waiting,
+ * running, or finished within the day). One finished earlier is recognised by the worker from its
+ * records (workers/src/jobs/sms-reply/message-key.ts).
  */
-export async function acceptInbound(redis: Redis, queue: Queue, inbound: SmsInbound, fallbackId: string): Promise<Accepted> {
+async function queuedBeforeUpgrade(queue: Queue, messageId: string, inbound: SmsInbound): Promise<boolean> {
+  const job = await queue.getJob(smsJobId(messageId));
+  const data = job?.data as Partial<SmsReplyJob> | undefined;
+  return data !== undefined && data.key === undefined && data.from === inbound.from && data.to === inbound.to;
+}
+
+/**
+ * Queues one inbound message once per key (smsMessageKey: the gateway, sender, recipient and the
+ * gateway's id, so another sender's or gateway's message with the same id is its own): Redis SET
+ * NX catches retries of the gateway for a week, the BullMQ job id catches races between API
+ * processes, and the worker's records under the key catch anything older.
+ */
+export async function acceptInbound(
+  redis: Redis,
+  queue: Queue,
+  inbound: SmsInbound,
+  fallbackId: string,
+  gateway = "",
+): Promise<Accepted> {
   const messageId = inbound.messageId || fallbackId;
-  const seenKey = `sms:webhook:seen:${createHash("sha256").update(messageId).digest("hex")}`;
-  const first = await redis.set(seenKey, "1", "EX", DUPLICATE_WINDOW_SECONDS, "NX");
-  if (first !== "OK") return { messageId, duplicate: true };
+  const key = smsMessageKey({ source: `webhook:${gateway}`, from: inbound.from, to: inbound.to, messageId });
+  const seenKey = `sms:webhook:seen:${key}`;
+  // One round trip: the mark, and whether the version before marked the id (its mark had no key).
+  const [set, legacy] =
+    (await redis.multi().set(seenKey, "1", "EX", DUPLICATE_WINDOW_SECONDS, "NX").exists(legacySeenKey(messageId)).exec()) ?? [];
+  if (!set || set[0]) throw set?.[0] ?? new Error("Redis discarded the duplicate check");
+  if (set[1] !== "OK") return { messageId, duplicate: true };
   const job: SmsReplyJob = {
     messageId,
+    key,
     from: inbound.from,
     to: inbound.to,
     text: inbound.text,
@@ -314,9 +353,11 @@ export async function acceptInbound(redis: Redis, queue: Queue, inbound: SmsInbo
     channel: "webhook",
   };
   try {
-    await queue.add("inbound", job, smsJobOptions(smsJobId(messageId)));
+    if (!legacy || legacy[0]) throw legacy?.[0] ?? new Error("Redis discarded the duplicate check");
+    if (legacy[1] === 1 && (await queuedBeforeUpgrade(queue, messageId, inbound))) return { messageId, duplicate: true };
+    await queue.add("inbound", job, smsJobOptions(smsJobId(key)));
   } catch (error) {
-    // Not queued: forget the id so the gateway's retry is accepted.
+    // Not queued: forget the message so the gateway's retry is accepted.
     await redis.del(seenKey).catch(() => undefined);
     throw error;
   }

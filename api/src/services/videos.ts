@@ -58,7 +58,8 @@ export async function startVideo(ctx: AppContext, input: VideoGenerateRequest, c
     feature: "video",
     cost,
     idempotencyKey: call.idempotencyKey,
-    details: `Video ${input.model} ${input.duration}s: ${input.prompt.slice(0, 50)}`,
+    // A label only: the ledger outlives the prompt and the deleted video (docs/security.md).
+    details: `Video ${input.model} ${input.duration}s`,
     payload: { prompt: input.prompt, seconds: input.duration, model: input.model, ratio: input.ratio },
     ...(call.requestId ? { requestId: call.requestId } : {}),
     beforeAdd: async (jobId) => {

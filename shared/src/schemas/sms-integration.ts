@@ -262,6 +262,14 @@ export type SmsInbound = z.infer<typeof smsInboundSchema>;
 /** Payload of an sms-reply job: one inbound message. */
 export const smsReplyJobSchema = z.object({
   messageId: z.string().min(1),
+  /**
+   * The message's key (smsMessageKey, shared/src/server/jobs.ts), computed where it came in; absent
+   * from jobs queued before it existed, which the worker keys as they were (docs/operations.md).
+   */
+  key: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/u)
+    .optional(),
   from: z.string().min(1),
   to: z.string(),
   text: z.string(),

@@ -76,11 +76,18 @@ export const mySubscriptionSchema = z.object({
   subscription_type: z.enum(SUBSCRIPTION_TYPES),
   auto_renew: z.boolean(),
   expires_at: z.string().nullable(),
+  /** Bought by the subscriber (renewal may be turned on); false for a package an administrator assigned. */
+  bought: z.boolean(),
 });
 export type MySubscription = z.infer<typeof mySubscriptionSchema>;
 
 export const walletShopResponseSchema = z.object({
   success: z.literal(true),
+  /**
+   * Whether the subscriber can buy now: "open"; "purchases_unavailable" when no billing that takes
+   * payment is set up (OPERATOR_BILLING); "phone_unproven" until their number is proven.
+   */
+  purchases: z.enum(["open", "purchases_unavailable", "phone_unproven"]),
   packages: z.array(shopPackageSchema),
   subscriptions: z.array(mySubscriptionSchema),
 });

@@ -7,6 +7,7 @@ import path from "node:path";
 import { z } from "zod";
 import { isPhoneCountry, type PhoneCountry } from "../phone";
 import { currencyCodeSchema } from "../schemas/storefront";
+import { OPERATOR_BILLINGS } from "./billing/index";
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().min(1);
@@ -218,6 +219,12 @@ const envSchema = z.object({
     .default("USD"),
   /** Visitors' reads of the public price list (storefront.php) allowed per client address per minute. */
   STOREFRONT_RATE_LIMIT_PER_IP_PER_MINUTE: positiveInt.default(600),
+  /**
+   * The built-in operator billing: "offline" sells nothing to subscribers (wallet/buy.php answers
+   * 503) and renews the packages administrators assign; "offline-demo" also sells, for nothing
+   * (demo and test stacks). A real provider is put in by code (docs/operations.md).
+   */
+  OPERATOR_BILLING: z.enum(OPERATOR_BILLINGS, { error: `must be one of ${OPERATOR_BILLINGS.join(", ")}` }).default("offline"),
 });
 
 export type Config = Omit<z.infer<typeof envSchema>, "PHONE_CODE_COUNTRIES"> & {

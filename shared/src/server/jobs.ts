@@ -46,10 +46,37 @@ export function smsJobOptions(jobId: string): JobsOptions {
   };
 }
 
-/** BullMQ ids cannot contain ":"; a hash of the gateway id is stable across deliveries (webhook and SMPP alike). */
-export function smsJobId(messageId: string): string {
-  return `sms-${createHash("sha256").update(messageId).digest("hex").slice(0, 40)}`;
+/** BullMQ ids cannot contain ":"; a hash of the message's key is stable across deliveries (webhook and SMPP alike). */
+export function smsJobId(messageKey: string): string {
+  return `sms-${createHash("sha256").update(messageKey).digest("hex").slice(0, 40)}`;
 }
+
+/** What names one inbound SMS: the gateway's id of it only together with where it came from, its sender and recipient. */
+export interface SmsMessageIdentity {
+  /** `webhook:<gateway>` (the gateway's own name of itself, "" when it gives none) or `smpp:<smsc>`. */
+  source: string;
+  from: string;
+  to: string;
+  /** The gateway's id of the message (or the id the webhook derived when it gave none). */
+  messageId: string;
+}
+
+/**
+ * The key an inbound SMS is remembered by: its duplicate check, BullMQ job, records (`in:`, `out:`),
+ * log rows and ledger entries (`sms-reply:`, `sms-refund:`). A gateway chooses its ids (counters
+ * that restart, the same counter on two gateways), so the id alone is no identity; a true retry
+ * (same gateway, sender, recipient and id) has the same key. Hex, so it never contains ":" and
+ * never looks like the key of an alert or a code. Computed once where the message comes in.
+ */
+export function smsMessageKey(message: SmsMessageIdentity): string {
+  const { source, from, to, messageId } = message;
+  return createHash("sha256")
+    .update(JSON.stringify([source, from, to, messageId]))
+    .digest("hex");
+}
+
+/** Before SMS keys, a message was keyed by the gateway's id alone (records, log rows, ledger keys; docs/operations.md). */
+export const SMS_LEGACY_KEY_WINDOW_MS = 7 * 24 * 3600_000;
 
 /** Worker-side strategy for PROVIDER_BACKOFF; `delay` comes from the job's own options. */
 export const providerBackoff: BackoffStrategy = (attemptsMade, _type, err, job) => {

@@ -99,7 +99,7 @@ export async function openPurchase(input: {
       pkg,
       autoRenew: pkg.autoRenew,
       now,
-      assignedBy: `user:${userId}`,
+      assignedBy: buyerOf(userId),
       purchaseKey,
     });
     return { purchase, opened: true };
@@ -197,13 +197,41 @@ export async function advancePeriod(assignment: PackageAssignmentDoc, expiresAt:
   return moved.modifiedCount === 1;
 }
 
-/** The subscriber turns the renewal of one of their running packages on or off; null when it is not theirs or not running. */
+/** Who a subscriber's own purchase is assigned by (an administrator's assignment says "admin:<id>"). */
+export const buyerOf = (userId: string) => `user:${userId}`;
+
+/**
+ * The subscriber turns the renewal of one of their running packages on or off; null when it is
+ * not theirs or not running. On only for a package they bought: an administrator's assignment
+ * renews only when the administrator chose so (a one-off grant must not become one every period).
+ */
 export function setAutoRenew(userId: string, id: string, autoRenew: boolean): Promise<PackageAssignmentDoc | null> {
   return PackageAssignmentModel.findOneAndUpdate(
-    { _id: id, userId, isActive: true },
+    { _id: id, userId, isActive: true, ...(autoRenew ? { assignedBy: buyerOf(userId) } : {}) },
     { $set: { autoRenew } },
     { returnDocument: "after" },
   ).lean<PackageAssignmentDoc>();
+}
+
+/** The account's number when it is proven (phone-proof), else null: only a proven number is ever billed. */
+export async function billableNumber(userId: string | Types.ObjectId): Promise<string | null> {
+  const user = await User.findById(userId, { phone: 1, phoneVerifiedAt: 1 }).lean<{
+    phone?: string;
+    phoneVerifiedAt?: Date | null;
+  }>();
+  return user?.phone && user.phoneVerifiedAt ? user.phone : null;
+}
+
+/**
+ * Why this billing may not charge the subscriber for their own purchase (or its renewal), or null:
+ * a billing that collects nothing does not sell, and only a proven number is billed.
+ */
+export function purchaseRefusal(
+  billing: OperatorBilling,
+  phone: string | null,
+): "purchases_unavailable" | "phone_unproven" | null {
+  if (!billing.sellsToSubscribers) return "purchases_unavailable";
+  return phone ? null : "phone_unproven";
 }
 
 /**
@@ -217,14 +245,18 @@ export async function settlePurchase(
 ): Promise<{ paid: true; purchase: PackageAssignmentDoc } | { paid: false; reason: string }> {
   let current = purchase;
   if (current.payment === "pending") {
-    const user = await User.findById(current.userId, { phone: 1 }).lean<{ phone: string }>();
-    const answer = await billing.charge({
-      key: current.purchaseKey!,
-      userId: String(current.userId),
-      phone: user?.phone ?? "",
-      amount: current.price,
-      description: `Package ${current.packageName}`,
-    });
+    const phone = await billableNumber(current.userId);
+    // Not on sale, or an unproven number: ended uncharged, like a declined one.
+    const refusal = purchaseRefusal(billing, phone);
+    const answer = refusal
+      ? ({ ok: false, error: refusal } as const)
+      : await billing.charge({
+          key: current.purchaseKey!,
+          userId: String(current.userId),
+          phone: phone!,
+          amount: current.price,
+          description: `Package ${current.packageName}`,
+        });
     if (!answer.ok) {
       await PackageAssignmentModel.deleteOne({ _id: current._id, payment: "pending" });
       return { paid: false, reason: answer.error };

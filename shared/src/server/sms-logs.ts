@@ -1,6 +1,6 @@
 /**
  * The one owner of SMS log rows (SPEC §3 SMS log entry, §9 actions). Every row has a unique key,
- * so a retried job or a second API process writes it once: `<message id>:<step>` for the steps of
+ * so a retried job or a second API process writes it once: `<message key>:<step>` for the steps of
  * one message (its last step, "processed", also marks the message as done), and
  * `error:<address>:<window start>` for the one row a client address's failed webhook calls share
  * per window. The admin screens read them (api/src/services/sms-logs.ts) and never write.
@@ -14,8 +14,10 @@ export type SmsLogStep = [action: SmsLogAction, step: string, details: Record<st
 
 /** Who and what the steps belong to. */
 export interface SmsLogSubject {
-  /** The gateway's id of the inbound message (or the id an alert or a code is keyed by). */
+  /** The gateway's id of the inbound message (or the id an alert or a code is keyed by), as the logs show it. */
   messageId: string;
+  /** What the rows are keyed by: the inbound message's key (smsMessageKey); the message id when absent. */
+  key?: string;
   userId: string | Types.ObjectId | null;
   userName: string;
   phone: string;
@@ -27,7 +29,7 @@ export async function logSmsSteps(subject: SmsLogSubject, steps: SmsLogStep[]): 
   await SmsLog.bulkWrite(
     steps.map(([action, step, details]) => ({
       updateOne: {
-        filter: { key: `${subject.messageId}:${step}` },
+        filter: { key: `${subject.key ?? subject.messageId}:${step}` },
         update: {
           $setOnInsert: {
             action,
@@ -45,9 +47,9 @@ export async function logSmsSteps(subject: SmsLogSubject, steps: SmsLogStep[]): 
   );
 }
 
-/** Whether the message's outcome ("processed" step) is logged: it was handled to the end. */
-export async function smsMessageDone(messageId: string): Promise<boolean> {
-  return Boolean(await SmsLog.exists({ key: `${messageId}:processed` }));
+/** Whether the message's outcome ("processed" step) is logged: it was handled to the end. `key`: as given to logSmsSteps. */
+export async function smsMessageDone(key: string): Promise<boolean> {
+  return Boolean(await SmsLog.exists({ key: `${key}:processed` }));
 }
 
 /**

@@ -3,14 +3,15 @@
  * flight with its Stop, and the reply's words as the chat worker pushes them ("chat:delta"), shown
  * before the whole reply arrives. Saving and how a failure reads stay with each screen.
  */
-import { useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { cleanMarkdown } from "@storefront/shared";
 import { sendChat, type ChatMessage, type ChatRequest } from "../api/chat";
 import { announceWalletUpdate } from "../api/wallet";
 import { useServerEvent } from "./useServerEvent";
 
 export type AskResult =
-  | { ok: true; all: ChatMessage[]; reply: ChatMessage; jobId: string }
+  /** Answered: `question` is in the thread, `reply` not yet (the screen puts it where its thread is now). */
+  | { ok: true; question: ChatMessage; reply: ChatMessage; jobId: string }
   | { ok: false; error: unknown }
   /** Stopped by the user: the question is taken back and nothing is reported. */
   | { ok: false; stopped: true };
@@ -34,12 +35,19 @@ export const chatMessage = (type: ChatMessage["type"], content: string): ChatMes
 });
 
 export function useChatThread() {
-  const [messages, setMessages] = useState<ChatMessage[]>([]);
+  const [messages, setShown] = useState<ChatMessage[]>([]);
+  // The thread as it is now, not as last rendered: an update (a late reply, an answer) is made to
+  // it, so one never undoes another.
+  const latest = useRef<ChatMessage[]>([]);
+  const setMessages = useCallback((next: ChatMessage[] | ((thread: ChatMessage[]) => ChatMessage[])) => {
+    latest.current = typeof next === "function" ? next(latest.current) : next;
+    setShown(latest.current);
+  }, []);
   const [loading, setLoading] = useState(false);
   const [streamed, setStreamed] = useState("");
   const abort = useRef<AbortController | null>(null);
-  // The conversation of the question in flight: pushes for another tab's conversation are not ours.
-  const asking = useRef<{ conversationId: string | null } | null>(null);
+  // The question in flight and its conversation: pushes for another tab's conversation are not ours.
+  const asking = useRef<{ conversationId: string | null; question: ChatMessage } | null>(null);
 
   useServerEvent("chat:delta", (event) => {
     const current = asking.current;
@@ -49,26 +57,22 @@ export function useChatThread() {
 
   async function ask({ text, history, conversationId, avatarType, language, userId }: Ask): Promise<AskResult> {
     const question = chatMessage("user", text);
-    const withQuestion = [...history, question];
-    setMessages(withQuestion);
+    setMessages([...history, question]);
     setLoading(true);
     setStreamed("");
     const controller = new AbortController();
     abort.current = controller;
-    asking.current = { conversationId };
+    asking.current = { conversationId, question };
     try {
       const answer = await sendChat(
         { message: text, userId, conversationId, avatarType, conversationHistory: history, language },
         controller.signal,
       );
-      const reply = chatMessage("ai", cleanMarkdown(answer.reply));
-      const all = [...withQuestion, reply];
-      setMessages(all);
       announceWalletUpdate();
-      return { ok: true, all, reply, jobId: answer.jobId };
+      return { ok: true, question, reply: chatMessage("ai", cleanMarkdown(answer.reply)), jobId: answer.jobId };
     } catch (error) {
-      // A failed or stopped question is not part of the conversation.
-      setMessages(history);
+      // A failed or stopped question is not part of the conversation (what came meanwhile stays).
+      setMessages((thread) => thread.filter((m) => m !== question));
       return controller.signal.aborted ? { ok: false, stopped: true } : { ok: false, error };
     } finally {
       if (abort.current === controller) {
@@ -90,5 +94,10 @@ export function useChatThread() {
     return index < 0 ? null : { text: messages[index]!.content, history: messages.slice(0, index) };
   }
 
-  return { messages, setMessages, loading, streamed, ask, stop, lastQuestion };
+  /** The question in flight, if any. */
+  const inFlight = useCallback(() => asking.current?.question ?? null, []);
+  /** The thread now without the question in flight: what is filed. */
+  const settled = useCallback(() => latest.current.filter((m) => m !== asking.current?.question), []);
+
+  return { messages, setMessages, loading, streamed, ask, stop, lastQuestion, inFlight, settled };
 }

@@ -1,9 +1,11 @@
 /**
  * Package renewal (SPEC §4): at expiry an auto-renewing assignment is paid through operator
  * billing and its coins credited for the next period (daily 24 h, weekly 7 d, monthly 30 d);
- * when billing fails the balance resets to 0 and the assignment ends; an expired assignment
- * without auto-renew simply ends. Every step is idempotent (billing and ledger keys per
- * assignment and period, conditional updates), so a crash or two schedulers at once are safe.
+ * when billing fails the balance resets to 0 and the assignment ends (also when the number is
+ * not proven, or a subscriber's own purchase meets a billing that sells nothing: never charged);
+ * an expired assignment without auto-renew simply ends. Every step is idempotent (billing and
+ * ledger keys per assignment and period, conditional updates), so a crash or two schedulers at
+ * once are safe.
  */
 import type { Types } from "mongoose";
 import { SUBSCRIPTION_PERIOD_MS, type SubscriptionType } from "@storefront/shared";
@@ -13,9 +15,11 @@ import {
   User,
   advancePeriod,
   assignmentCreditKey,
+  buyerOf,
   credit,
   creditFirstPeriod,
   endAssignment,
+  purchaseRefusal,
   setBalance,
   settlePurchase,
   type Logger,
@@ -128,20 +132,30 @@ export async function renewDueAssignments(deps: RenewalDeps): Promise<RenewalRep
   for (const a of due) {
     const id = String(a._id);
     const userId = String(a.userId);
-    const user = await User.findById(a.userId, { phone: 1, isActive: 1 }).lean<{ phone: string; isActive: boolean }>();
+    const user = await User.findById(a.userId, { phone: 1, phoneVerifiedAt: 1, isActive: 1 }).lean<{
+      phone?: string;
+      phoneVerifiedAt?: Date | null;
+      isActive: boolean;
+    }>();
     if (!a.autoRenew || !user || !user.isActive) {
       if (await endPeriod(a, a.autoRenew ? "user_inactive" : "expired", now)) report.expired += 1;
       continue;
     }
 
     const period = a.period + 1;
-    const charge = await deps.billing.charge({
-      key: `billing:${id}:${period}`,
-      userId,
-      phone: user.phone,
-      amount: a.price,
-      description: `${a.packageName} (${a.subscriptionType}) renewal ${period}`,
-    });
+    // Never billed: an unproven or missing number, or a subscriber's own purchase when the billing
+    // sells nothing (offline). Such a renewal fails as a declined one does (SPEC §4).
+    const phone = user.phone && user.phoneVerifiedAt ? user.phone : null;
+    const refusal = a.assignedBy === buyerOf(userId) ? purchaseRefusal(deps.billing, phone) : phone ? null : "phone_unproven";
+    const charge = refusal
+      ? ({ ok: false, error: refusal } as const)
+      : await deps.billing.charge({
+          key: `billing:${id}:${period}`,
+          userId,
+          phone: phone!,
+          amount: a.price,
+          description: `${a.packageName} (${a.subscriptionType}) renewal ${period}`,
+        });
 
     if (!charge.ok) {
       await resetBalance(a.userId, id, period, `renewal of ${a.packageName} failed: ${charge.error}`);

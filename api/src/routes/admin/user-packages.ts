@@ -48,9 +48,9 @@ export const adminUserPackagesRoutes = [
     tag: TAGS.admin,
     summary: "Assign a package to a user (credits its coins once)",
     auth: "admin",
-    // Assigning credits the package's coins (and sets up their renewals): a coin grant.
+    // Assigning credits the package's coins (and, with autoRenew, their renewals): a coin grant.
     permission: "packages:assign",
-    grants: "assignment",
+    grants: ["assignment", "renewal"],
     middleware: [packageRequired],
     body: assignPackageRequestSchema,
     response: assignPackageResponseSchema,

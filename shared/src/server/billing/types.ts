@@ -7,6 +7,7 @@ export interface BillingRequest {
   /** Unique per purchase request, or per assignment and period. */
   key: string;
   userId: string;
+  /** The account's proven number (never an unproven or missing one: the callers check). */
   phone: string;
   /** Package price in the operator's currency units. */
   amount: number;
@@ -17,5 +18,11 @@ export type BillingResult = { ok: true; reference: string } | { ok: false; error
 
 export interface OperatorBilling {
   readonly name: string;
+  /**
+   * Whether it really takes subscribers' money: only then may a subscriber buy a package
+   * (wallet/buy.php) or turn the renewal of one on. A billing that accepts charges without
+   * collecting anything (the offline one) is false, except as the demo and test store.
+   */
+  readonly sellsToSubscribers: boolean;
   charge(request: BillingRequest): Promise<BillingResult>;
 }

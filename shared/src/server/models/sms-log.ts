@@ -23,7 +23,7 @@ const smsLogSchema = new Schema<SmsLogFields>(
     details: { type: String, default: "{}" },
     /** The gateway's id of the inbound message this step belongs to. */
     message_id: { type: String, default: null },
-    /** `<message id>:<step>`: a retried job writes each step once (random for one-off entries). */
+    /** `<message key>:<step>` (sms-logs.ts): a retried job writes each step once (random for one-off entries). */
     key: { type: String, required: true, unique: true },
   },
   { timestamps: { createdAt: "created_at", updatedAt: false } },

@@ -30,7 +30,11 @@ const smsMessageSchema = new Schema(
     message: { type: String, default: "" },
     /** The gateway's answer to the send (outbound) as text. */
     gateway_response: { type: String, default: "" },
-    /** `in:<gateway id>` or `out:<gateway id of the inbound it answers>`: one record each. */
+    /**
+     * `in:<message key>` or `out:<key of the inbound it answers>` (smsMessageKey: gateway, sender,
+     * recipient and gateway id; records from before it: the gateway id alone), `out:low-balance:<id>`,
+     * `out:phone-code:<id>`: one record each.
+     */
     key: { type: String, required: true, unique: true },
     /** Inbound: the gateway's id. Outbound: the id the gateway gave the sent message. */
     gateway_message_id: { type: String, default: null },
@@ -39,6 +43,7 @@ const smsMessageSchema = new Schema(
     /** Outbound over SMPP: the SMSC (host:port) whose ids those are; a receipt must come from it. */
     gateway_smsc: { type: String, default: null },
     shortcode: { type: String, default: "" },
+    /** The gateway's id of the inbound message this answers (its record is `in:` + this record's key after `out:`). */
     in_reply_to: { type: String, default: null },
     kind: { type: String, enum: [...SMS_REPLY_KINDS, null], default: null },
     state: { type: String, enum: [...SMS_OUTBOUND_STATES, null], default: null },

@@ -24,30 +24,33 @@ const titleAndLastMessage = (c: ConversationSummary) => [c.title, c.lastMessage]
 
 export default function Doctor() {
   const { t } = useTranslation();
-  const screen = useConversationScreen({ kind: "doctor", searchIn: titleAndLastMessage, titleOf: doctorConversationTitle });
+  // A new consultation's id is the client's from its first question, so its charges are filed under it.
+  const screen = useConversationScreen({
+    kind: "doctor",
+    searchIn: titleAndLastMessage,
+    titleOf: doctorConversationTitle,
+    newId: newConversationId,
+  });
 
-  async function consult(text: string, history: ChatMessage[]) {
-    // The id is the client's from the first question, so its charges are filed under it.
-    const id = screen.conversationId ?? newConversationId();
-    const result = await screen.ask(text, history, "doctor", id);
-    // A failed attempt is not a consultation: nothing is saved, the question goes back in the box
-    // and the reason (with the price and the balance on a 402) shows above it.
-    if (!result.ok) return;
-    screen.setConversationId(id);
-    // Listed at once; the server's figures (the conversation's cost among them) replace it.
-    await screen.file(result.all, id, result.jobId, "doctor");
+  /**
+   * Answered, the consultation is filed and listed at once (the server's figures, its cost among
+   * them, replace the entry). A failed attempt is not a consultation: nothing is saved, the
+   * question goes back in the box and the reason (with the price and the balance on a 402) shows above it.
+   */
+  function consult(text: string, history: ChatMessage[]) {
+    void screen.ask(text, history, "doctor");
   }
 
   function send() {
     const text = screen.input.trim();
     if (!text || screen.loading || isTooLong(screen.input)) return;
     screen.setInput("");
-    void consult(text, screen.messages);
+    consult(text, screen.messages);
   }
 
   function retry() {
     const last = screen.lastQuestion();
-    if (last && !screen.loading) void consult(last.text, last.history);
+    if (last && !screen.loading) consult(last.text, last.history);
   }
 
   const { open: sidebarOpen } = screen.sidebar;

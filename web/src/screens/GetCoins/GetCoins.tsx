@@ -81,6 +81,9 @@ export default function GetCoins() {
   }
 
   const subscriptions = shop.data?.subscriptions ?? [];
+  // Buying, and turning a renewal on, are open only with a billing that takes payment and a proven number.
+  const purchases = shop.data?.purchases ?? "open";
+  const canBuy = purchases === "open";
   return (
     <div className="get-coins">
       <PageHeader
@@ -106,6 +109,7 @@ export default function GetCoins() {
           </p>
         )}
         <RedeemForm />
+        {shop.data && !canBuy && <PurchasesClosed reason={purchases} />}
         {shop.isPending && <PageLoading />}
         {shop.isError && (
           <p className="alert alert--error" role="alert">
@@ -135,6 +139,8 @@ export default function GetCoins() {
               <button
                 type="button"
                 className="btn btn--primary btn--block"
+                disabled={!canBuy}
+                aria-describedby={canBuy ? undefined : "purchases-closed"}
                 onClick={() => {
                   setFailure("");
                   setChosen(pkg);
@@ -161,9 +167,16 @@ export default function GetCoins() {
                     {s.expires_at && <> · {t("getCoins.until", { date: format.date(s.expires_at) })}</>}
                   </span>
                   <label className="admin-check subscription-row__renew">
-                    <input type="checkbox" checked={s.auto_renew} onChange={(e) => void toggleRenew(s.id, e.target.checked)} />
+                    <input
+                      type="checkbox"
+                      checked={s.auto_renew}
+                      // Off is always allowed; on only for a package they bought, while buying is open.
+                      disabled={!s.auto_renew && (!s.bought || !canBuy)}
+                      onChange={(e) => void toggleRenew(s.id, e.target.checked)}
+                    />
                     {t("getCoins.autoRenew")}
                   </label>
+                  {!s.bought && !s.auto_renew && <span className="subscription-row__note">{t("getCoins.renewGiven")}</span>}
                 </li>
               ))}
             </ul>
@@ -191,6 +204,23 @@ export default function GetCoins() {
           setFailure("");
         }}
       />
+    </div>
+  );
+}
+
+/** Why the Buy buttons are off: no billing that takes payment (OPERATOR_BILLING), or a number not proven yet. */
+function PurchasesClosed({ reason }: { reason: "purchases_unavailable" | "phone_unproven" | "open" }) {
+  const { t } = useTranslation();
+  const unproven = reason === "phone_unproven";
+  return (
+    <div className="alert alert--warning get-coins__closed" role="status" id="purchases-closed" data-testid="purchases-closed">
+      <strong>{unproven ? t("getCoins.unprovenTitle") : t("getCoins.unavailableTitle")}</strong>
+      <p>{unproven ? t("getCoins.unproven") : t("getCoins.unavailable")}</p>
+      {unproven && (
+        <AppLink to="/verify-phone" className="btn btn--primary">
+          {t("getCoins.proveNumber")}
+        </AppLink>
+      )}
     </div>
   );
 }

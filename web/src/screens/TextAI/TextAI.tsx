@@ -44,7 +44,7 @@ export default function TextAI() {
     onLateFailure: tell,
     onLateReply: () => notice.current !== null && toast.dismiss(notice.current),
   });
-  const { messages, input, setInput, inputRef, conversationId, user } = screen;
+  const { messages, input, setInput, inputRef, user } = screen;
   const [storedPersona, setStoredPersona] = useStoredString(PERSONA_KEY, null);
   const persona = personaById(storedPersona ?? DEFAULT_PERSONA);
   const [pickerOpen, setPickerOpen] = useState(false);
@@ -71,12 +71,9 @@ export default function TextAI() {
     const text = (again?.text ?? input).trim();
     if (!text || screen.loading) return;
     if (!again) setInput("");
+    // Answered, it is filed by the screen's hook.
     const result = await screen.ask(text, again?.history ?? messages, persona.id);
-    if (!result.ok) {
-      if ("error" in result) tell(result.error);
-      return;
-    }
-    await screen.file(result.all, conversationId, result.jobId, persona.id);
+    if (!result.ok && "error" in result) tell(result.error);
   }
 
   function regenerate() {

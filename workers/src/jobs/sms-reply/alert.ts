@@ -70,6 +70,7 @@ export async function handleAlert(alert: SmsAlertJob, deps: SmsReplyDeps): Promi
   };
   const ctx: Context = {
     job,
+    key: messageId,
     phone,
     inReplyTo: null,
     deps,

@@ -50,6 +50,7 @@ export async function codeContext(job: SmsCodeJob, deps: SmsReplyDeps): Promise<
   };
   return {
     job: shaped,
+    key: shaped.messageId,
     phone: job.phone,
     inReplyTo: null,
     deps,

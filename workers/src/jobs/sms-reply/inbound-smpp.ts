@@ -13,7 +13,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { SmsReplyJob } from "@storefront/shared";
-import { smsJobId, smsJobOptions } from "@storefront/shared/server";
+import { smsJobId, smsJobOptions, smsMessageKey } from "@storefront/shared/server";
 import type { InboundSm } from "../../gateways/smpp";
 
 /** How long an identical deliver_sm counts as the gateway's repetition of the first. */
@@ -55,9 +55,10 @@ export async function acceptSmppInbound(
   const first = await redis.set(seenKey, "1", "EX", SMPP_DUPLICATE_WINDOW_SECONDS, "NX");
   if (first !== "OK") return "duplicate";
   const messageId = `smpp-${randomUUID()}`;
-  const job: SmsReplyJob = { messageId, from: message.from, to: message.to, text, receivedAt: Date.now(), channel: "smpp" };
+  const key = smsMessageKey({ source: `smpp:${message.smsc}`, from: message.from, to: message.to, messageId });
+  const job: SmsReplyJob = { messageId, key, from: message.from, to: message.to, text, receivedAt: Date.now(), channel: "smpp" };
   try {
-    await queue.add("inbound", job, smsJobOptions(smsJobId(messageId)));
+    await queue.add("inbound", job, smsJobOptions(smsJobId(key)));
   } catch (error) {
     // Not queued: the gateway is told to deliver it again, and that delivery must not be a duplicate.
     await redis.del(seenKey).catch(() => undefined);

@@ -4,7 +4,8 @@
  * state and wallet, and answers through the HTTP gateway or SMPP.
  *
  * Retries are safe: each log step and message has a unique key, the charge has an idempotency
- * key from the gateway's message id, and the outbound record carries its state (prepared →
+ * key from the message's key (its gateway, sender, recipient and gateway id: message-key.ts), and
+ * the outbound record carries its state (prepared →
  * sending → sent | failed), so a job that dies anywhere resumes without charging or
  * sending twice (a crash during the send itself may resend with the same reference, which the
  * gateway can drop).
@@ -34,6 +35,7 @@ import {
 import type { WorkerContext } from "../../context";
 import { SmppLinks, smppTargetOf } from "../../gateways/smpp";
 import { acceptSmppInbound } from "./inbound-smpp";
+import { messageKeyOf } from "./message-key";
 import { createChatProvider } from "../../providers/chat/index";
 import { alertMessageId, handleAlert } from "./alert";
 import { codeMessageId, handleCode } from "./code";
@@ -104,20 +106,23 @@ export async function closeSmsGateways(): Promise<void> {
 
 export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promise<SmsReplyJobResult> {
   const phone = canonicalPhone(job.from, deps.phoneCountry);
-  // Independent reads in one go: every job pays their latency once, not six times.
-  const [user, config, smppGateway, existing, done, optedOut] = await Promise.all([
+  // Independent reads in one go, then the two that need the message's key: two round trips, not seven.
+  const [user, config, smppGateway, key, optedOut] = await Promise.all([
     findSubscriber(job.from, deps.phoneCountry),
     loadSmsIntegrationConfig(),
     smppGatewayFor(job.to),
-    SmsMessage.findOne({ key: `out:${job.messageId}` }).lean<SmsMessageDoc>(),
-    smsMessageDone(job.messageId),
+    messageKeyOf(job, phone),
     SmsOptOut.exists({ phone }),
   ]);
-  const ctx: Context = { job, phone, user, deps, config, smppGateway, inReplyTo: job.messageId };
+  const [existing, done] = await Promise.all([
+    SmsMessage.findOne({ key: `out:${key}` }).lean<SmsMessageDoc>(),
+    smsMessageDone(key),
+  ]);
+  const ctx: Context = { job, key, phone, user, deps, config, smppGateway, inReplyTo: job.messageId };
 
   await Promise.all([
     SmsMessage.updateOne(
-      { key: `in:${job.messageId}` },
+      { key: `in:${key}` },
       {
         $setOnInsert: {
           direction: "inbound",
@@ -149,7 +154,7 @@ export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promi
     return finish(ctx, "opted_out");
   }
 
-  if (!(await allowedByRateLimit(deps.redis, phone, job.messageId, config.rate_limit_per_minute))) {
+  if (!(await allowedByRateLimit(deps.redis, phone, key, config.rate_limit_per_minute))) {
     return finish(ctx, "rate_limited", { limit_per_minute: config.rate_limit_per_minute });
   }
 
@@ -170,9 +175,11 @@ export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promi
 async function recordFailure(job: SmsQueueJob, error: unknown): Promise<void> {
   const alert = "type" in job && job.type === "low_balance";
   const messageId = !("type" in job) ? job.messageId : job.type === "low_balance" ? alertMessageId(job) : codeMessageId(job);
+  const key = "type" in job ? messageId : await messageKeyOf(job, canonicalPhone(job.from, deps?.phoneCountry));
   await logSmsSteps(
     {
       messageId,
+      key,
       userId: alert ? job.userId : null,
       userName: "",
       phone: "type" in job ? (job.type === "phone_code" ? job.phone : "") : canonicalPhone(job.from, deps?.phoneCountry),

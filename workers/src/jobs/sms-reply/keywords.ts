@@ -37,10 +37,10 @@ export async function handleKeyword(ctx: Context, keyword: "stop" | "start"): Pr
   if (keyword === "stop") {
     const doc = await SmsOptOut.findOneAndUpdate(
       { phone: ctx.phone },
-      { $setOnInsert: { message_id: ctx.job.messageId } },
+      { $setOnInsert: { message_id: ctx.key } },
       { upsert: true, returnDocument: "after", lean: true },
     );
-    if (doc?.message_id !== ctx.job.messageId) return finish(ctx, "opted_out", { keyword, note: "already opted out" });
+    if (doc?.message_id !== ctx.key) return finish(ctx, "opted_out", { keyword, note: "already opted out" });
     await logSteps(ctx, ["sms_processed", "opt_out", { result: "opted_out", keyword }]);
     return chargeAndSend(ctx, await prepareOutbound(ctx, "opt_out", NOTICES.opt_out[language], 0));
   }

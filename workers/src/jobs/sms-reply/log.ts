@@ -7,7 +7,13 @@ export type Step = SmsLogStep;
 /** Writes log steps in one round-trip; each step's key makes a retried job write it once. */
 export async function logSteps(ctx: Context, ...steps: Step[]): Promise<void> {
   await logSmsSteps(
-    { messageId: ctx.job.messageId, userId: ctx.user?.id ?? null, userName: ctx.user?.name ?? "Unknown", phone: ctx.phone },
+    {
+      messageId: ctx.job.messageId,
+      key: ctx.key,
+      userId: ctx.user?.id ?? null,
+      userName: ctx.user?.name ?? "Unknown",
+      phone: ctx.phone,
+    },
     steps,
   );
 }

@@ -3,6 +3,7 @@
  * AI reply, and delivered through the shortcode's SMPP gateway or the HTTP gateway.
  */
 import { randomBytes } from "node:crypto";
+import { UnrecoverableError } from "bullmq";
 import { DAILY_CAP_SMS, isArabic, SMS_RECEIPT_PATH, smsEncoding } from "@storefront/shared";
 import {
   credit,
@@ -32,7 +33,7 @@ type ReplyKind = "ai" | "welcome" | "insufficient_funds" | "daily_cap" | "opt_ou
 export async function prepareOutbound(ctx: Context, kind: ReplyKind, text: string, coins: number): Promise<SmsMessageDoc> {
   const encoding = smsEncoding(text);
   const doc = await SmsMessage.findOneAndUpdate(
-    { key: `out:${ctx.job.messageId}` },
+    { key: `out:${ctx.key}` },
     {
       $setOnInsert: {
         direction: "outbound",
@@ -100,7 +101,8 @@ async function deliver(
   ctx: Context,
   out: SmsMessageDoc,
 ): Promise<{ channel: "http" | "smpp"; result: SendResult; smsc: string | null }> {
-  const sms = { to: ctx.phone, text: ctx.secretText ?? out.message, reference: String(out._id) };
+  // To the record's own phone: a record is its message's reply, whichever job resumes it.
+  const sms = { to: out.phone, text: ctx.secretText ?? out.message, reference: String(out._id) };
   if (ctx.smppGateway) {
     const target = smppTargetOf(ctx.smppGateway);
     return { channel: "smpp", result: await ctx.deps.smpp.link(target).submit(sms), smsc: smscOf(target) };
@@ -122,7 +124,7 @@ async function charge(ctx: Context, prepared: SmsMessageDoc): Promise<{ out: Sms
     const entry = await debit(
       ctx.user!.id,
       prepared.coins,
-      `sms-reply:${ctx.job.messageId}`,
+      `sms-reply:${ctx.key}`,
       "sms",
       `SMS reply ${prepared.segments} segment(s)`,
       ctx.user!.dailyCap,
@@ -194,6 +196,8 @@ export async function chargeAndSend(ctx: Context, prepared: SmsMessageDoc): Prom
   let out = prepared;
   const steps: Step[] = [];
   if (out.kind === "ai" && out.state === "prepared") {
+    // Charged to its own sender only: a record of another phone is not this message's reply.
+    if (out.phone !== ctx.phone) throw new UnrecoverableError("the outbound record under this key is another phone's");
     const charged = await charge(ctx, out);
     out = charged.out;
     steps.push(...charged.steps);
@@ -244,13 +248,13 @@ export async function chargeAndSend(ctx: Context, prepared: SmsMessageDoc): Prom
     );
     let refunded = 0;
     if (out.kind === "ai" && out.coins > 0 && ctx.user) {
-      const charge = await LedgerEntry.findOne({ key: `sms-reply:${ctx.job.messageId}` }, { spendDay: 1 }).lean<{
+      const charge = await LedgerEntry.findOne({ key: `sms-reply:${ctx.key}` }, { spendDay: 1 }).lean<{
         spendDay?: string | null;
       }>();
       await credit(
         ctx.user.id,
         out.coins,
-        `sms-refund:${ctx.job.messageId}`,
+        `sms-refund:${ctx.key}`,
         "refund",
         "SMS reply not delivered",
         "worker",

@@ -32,8 +32,8 @@ async function takeSlot(redis: Redis, window: Window): Promise<boolean> {
 }
 
 /** The per-phone limit on answered messages (integration setting rate_limit_per_minute). */
-export function allowedByRateLimit(redis: Redis, phone: string, messageId: string, limit: number): Promise<boolean> {
-  return takeSlot(redis, { prefix: "sms:rate", key: phone, passId: messageId, points: limit, seconds: RATE_WINDOW_SECONDS });
+export function allowedByRateLimit(redis: Redis, phone: string, messageKey: string, limit: number): Promise<boolean> {
+  return takeSlot(redis, { prefix: "sms:rate", key: phone, passId: messageKey, points: limit, seconds: RATE_WINDOW_SECONDS });
 }
 
 /**

@@ -17,7 +17,7 @@ async function history(ctx: Context): Promise<ChatTurn[]> {
   const rows = await SmsMessage.find(
     {
       phone: ctx.phone,
-      key: { $ne: `in:${ctx.job.messageId}` },
+      key: { $ne: `in:${ctx.key}` },
       $or: [{ direction: "inbound" }, { direction: "outbound", state: "sent", kind: "ai" }],
     },
     { direction: 1, message: 1 },

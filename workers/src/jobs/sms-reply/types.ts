@@ -38,7 +38,12 @@ export interface Subscriber {
 export interface Context {
   /** The inbound message, or for a low-balance SMS one shaped like it (alert.ts). */
   job: SmsReplyJob;
-  /** The inbound message the outbound one answers; null for a low-balance SMS. */
+  /**
+   * What its records, log rows and charge are keyed by: the inbound message's key (message-key.ts);
+   * an alert's or a code's own id.
+   */
+  key: string;
+  /** The gateway's id of the inbound message the outbound one answers; null for a low-balance SMS or a code. */
   inReplyTo: string | null;
   phone: string;
   user: Subscriber | null;

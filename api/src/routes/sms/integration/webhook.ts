@@ -5,6 +5,7 @@ import {
   acceptInbound,
   bodyFields,
   fallbackMessageId,
+  gatewayOf,
   inboundFrom,
   SmsTextError,
   verifyWebhook,
@@ -71,8 +72,10 @@ const webhookRoute = (method: "post" | "get"): Omit<RawRoute, "kind"> => ({
     "keyed with the webhook secret; `X-Signature-Timestamp` is Unix seconds and is rejected beyond 5 minutes of skew. Gateways that " +
     "cannot sign use the integration's chosen method instead: HTTP Basic, an `X-Webhook-Token` header, or (only when enabled) " +
     "`?token=`, optionally behind a source-address allowlist (docs/operations.md). Secrets are compared in constant time; a bad or " +
-    "missing one answers 401 and starts nothing, and failed calls are counted per address (429 past the limit). A repeated gateway " +
-    "message id is accepted once (200, `duplicate: true`); Jasmin's form-encoded MO gets its `ACK/Jasmin` answer.",
+    "missing one answers 401 and starts nothing, and failed calls are counted per address (429 past the limit). A message is " +
+    "known by its gateway (`gateway`, `smsc` or Jasmin's `origin-connector` field, else `?gateway=` in the URL), sender, recipient and " +
+    "gateway message id together: the same four again are accepted once (200, `duplicate: true`), the same id from another sender or " +
+    "gateway is a message of its own; Jasmin's form-encoded MO gets its `ACK/Jasmin` answer.",
   auth: "webhook",
   body: smsInboundSchema,
   status: 202,
@@ -124,7 +127,8 @@ const webhookRoute = (method: "post" | "get"): Omit<RawRoute, "kind"> => ({
 
     let accepted: Accepted;
     try {
-      accepted = await acceptInbound(ctx.redis, ctx.queues["sms-reply"], parsed.data, fallbackMessageId(signed));
+      const gateway = gatewayOf(fields, req.query.gateway);
+      accepted = await acceptInbound(ctx.redis, ctx.queues["sms-reply"], parsed.data, fallbackMessageId(signed), gateway);
     } catch (error) {
       // Nothing was queued and the id was forgotten: a 503 makes the gateway deliver it again.
       req.log.warn({ err: error }, "sms webhook could not queue the message");
