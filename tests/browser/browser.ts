@@ -20,7 +20,24 @@ export async function webBuilt(timeoutMs = 240_000): Promise<void> {
   if (code !== 0) throw new Error(`the web build failed (exit ${code}); its output is above`);
 }
 
-export async function launch(): Promise<Browser> {
+/**
+ * The run's headless Chromium. Its contexts (and pages opened on the browser itself) block service
+ * workers unless `serviceWorkers: "allow"` is given here or to newContext: the app's worker precaches
+ * every hashed asset (about 90 files) when it installs, in every fresh context, which was a third of
+ * Chromium's CPU in the suites that do not test it (docs/performance.md, "The test run"). The PWA
+ * suite (tests/browser/pwa.test.ts) allows them and tests what they do.
+ */
+export async function launch(options: { serviceWorkers?: "allow" | "block" } = {}): Promise<Browser> {
+  const browser = await launchChromium();
+  const serviceWorkers = options.serviceWorkers ?? "block";
+  const newContext = browser.newContext.bind(browser);
+  const newPage = browser.newPage.bind(browser);
+  browser.newContext = (contextOptions = {}) => newContext({ serviceWorkers, ...contextOptions });
+  browser.newPage = (pageOptions = {}) => newPage({ serviceWorkers, ...pageOptions });
+  return browser;
+}
+
+async function launchChromium(): Promise<Browser> {
   await webBuilt();
   const browser = await chromium.launch({
     // Installed by the browser projects' setup (tests/setup/build-web.ts) if it was missing.
@@ -166,6 +183,13 @@ export async function watchCsp(page: Page): Promise<string[]> {
     if (/Content Security Policy/iu.test(m.text())) violations.push(`console: ${m.text().slice(0, 300)}`);
   });
   return violations;
+}
+
+/** Switches the page's language with the header's toggle (if it is not `target` already) and waits for it. */
+export async function setLanguage(page: Page, target: "en" | "ar"): Promise<void> {
+  const current = await page.evaluate(() => document.documentElement.lang);
+  if (current !== target) await page.getByTestId("language-toggle").first().click();
+  await page.waitForFunction((lang) => document.documentElement.lang === lang, target);
 }
 
 /** A test client's session cookies, for a browser context that should be signed in as that client. */
