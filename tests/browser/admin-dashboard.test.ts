@@ -26,8 +26,20 @@ async function openSection(name: string) {
   await page.getByRole("heading", { level: 1, name, exact: true }).waitFor();
 }
 
+/**
+ * Waits for a toast. When it never comes, the error names every toast the page showed meanwhile: a
+ * failed save's error toast has left the screen long before the wait ends (the package edit's save
+ * was once not confirmed, in a loaded run, with no trace of why).
+ */
 async function toast(text: string) {
-  await page.locator(".toast", { hasText: text }).first().waitFor();
+  await page
+    .locator(".toast", { hasText: text })
+    .first()
+    .waitFor()
+    .catch(async (error: Error) => {
+      const seen = await page.evaluate(() => (window as unknown as { __toastsSeen?: string[] }).__toastsSeen ?? []);
+      throw new Error(`${error.message}\nToasts shown on this page: ${JSON.stringify(seen)}`);
+    });
 }
 
 /** How many Socket.IO long-polling requests the page has sent since this call. */
@@ -69,6 +81,18 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   page = await context.newPage();
   cspViolations = await watchCsp(page);
+  // Every toast's text, in the order shown, for toast()'s error.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __toastsSeen: string[] }).__toastsSeen = seen;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (node instanceof HTMLElement && node.classList.contains("toast")) seen.push(node.textContent ?? "");
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
   user = await newUser();
   const admin = await adminClient();
   await admin.post("/admin/update-user-tier.php", { userId: user.id, newCoins: 1234, newTier: 2 });
@@ -360,11 +384,15 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     // The chart follows its box when the window narrows (a phone turned, the side menu opened).
     const wide = (await throughput.boundingBox())!.width;
     await page.setViewportSize({ width: 900, height: 900 });
+    // A poll's own default is 1 s, which a loaded run's redraw can take: it waits as long as a locator does.
     await expect
-      .poll(async () => {
-        const [box, svg] = [await throughput.boundingBox(), await throughput.locator("svg").boundingBox()];
-        return box!.width < wide && svg!.width <= box!.width;
-      })
+      .poll(
+        async () => {
+          const [box, svg] = [await throughput.boundingBox(), await throughput.locator("svg").boundingBox()];
+          return box!.width < wide && svg!.width <= box!.width;
+        },
+        { timeout: 10_000 },
+      )
       .toBe(true);
     await page.setViewportSize({ width: 1360, height: 900 });
     await page.mouse.move(0, 0);
@@ -373,7 +401,10 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     expect(await menu.getByRole("button", { name: "Settings" }).count()).toBe(0);
     // Analytics is filled: totals, a chart and a row per day of the last 30.
     await openSection("Analytics");
-    await expect.poll(() => page.getByTestId("analytics-table").locator("tbody tr").count()).toBe(30);
+    // The rows come with the section's data: wait for the 30th, then say there are no more.
+    const days = page.getByTestId("analytics-table").locator("tbody tr");
+    await days.nth(29).waitFor();
+    expect(await days.count()).toBe(30);
     await page.getByTestId("analytics-totals").getByText("Coins spent").waitFor();
     await screenshot(page, "admin-analytics-en");
     await openSection("Audit Log");

@@ -4,20 +4,18 @@
  * secret shown once; the gateway password asked again when the URL changes; the webhook's
  * authentication choice. Screenshots at phone and desktop sizes in English and Arabic.
  */
-import mongoose from "mongoose";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SmsIntegrationConfig } from "@storefront/shared/server";
-import { startApiProcess, type ApiProcess } from "../support/api-process";
+import { startApiOnOwnDatabase, type ApiProcess } from "../support/api-process";
 import { Client } from "../support/client";
-import { keepFailureScreenshots, launch, screenshot, seriousViolations } from "./browser";
+import { keepFailureScreenshots, launch, screenshot, seriousViolations, setLanguage as setPageLanguage } from "./browser";
 
 /**
  * The settings this suite saves and the secret it rotates are its own: an API process of its own on
  * a database of its own (on the run's server), so it runs beside the SMS suites, which sign their
  * calls with the run's webhook secret.
  */
-const DATABASE = inject("mongoUri").replace(/\/[^/?]*(\?|$)/u, "/storefront_sms_form$1");
 const ADMIN = { username: "sms-form-admin", password: "sms-form-admin-password-1" };
 const PASSWORD = `gw-password-${Date.now()}`;
 let api: ApiProcess;
@@ -35,16 +33,10 @@ async function shot(width: number, height: number, name: string) {
   await screenshot(page, name);
 }
 
-async function setLanguage(target: "en" | "ar") {
-  const current = await page.evaluate(() => document.documentElement.lang);
-  if (current !== target) await page.getByTestId("language-toggle").first().click();
-  await page.waitForFunction((lang) => document.documentElement.lang === lang, target);
-}
+const setLanguage = (target: "en" | "ar") => setPageLanguage(page, target);
 
 beforeAll(async () => {
-  await mongoose.connect(DATABASE);
-  await mongoose.connection.dropDatabase();
-  api = await startApiProcess({ MONGODB_URI: DATABASE, ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password });
+  api = await startApiOnOwnDatabase("storefront_sms_form", { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password });
   const admin = new Client(api.url);
   expect((await admin.post("/admin/login.php", ADMIN)).status).toBe(200);
   const { webhook_url: _url, ...current } = (await admin.get("/sms/integration/config.php")).body.config;
@@ -78,8 +70,6 @@ keepFailureScreenshots(() => page);
 afterAll(async () => {
   await browser?.close();
   await api?.stop();
-  await mongoose.connection.dropDatabase();
-  await mongoose.disconnect();
 });
 
 describe("SMS Integration form (admin)", () => {

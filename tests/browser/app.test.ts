@@ -50,7 +50,10 @@ describe("subscriber web app", () => {
     await expect(p.getByRole("heading", { name: "Access Denied" }).waitFor()).resolves.toBeUndefined();
     await p.getByText("You don't have permission to access this page. Please log in to continue.").waitFor();
     await p.getByText("If you believe this is an error, please contact support or try logging in again.").waitFor();
-    expect(await p.evaluate(() => sessionStorage.getItem("redirectAfterLogin"))).toBe("/dashboard");
+    // Remembered by the guard's effect, which may run a moment after Access Denied is drawn.
+    await expect
+      .poll(() => p.evaluate(() => sessionStorage.getItem("redirectAfterLogin")), { timeout: 10_000 })
+      .toBe("/dashboard");
     expect(await seriousViolations(p)).toEqual([]);
     await screenshot(p, "access-denied-en");
     await p.goto(`${baseUrl}/text-ai`);

@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterEach } from "vitest";
 import { ensureHeadlessChromium } from "../../scripts/lib/infra";
 import { WEB_BUILD_MARKER } from "../setup/build-web";
@@ -20,9 +20,26 @@ export async function webBuilt(timeoutMs = 240_000): Promise<void> {
   if (code !== 0) throw new Error(`the web build failed (exit ${code}); its output is above`);
 }
 
-export async function launch(): Promise<Browser> {
+/**
+ * The run's headless Chromium. Its contexts (and pages opened on the browser itself) block service
+ * workers unless `serviceWorkers: "allow"` is given here or to newContext: the app's worker precaches
+ * every hashed asset (about 90 files) when it installs, in every fresh context, which was a third of
+ * Chromium's CPU in the suites that do not test it (docs/performance.md, "The test run"). The PWA
+ * suite (tests/browser/pwa.test.ts) allows them and tests what they do.
+ */
+export async function launch(options: { serviceWorkers?: "allow" | "block" } = {}): Promise<Browser> {
+  const browser = await launchChromium();
+  const serviceWorkers = options.serviceWorkers ?? "block";
+  const newContext = browser.newContext.bind(browser);
+  const newPage = browser.newPage.bind(browser);
+  browser.newContext = (contextOptions = {}) => newContext({ serviceWorkers, ...contextOptions });
+  browser.newPage = (pageOptions = {}) => newPage({ serviceWorkers, ...pageOptions });
+  return browser;
+}
+
+async function launchChromium(): Promise<Browser> {
   await webBuilt();
-  return chromium.launch({
+  const browser = await chromium.launch({
     // Installed by the browser projects' setup (tests/setup/build-web.ts) if it was missing.
     executablePath: ensureHeadlessChromium(),
     args: [
@@ -38,6 +55,42 @@ export async function launch(): Promise<Browser> {
       "--js-flags=--no-opt",
     ],
   });
+  const slowdown = Number(process.env.BROWSER_CPU_SLOWDOWN ?? 1);
+  if (slowdown > 1) slowPages(browser, slowdown);
+  return browser;
+}
+
+/**
+ * `BROWSER_CPU_SLOWDOWN=4 npx vitest run tests/browser/<file>` runs every page of the file with its
+ * main thread that many times slower (Chromium's CPU throttling), as in a loaded full run: a test
+ * that reads the screen once instead of waiting for it shows itself in a run or two. For finding
+ * races only; the suite never sets it.
+ */
+function slowPages(browser: Browser, rate: number): void {
+  const slow = async (page: Page) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate });
+  };
+  const watch = (context: BrowserContext) => {
+    const newPage = context.newPage.bind(context);
+    context.newPage = async () => {
+      const page = await newPage();
+      await slow(page);
+      return page;
+    };
+  };
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    watch(context);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...args) => {
+    const page = await newPage(...args);
+    await slow(page);
+    return page;
+  };
 }
 
 /**
@@ -130,6 +183,13 @@ export async function watchCsp(page: Page): Promise<string[]> {
     if (/Content Security Policy/iu.test(m.text())) violations.push(`console: ${m.text().slice(0, 300)}`);
   });
   return violations;
+}
+
+/** Switches the page's language with the header's toggle (if it is not `target` already) and waits for it. */
+export async function setLanguage(page: Page, target: "en" | "ar"): Promise<void> {
+  const current = await page.evaluate(() => document.documentElement.lang);
+  if (current !== target) await page.getByTestId("language-toggle").first().click();
+  await page.waitForFunction((lang) => document.documentElement.lang === lang, target);
 }
 
 /** A test client's session cookies, for a browser context that should be signed in as that client. */

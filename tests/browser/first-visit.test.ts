@@ -167,10 +167,13 @@ describe.concurrent("a first visit", () => {
           tokens_per_unit: number;
         }[];
         const imageCoins = pricing.find((row) => row.feature_type === "image")!.tokens_per_unit;
-        const offer = (await admin.get("/storefront.php")).body as { packages: unknown[]; currency: string };
         const context = await open(size, language);
         const page = (shown = await context.newPage());
+        // The packages the page was given, not a read of our own: the files beside this one add
+        // packages, and each API process keeps the list a few seconds, so two reads may differ.
+        const given = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/storefront.php");
         await page.goto(`${baseUrl}/`);
+        const offer = (await (await given).json()) as { packages: unknown[]; currency: string };
         const tools = page.getByTestId("tool-prices");
         await tools.waitFor();
         const features = await tools.locator("li").evaluateAll((items) => items.map((li) => li.getAttribute("data-feature")));

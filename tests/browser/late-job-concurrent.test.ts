@@ -109,8 +109,8 @@ async function askLate(box: Locator, text: string, answer: Parameters<Route["ful
   await page.route(CHAT, (route) => route.fulfill(answer), { times: 1 });
   await box.fill(text);
   await box.press("Enter");
-  // The question goes back in the box once the call has ended.
-  await expect.poll(() => box.inputValue()).toBe(text);
+  // The question goes back in the box once the call has ended (a poll's own 1 s is short in a loaded run).
+  await expect.poll(() => box.inputValue(), { timeout: 10_000 }).toBe(text);
 }
 
 const pushReply = (jobId: string, reply: string, shown: () => Promise<unknown>) =>
@@ -259,11 +259,12 @@ describe("a late chat reply and another question of the same conversation", () =
     await askLate(box, "And 7 km?", lateAnswer("chat-concurrent-text-3"));
 
     await page.keyboard.press("Control+n");
-    await expect.poll(() => box.inputValue()).toBe("");
+    await expect.poll(() => box.inputValue(), { timeout: 10_000 }).toBe("");
     await box.fill("what is 20% of 50");
     await box.press("Enter");
     await page.getByTestId("message-ai").first().waitFor({ timeout: 30_000 });
-    await expect.poll(async () => (await holding("text", "user: what is 20% of 50")).length).toBe(1);
+    // Filed by a save after the answer shows: as long as the other stored-conversation waits here.
+    await expect.poll(async () => (await holding("text", "user: what is 20% of 50")).length, { timeout: 30_000 }).toBe(1);
     const shown = await shownThread();
 
     const late = "7 km = 4.35 miles";
@@ -287,7 +288,7 @@ describe("a late chat reply and another question of the same conversation", () =
     };
     const a = await asked("convert 3 km to miles");
     await page.keyboard.press("Control+n");
-    await expect.poll(shownThread).toEqual([]);
+    await expect.poll(shownThread, { timeout: 10_000 }).toEqual([]);
     const b = await asked("what is 40% of 10");
 
     await page.locator("aside").getByText("convert 3 km to miles").first().click();
@@ -330,7 +331,7 @@ describe("a conversation's save that fails", () => {
     await box.fill("what is 25% of 80");
     await box.press("Enter");
     await page.getByTestId("message-ai").first().waitFor({ timeout: 30_000 });
-    await expect.poll(() => holding("doctor", "user: what is 25% of 80")).toHaveLength(1);
+    await expect.poll(() => holding("doctor", "user: what is 25% of 80"), { timeout: 30_000 }).toHaveLength(1);
     expect(failed).toBe(1);
     expect(await page.getByText("Failed to save conversation").count()).toBe(0);
   });

@@ -68,11 +68,15 @@ async function storedConversations(kind: "doctor" | "text") {
   );
 }
 
-/** Waits until one stored conversation of `kind` holds exactly `messages` (and none holds them twice). */
-async function filed(kind: "doctor" | "text", messages: string[]): Promise<void> {
+/**
+ * Waits until one stored conversation of `kind` holds exactly `messages` (and none holds them twice).
+ * The screen files a reply after showing it (a save call of its own), so this waits as long as any
+ * other wait on the page; inside pushUntil, which pushes again, each try is short.
+ */
+async function filed(kind: "doctor" | "text", messages: string[], timeout = 10_000): Promise<void> {
   await expect
     .poll(async () => (await storedConversations(kind)).filter((m) => m.join("\n").includes(messages.join("\n"))), {
-      timeout: 500,
+      timeout,
     })
     .toEqual([messages]);
 }
@@ -110,6 +114,9 @@ describe("a job that succeeds after its call ended", () => {
     await expect.poll(async () => (await storedConversations("text")).length, { timeout: 30_000 }).toBe(1);
     const [first] = await storedConversations("text");
     expect(first).toHaveLength(2);
+    // The server has filed it, but the screen takes the new conversation's id from the save call's
+    // answer: a question asked before that is a new conversation's (the list marks the open one).
+    await page.locator("aside button[aria-current=true]").waitFor();
 
     await page.route("**/api/textai/chat.php", (route) => route.fulfill(lateAnswer("chat-late-text-ok")));
     await input.fill("And its deepest point?");
@@ -142,7 +149,7 @@ describe("a job that succeeds after its call ended", () => {
 
     const reply = "Rest the knee for a few days and ice it.";
     await pushResult({ jobId: "chat-late-doctor-away", queue: "chat", result: { reply } }, () =>
-      filed("doctor", ["user: My knee hurts when I run", `ai: ${reply}`]),
+      filed("doctor", ["user: My knee hurts when I run", `ai: ${reply}`], 500),
     );
     await page.goto(`${baseUrl}/doctor`);
     await page.locator("aside").getByText(reply).first().click();

@@ -73,12 +73,18 @@ describe("at 390 px wide", () => {
     for (const path of ["/text-ai", "/image-ai", "/doctor", "/video-test", "/sms-ai"]) {
       await page.goto(`${baseUrl}${path}`);
       await page.locator("main").first().waitFor();
+      // Waited for, not read once: the header's controls may come a moment after the screen's main.
       for (const control of [
         page.locator("header .back-button"),
         page.locator("header .wallet-badge"),
         page.getByTestId("language-toggle"),
       ]) {
-        expect({ path, visible: await control.first().isVisible() }).toEqual({ path, visible: true });
+        await control
+          .first()
+          .waitFor()
+          .catch((error: Error) => {
+            throw new Error(`${path}: ${error.message}`);
+          });
       }
     }
   });
@@ -88,19 +94,23 @@ describe("at 390 px wide", () => {
     const thread = page.getByTestId("sms-thread");
     const box = page.getByLabel("Message", { exact: true });
     const atBottom = () => thread.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight < 4);
+    const replies = page.getByTestId("sms-assistant");
     for (let i = 1; i <= 8; i += 1) {
       await box.fill(`hello number ${i}`);
       await page.getByRole("button", { name: "Send", exact: true }).click();
-      await expect.poll(() => page.getByTestId("sms-assistant").count()).toBe(i);
+      // The reply is waited for as a locator waits (a poll's own default, 1 s, is short in a loaded run).
+      await replies.nth(i - 1).waitFor();
+      expect(await replies.count()).toBe(i);
     }
     expect(await thread.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
-    await expect.poll(atBottom).toBe(true);
+    await expect.poll(atBottom, { timeout: 10_000 }).toBe(true);
 
     await thread.evaluate((el) => el.scrollTo({ top: 0 }));
     await thread.dispatchEvent("scroll");
     await box.fill("one more");
     await page.getByRole("button", { name: "Send", exact: true }).click();
-    await expect.poll(() => page.getByTestId("sms-assistant").count()).toBe(9);
+    await replies.nth(8).waitFor();
+    expect(await replies.count()).toBe(9);
     expect(await thread.evaluate((el) => el.scrollTop)).toBe(0);
     expect(await page.getByTestId("sms-backend-hint").textContent()).toMatch(/^Off:/u);
     await page.getByText("Use backend AI").click();

@@ -23,7 +23,8 @@ let browser: Browser;
 let shown: Page | undefined;
 
 beforeAll(async () => {
-  browser = await launch();
+  // The service worker is what this suite tests (the other browser suites block it).
+  browser = await launch({ serviceWorkers: "allow" });
 });
 
 keepFailureScreenshots(() => shown);

@@ -6,14 +6,12 @@
  * their own with no SMS gateway: the codes are read from its log, where the offline default puts
  * them. Screenshots at phone and desktop sizes in English and Arabic.
  */
-import mongoose from "mongoose";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { phoneCodesIn, startApiProcess, type ApiProcess } from "../support/api-process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { phoneCodesIn, startApiOnOwnDatabase, type ApiProcess } from "../support/api-process";
 import { Client, uniquePhone } from "../support/client";
-import { keepFailureScreenshots, launch, screenshot, seriousViolations } from "./browser";
+import { keepFailureScreenshots, launch, screenshot, seriousViolations, setLanguage as setPageLanguage } from "./browser";
 
-const DATABASE = inject("mongoUri").replace(/\/[^/?]*(\?|$)/u, "/storefront_verify_phone$1");
 const PASSWORD = "secret-pass";
 let api: ApiProcess;
 let browser: Browser;
@@ -21,11 +19,7 @@ let page: Page;
 /** The next code the API wrote to its log for a phone (no gateway is configured). */
 const loggedCode = phoneCodesIn(() => api);
 
-async function setLanguage(target: "en" | "ar") {
-  const current = await page.evaluate(() => document.documentElement.lang);
-  if (current !== target) await page.getByTestId("language-toggle").first().click();
-  await page.waitForFunction((lang) => document.documentElement.lang === lang, target);
-}
+const setLanguage = (target: "en" | "ar") => setPageLanguage(page, target);
 
 /** The card fits the width, then a full-page shot from the top, at phone and desktop sizes, in both languages. */
 async function shots(name: string, ready: () => Promise<unknown>, fits = ".auth-card") {
@@ -49,9 +43,7 @@ async function shots(name: string, ready: () => Promise<unknown>, fits = ".auth-
 }
 
 beforeAll(async () => {
-  await mongoose.connect(DATABASE);
-  await mongoose.connection.dropDatabase();
-  api = await startApiProcess({ MONGODB_URI: DATABASE, LOG_LEVEL: "info" });
+  api = await startApiOnOwnDatabase("storefront_verify_phone", { LOG_LEVEL: "info" });
   browser = await launch();
   page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
 });
@@ -61,8 +53,6 @@ keepFailureScreenshots(() => page);
 afterAll(async () => {
   await browser?.close();
   await api?.stop();
-  await mongoose.connection.dropDatabase();
-  await mongoose.disconnect();
 });
 
 describe("proving the phone number (web)", () => {

@@ -26,7 +26,8 @@ import { startStack, type Stack } from "../../scripts/lib/stack";
 import type { Supervised } from "../../scripts/lib/supervisor";
 import { HttpGatewayPeer } from "../peers/sms-http-gateway";
 import { startRoundRobinProxy, type RoundRobinProxy } from "../peers/round-robin-proxy";
-import { Client, provenInDatabase } from "../support/client";
+import { chatBody, Client, provenInDatabase } from "../support/client";
+import { openHolds, untilHoldsEnd } from "../support/holds";
 import { connectSocket, until, userWithCoins } from "../support/realtime";
 
 const ADMIN = { username: "chaos-admin", password: "chaos-admin-password-1" };
@@ -119,14 +120,6 @@ afterAll(async () => {
   await gateway.stop();
   await stack?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-const chatBody = (message: string) => ({
-  message,
-  conversationId: null,
-  avatarType: "general",
-  conversationHistory: [],
-  language: "en",
 });
 
 async function postSms(from: string, text: string, messageId: string): Promise<number> {
@@ -354,11 +347,6 @@ describe("chaos under load", () => {
     phase("loadEnd");
 
     const ids = users.map((u) => new mongoose.Types.ObjectId(u.id));
-    const open = () =>
-      LedgerEntry.find(
-        { userId: { $in: ids }, kind: "hold", holdState: { $in: ["held", "releasing"] } },
-        { kind: 1, holdState: 1, jobId: 1 },
-      ).lean();
     // A user whose `coins` is behind their chain (a copy lost to a kill: docs/ledger.md).
     const behind = async () => {
       const heads = await LedgerEntry.aggregate<{ _id: unknown; seq: number }>([
@@ -369,22 +357,9 @@ describe("chaos under load", () => {
       const copied = new Map(users.map((u) => [String(u._id), u.ledgerSeq]));
       return heads.filter((h) => copied.get(String(h._id)) !== h.seq).length;
     };
-    const openAtEnd = await open();
-    try {
-      await until(
-        async () => {
-          // What `npm run reconcile` does: releases cut short are finished, copies brought forward.
-          await reconcileLedger();
-          return (await open()).length === 0 && (await behind()) === 0 ? true : undefined;
-        },
-        75_000,
-        "every hold settled or released",
-        // Each try reads every open hold and user: the sweeper's own pace (HOLD_SWEEP_*) sets the wait.
-        1000,
-      );
-    } catch (error) {
-      throw new Error(`${(error as Error).message}: ${JSON.stringify(await open())}`);
-    }
+    const openAtEnd = await openHolds(ids);
+    // Each try reads every open hold and user: the sweeper's own pace (HOLD_SWEEP_*) sets the wait.
+    await untilHoldsEnd(ids, { timeoutMs: 75_000, everyMs: 1000, alsoDone: async () => (await behind()) === 0 });
 
     phase("settle");
     const violations: string[] = [];

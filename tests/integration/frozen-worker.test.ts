@@ -8,13 +8,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Queue } from "bullmq";
-import { Redis } from "ioredis";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { debit, LedgerEntry, ledgerSum, SILENT_AFTER_MS } from "@storefront/shared/server";
 import { startStack, type Stack } from "../../scripts/lib/stack";
-import { walletCoins } from "../support/client";
+import { chatBody, walletCoins } from "../support/client";
+import { untilJobState } from "../support/queues";
 import { connectSocket, until, userWithCoins } from "../support/realtime";
 
 /** The bound docs/operations.md gives: the coins of a call accepted before the freeze are back within it. */
@@ -47,14 +46,6 @@ afterAll(async () => {
   await mongoose.disconnect();
   await stack?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-const chatBody = (message: string) => ({
-  message,
-  conversationId: null,
-  avatarType: "general",
-  conversationHistory: [],
-  language: "en",
 });
 
 describe("a frozen chat worker", () => {
@@ -91,14 +82,7 @@ describe("a frozen chat worker", () => {
 
       // The job stayed queued: the worker comes back and runs it.
       process.kill(worker.pid!, "SIGCONT");
-      const redis = new Redis(stack.redisUrl, { maxRetriesPerRequest: null });
-      const queue = new Queue("chat", { connection: redis });
-      try {
-        await until(async () => (await queue.getJobState(jobId)) === "completed", 30_000, "the queued job's completion");
-      } finally {
-        await queue.close();
-        redis.disconnect();
-      }
+      await untilJobState(stack.redisUrl, "chat", jobId, "completed", "the queued job's completion");
       // Charged once, when it ran: the released hold and the new one, settled.
       const holds = await until(
         async () => {
@@ -143,14 +127,7 @@ describe("a frozen chat worker", () => {
       expect(await ledgerSum(id)).toBe(0);
 
       process.kill(worker.pid!, "SIGCONT");
-      const redis = new Redis(stack.redisUrl, { maxRetriesPerRequest: null });
-      const queue = new Queue("chat", { connection: redis });
-      try {
-        await until(async () => (await queue.getJobState(jobId)) === "failed", 30_000, "the queued job's refusal");
-      } finally {
-        await queue.close();
-        redis.disconnect();
-      }
+      await untilJobState(stack.redisUrl, "chat", jobId, "failed", "the queued job's refusal");
       // Nothing of the reply reached the user, and nothing was charged or left held.
       expect(received.filter((p) => p.payload?.jobId === jobId && p.event === "chat:delta")).toEqual([]);
       const holds = await LedgerEntry.find({ jobId, kind: "hold" }).lean<{ holdState: string }[]>();

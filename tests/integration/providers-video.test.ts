@@ -1,5 +1,5 @@
 /** Video providers: the Runway-style client against a local peer, and the offline ffmpeg maker. */
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,15 +14,20 @@ import { isMp4, mp4Info } from "../peers/media";
 import { RunwayPeer } from "../peers/runway";
 import { endedProcessId } from "../support/processes";
 import { providerRejection } from "../support/providers";
+import { until } from "../support/realtime";
 
-/** Polls like the worker does (the worker uses delayed jobs; a test may simply wait). */
+/**
+ * Polls like the worker does (the worker uses delayed jobs; a test may simply wait). Bounded by time,
+ * not by a count of polls: ffmpeg's few seconds of video take several times longer in a loaded run.
+ */
 async function pollUntilDone(
   provider: VideoProvider,
   taskId: string,
-  maxPolls = 50,
+  timeoutMs = 60_000,
 ): Promise<{ final: VideoStatus; states: string[] }> {
   const states: string[] = [];
-  for (let i = 0; i < maxPolls; i++) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
     const status = await provider.status(taskId);
     states.push(status.state);
     if (status.state !== "processing") return { final: status, states };
@@ -30,6 +35,14 @@ async function pollUntilDone(
   }
   throw new Error("video never finished");
 }
+
+/**
+ * Waits for a maker whose ffmpeg is missing to write its error, the last file it writes: only then
+ * may a test undo what it wrote (a fixed wait let a slow maker write its error, or its start, after
+ * the test had removed or aged them).
+ */
+const deadMakerDone = (dir: string, taskId: string) =>
+  until(() => existsSync(path.join(dir, `${taskId}.error`)), 15_000, `the error of ${taskId}'s dead maker`);
 
 describe("Runway-style video provider", () => {
   const peer = new RunwayPeer("key_runway");
@@ -154,7 +167,7 @@ describe("offline video provider", () => {
     const dead = offlineVideoProvider({ workDir: dir, ffmpegPath: "/nonexistent/ffmpeg-that-hangs" });
     const { taskId } = await dead.submit({ prompt: "orphan", seconds: 5, model: "gen2", ratio: "16:9" });
     // Simulate the maker's process dying before it wrote anything: no error file, an old start.
-    await new Promise((r) => setTimeout(r, 200));
+    await deadMakerDone(dir, taskId);
     rmSync(path.join(dir, `${taskId}.error`), { force: true });
     utimesSync(path.join(dir, `${taskId}.started`), new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
     const survivor = offlineVideoProvider({ workDir: dir });
@@ -167,7 +180,7 @@ describe("offline video provider", () => {
   it("a task whose maker's process is gone (a worker killed mid-make) is made again at once, not after a minute", async () => {
     const dead = offlineVideoProvider({ workDir: dir, ffmpegPath: "/nonexistent/ffmpeg-that-hangs" });
     const { taskId } = await dead.submit({ prompt: "killed maker", seconds: 5, model: "gen2", ratio: "1:1" });
-    await new Promise((r) => setTimeout(r, 200));
+    await deadMakerDone(dir, taskId);
     rmSync(path.join(dir, `${taskId}.error`), { force: true });
     // A fresh start by a process of this machine that has been killed since.
     writeFileSync(path.join(dir, `${taskId}.started`), await endedProcessId());
@@ -176,7 +189,7 @@ describe("offline video provider", () => {
     expect(final.state).toBe("completed");
     // A live maker (this process) is left to finish: the task stays processing.
     const { taskId: busy } = await dead.submit({ prompt: "live maker", seconds: 5, model: "gen2", ratio: "1:1" });
-    await new Promise((r) => setTimeout(r, 200));
+    await deadMakerDone(dir, busy);
     rmSync(path.join(dir, `${busy}.error`), { force: true });
     writeFileSync(path.join(dir, `${busy}.started`), PROCESS_ID);
     expect((await offlineVideoProvider({ workDir: dir }).status(busy)).state).toBe("processing");

@@ -13,12 +13,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LedgerEntry, User, ledgerSum, reconcileLedger } from "@storefront/shared/server";
+import { LedgerEntry, User, ledgerSum } from "@storefront/shared/server";
 import { slotOf } from "../../scripts/lib/front";
 import { freePort } from "../../scripts/lib/infra";
 import { startStack, type Stack } from "../../scripts/lib/stack";
 import { startRoundRobinProxy, type RoundRobinProxy } from "../peers/round-robin-proxy";
-import { Client } from "../support/client";
+import { chatBody, Client } from "../support/client";
+import { untilHoldsEnd } from "../support/holds";
 import { connectSocket, until, userWithCoins } from "../support/realtime";
 
 const METRICS_TOKEN = "scale-test-metrics-token-0123456789";
@@ -67,15 +68,6 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-const chatBody = (id: string, message: string) => ({
-  message,
-  userId: id,
-  conversationId: null,
-  avatarType: "general",
-  conversationHistory: [],
-  language: "en",
-});
-
 /** The API process (1 or 2) whose log holds this request id: a 404 is logged at info. */
 function processThatLogged(requestId: string): number | undefined {
   return [1, 2].find((n) => readFileSync(path.join(logDir, `api-${n}.log`), "utf8").includes(requestId));
@@ -118,7 +110,7 @@ describe("scale-out: two API processes, two chat workers", () => {
     const { socket, received } = await connectSocket(stack.url, client, "polling");
     try {
       expect(socket.io.engine.transport.name).toBe("polling");
-      const res = await client.post("/textai/chat.php", chatBody(id, "what is 5 * 9?"));
+      const res = await client.post("/textai/chat.php", chatBody("what is 5 * 9?", id));
       expect(res.status).toBe(200);
       const completed = await until(
         () => received.find((r) => r.event === "job:completed" && r.payload.queue === "chat"),
@@ -142,7 +134,7 @@ describe("scale-out: two API processes, two chat workers", () => {
       expect(upgrade).toBeDefined();
       const other = 1 - upgrade!.backend;
       const requestId = `scale-push-${Date.now()}`;
-      const res = await new Client(stack.apiUrls[other]).request("POST", "/textai/chat.php", chatBody(id, "what is 6 * 7?"), {
+      const res = await new Client(stack.apiUrls[other]).request("POST", "/textai/chat.php", chatBody("what is 6 * 7?", id), {
         cookie: client.cookieHeader(),
         "x-request-id": requestId,
       });
@@ -209,7 +201,7 @@ describe("scale-out: two API processes, two chat workers", () => {
         for (let i = 0; i < CALLS / USERS; i++) {
           sent += 1;
           if (sent === 30 && !killed) await victims();
-          const res = await client.post("/textai/chat.php", chatBody(id, `what is ${u} + ${i}?`)).catch(() => ({ status: 0 }));
+          const res = await client.post("/textai/chat.php", chatBody(`what is ${u} + ${i}?`, id)).catch(() => ({ status: 0 }));
           statuses.push(res.status);
         }
       }),
@@ -224,26 +216,8 @@ describe("scale-out: two API processes, two chat workers", () => {
     // Every accepted job ends: its hold settled (completed) or released (refunded); nothing pending.
     // The killed API process may have left a release cut short or a user's copy of their head behind
     // (docs/ledger.md); the test runs the maintenance queue's reconciler (what `npm run reconcile`
-    // does) until nothing is open.
-    const open = () =>
-      LedgerEntry.find(
-        { userId: { $in: ids }, kind: "hold", holdState: { $in: ["held", "releasing"] } },
-        { kind: 1, holdState: 1, createdAt: 1, jobId: 1 },
-      ).lean();
-    try {
-      await until(
-        async () => {
-          await reconcileLedger();
-          return (await open()).length === 0 ? true : undefined;
-        },
-        50_000,
-        "every hold settled or released",
-        // Each try reads every open hold, beside the rest of the run.
-        500,
-      );
-    } catch (error) {
-      throw new Error(`${(error as Error).message}: ${JSON.stringify(await open())}`);
-    }
+    // does) until nothing is open; each try reads every open hold, beside the rest of the run.
+    await untilHoldsEnd(ids, { timeoutMs: 50_000, everyMs: 500 });
 
     const holds = await LedgerEntry.find({ userId: { $in: ids }, kind: "hold" }).lean();
     const settled = holds.filter((h) => h.holdState === "settled");

@@ -13,25 +13,21 @@
  * (the Arabic message came with `coding=%08` and its UCS-2 bytes in `content` and `binary`).
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SMS_INTEGRATION_DEFAULTS, smsEncoding } from "@storefront/shared";
-import { freePort } from "../../scripts/lib/infra";
-import { CaptureProxy } from "../peers/capture-proxy";
-import { OpenAiPeer, peerReply } from "../peers/openai";
-import { SmppServerPeer } from "../peers/sms-smpp-server";
+import { smsEncoding } from "@storefront/shared";
+import type { CaptureProxy } from "../peers/capture-proxy";
+import { peerReply } from "../peers/openai";
 import { Client } from "../support/client";
 import { until } from "../support/realtime";
 import {
   expectGatewayTest,
   expectLongReplyInParts,
+  GatewaySuite,
   receiptOn,
   receivedAt,
   replyTo,
   signUpSubscriber,
   startJasmin,
-  startProductStack,
   type ProductStack,
   type RunningJasmin,
 } from "../support/sms-gateways";
@@ -40,14 +36,12 @@ import { TEST_ADMIN } from "../setup/global";
 const SECRET = `jasmin-webhook-${randomUUID()}`;
 /** Jasmin's SMPP user for the product (SMPP passwords are at most 8 characters). */
 const JASMIN_USER = { username: "product", password: "prodpw1" };
-const smsc = new SmppServerPeer("jasmin", "smscpw");
-const ai = new OpenAiPeer("jasmin-ai-key");
+const suite = new GatewaySuite("jasmin");
+const { smsc, timings } = suite;
 let jasmin: RunningJasmin;
 let product: ProductStack;
 let tap: CaptureProxy;
 let admin: Client;
-const startedAt = Date.now();
-const timings: Record<string, number> = {};
 
 /** Shortcodes, each routed its own way through Jasmin. */
 const HTTP_MO = "7777"; // MO over the webhook, replies over the product's SMPP bind
@@ -60,16 +54,11 @@ const messages = () => product.db.collection("smsmessages");
 beforeAll(async () => {
   const t0 = Date.now();
   // Everything Jasmin calls (the webhook, the receipt URLs) goes through the recording tap.
-  const port = await freePort();
-  tap = new CaptureProxy(`http://127.0.0.1:${port}`);
-  await Promise.all([smsc.start(), ai.start(), tap.start()]);
+  await suite.startPeers();
+  tap = suite.tap;
   [jasmin, product] = await Promise.all([
     startJasmin().then((j) => ((timings.jasmin = (Date.now() - t0) / 1000), j)),
-    startProductStack(
-      "jasmin",
-      { AI_PROVIDER: "openai", OPENAI_BASE_URL: `${ai.url}/v1`, OPENAI_API_KEY: "jasmin-ai-key", PUBLIC_BASE_URL: tap.url },
-      port,
-    ),
+    suite.startProduct(),
   ]);
   timings.started = (Date.now() - t0) / 1000;
   admin = new Client(product.url);
@@ -98,20 +87,16 @@ beforeAll(async () => {
   );
 
   // The product: webhook with ?token= (all Jasmin's HTTP client can send), replies through Jasmin.
-  const config = await admin.post("/sms/integration/config.php", {
-    enabled: true,
-    gateway_url: `http://127.0.0.1:${jasmin.httpPort}/send`,
-    gateway_username: JASMIN_USER.username,
-    gateway_password: JASMIN_USER.password,
-    gateway_format: "jasmin",
-    sender_id: HTTP_MT,
-    webhook_secret: SECRET,
-    webhook_query_token: true,
-    rate_limit_per_minute: 100,
-    auto_reply_enabled: true,
-    welcome_message: SMS_INTEGRATION_DEFAULTS.welcome_message,
-    insufficient_funds_message: SMS_INTEGRATION_DEFAULTS.insufficient_funds_message,
-  });
+  const config = await admin.post(
+    "/sms/integration/config.php",
+    suite.integration(SECRET, {
+      gateway_url: `http://127.0.0.1:${jasmin.httpPort}/send`,
+      gateway_username: JASMIN_USER.username,
+      gateway_password: JASMIN_USER.password,
+      gateway_format: "jasmin",
+      sender_id: HTTP_MT,
+    }),
+  );
   expect(config.status).toBe(200);
   for (const shortcode of [HTTP_MO, SMPP_MO]) {
     const gateway = await admin.post("/admin/sms-config.php", {
@@ -131,17 +116,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // What Jasmin really sent, kept for a person to read (and to update the comment above).
-  const dir = path.resolve("test-artifacts/sms-gateways");
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    path.join(dir, "jasmin-captured.txt"),
-    (tap?.captured ?? [])
-      .map((c) => `${c.method} ${c.url}\n${c.body.toString("latin1")}\n=> ${c.status} ${c.answer}\n`)
-      .join("\n"),
+  await suite.finish(
+    (c) => `${c.method} ${c.url}\n${c.body.toString("latin1")}\n=> ${c.status} ${c.answer}\n`,
+    [product, jasmin],
   );
-  process.stderr.write(`[sms-jasmin] seconds: ${JSON.stringify({ ...timings, total: (Date.now() - startedAt) / 1000 })}\n`);
-  await Promise.all([tap?.stop(), product?.stop(), jasmin?.stop()]);
-  await Promise.all([smsc.stop(), ai.stop()]);
 });
 
 describe("a real Jasmin 0.11.1 in front of the product", () => {

@@ -13,26 +13,21 @@
  * User-Agent `Kannel/1.4.5`, no body; sendsms answers `202 0: Accepted for delivery`.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SMS_INTEGRATION_DEFAULTS } from "@storefront/shared";
 import { receiptTokenHash } from "@storefront/shared/server";
-import { freePort } from "../../scripts/lib/infra";
-import { CaptureProxy } from "../peers/capture-proxy";
-import { OpenAiPeer, peerReply } from "../peers/openai";
-import { SmppServerPeer } from "../peers/sms-smpp-server";
+import type { CaptureProxy } from "../peers/capture-proxy";
+import { peerReply } from "../peers/openai";
 import { Client } from "../support/client";
 import { until } from "../support/realtime";
 import {
   expectGatewayTest,
   expectLongReplyInParts,
+  GatewaySuite,
   receiptOn,
   receivedAt,
   replyTo,
   signUpSubscriber,
   startKannel,
-  startProductStack,
   type ProductStack,
   type RunningKannel,
 } from "../support/sms-gateways";
@@ -47,14 +42,12 @@ const SECRET = `kw-${randomBytes(16).toString("hex")}`;
 const SENDSMS = { username: "product", password: `sendsms-${randomUUID().slice(0, 8)}` };
 const SHORTCODE = "7777";
 const BASIC_USER = "kannel";
-const smsc = new SmppServerPeer("kannel", "smscpw");
-const ai = new OpenAiPeer("kannel-ai-key");
+const suite = new GatewaySuite("kannel");
+const { smsc, timings } = suite;
 let kannel: RunningKannel;
 let product: ProductStack;
 let tap: CaptureProxy;
 let admin: Client;
-const startedAt = Date.now();
-const timings: Record<string, number> = {};
 
 const messages = () => product.db.collection("smsmessages");
 
@@ -66,9 +59,8 @@ const moCall = (digits: string, to = SHORTCODE) =>
 
 beforeAll(async () => {
   const t0 = Date.now();
-  const port = await freePort();
-  tap = new CaptureProxy(`http://127.0.0.1:${port}`);
-  await Promise.all([smsc.start(), ai.start(), tap.start()]);
+  await suite.startPeers();
+  tap = suite.tap;
   const moUrl = (token: string) => `${tap.url}/api/sms/webhook?token=${token}&from=%p&to=%P&text=%a&id=%I`;
   [kannel, product] = await Promise.all([
     startKannel({
@@ -85,60 +77,43 @@ beforeAll(async () => {
       ],
       sendsms: SENDSMS,
     }).then((k) => ((timings.kannel = (Date.now() - t0) / 1000), k)),
-    startProductStack(
-      "kannel",
-      { AI_PROVIDER: "openai", OPENAI_BASE_URL: `${ai.url}/v1`, OPENAI_API_KEY: "kannel-ai-key", PUBLIC_BASE_URL: tap.url },
-      port,
-    ),
+    suite.startProduct(),
   ]);
   admin = new Client(product.url);
   expect((await admin.post("/admin/login.php", TEST_ADMIN)).status).toBe(200);
-  const config = await admin.post("/sms/integration/config.php", {
-    enabled: true,
-    gateway_url: kannel.sendsmsUrl,
-    gateway_username: SENDSMS.username,
-    gateway_password: SENDSMS.password,
-    gateway_format: "kannel",
-    sender_id: SHORTCODE,
-    webhook_secret: SECRET,
-    webhook_query_token: true,
-    // HTTP Basic for calls without ?token= (Kannel sends the user:secret@ of its URL).
-    webhook_auth: "basic",
-    webhook_username: BASIC_USER,
-    rate_limit_per_minute: 100,
-    auto_reply_enabled: true,
-    welcome_message: SMS_INTEGRATION_DEFAULTS.welcome_message,
-    insufficient_funds_message: SMS_INTEGRATION_DEFAULTS.insufficient_funds_message,
-  });
+  const config = await admin.post(
+    "/sms/integration/config.php",
+    suite.integration(SECRET, {
+      gateway_url: kannel.sendsmsUrl,
+      gateway_username: SENDSMS.username,
+      gateway_password: SENDSMS.password,
+      gateway_format: "kannel",
+      sender_id: SHORTCODE,
+      // HTTP Basic for calls without ?token= (Kannel sends the user:secret@ of its URL).
+      webhook_auth: "basic",
+      webhook_username: BASIC_USER,
+    }),
+  );
   expect(config.status).toBe(200);
   await smsc.receiverBound(30_000);
   timings.ready = (Date.now() - t0) / 1000;
 }, 240_000);
 
 afterAll(async () => {
-  const dir = path.resolve("test-artifacts/sms-gateways");
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    path.join(dir, "kannel-captured.txt"),
-    (tap?.captured ?? [])
-      .map(
-        (c) => `${c.method} ${c.url}\n${JSON.stringify(c.headers)}\n${c.body.toString("latin1")}\n=> ${c.status} ${c.answer}\n`,
-      )
-      .join("\n"),
+  await suite.finish(
+    (c) => `${c.method} ${c.url}\n${JSON.stringify(c.headers)}\n${c.body.toString("latin1")}\n=> ${c.status} ${c.answer}\n`,
+    [product, kannel],
+    // Which of Kannel's log lines (log-level 1, INFO) carry the webhook secret or a receipt token.
+    kannel
+      ? {
+          "kannel-log-secrets.txt": kannel
+            .logs()
+            .split("\n")
+            .filter((line) => line.includes(SECRET) || /receipt\.php\?t=/u.test(line))
+            .join("\n"),
+        }
+      : {},
   );
-  // Which of Kannel's log lines (log-level 1, INFO) carry the webhook secret or a receipt token.
-  if (kannel)
-    writeFileSync(
-      path.join(dir, "kannel-log-secrets.txt"),
-      kannel
-        .logs()
-        .split("\n")
-        .filter((line) => line.includes(SECRET) || /receipt\.php\?t=/u.test(line))
-        .join("\n"),
-    );
-  process.stderr.write(`[sms-kannel] seconds: ${JSON.stringify({ ...timings, total: (Date.now() - startedAt) / 1000 })}\n`);
-  await Promise.all([tap?.stop(), product?.stop(), kannel?.stop()]);
-  await Promise.all([smsc.stop(), ai.stop()]);
 });
 
 describe("a real Kannel 1.4.5 in front of the product", () => {

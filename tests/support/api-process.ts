@@ -4,6 +4,7 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import mongoose from "mongoose";
 import { SERVER_PROGRAMS } from "../../scripts/lib/build-server";
 import { TEST_LIMITS } from "../setup/global";
 import { inject } from "vitest";
@@ -82,6 +83,33 @@ export async function startApiProcess(env: Record<string, string>): Promise<ApiP
  * Reads the one-time phone codes an API process without an SMS gateway writes to its log: each call
  * waits for the next code written for `phone` (the log reaches the pipe a moment after the answer).
  */
+/** Database `name` on the run's MongoDB-compatible server: a suite's own. */
+export const databaseNamed = (name: string): string => inject("mongoUri").replace(/\/[^/?]*(\?|$)/u, `/${name}$1`);
+
+/**
+ * An API process on a database of its own (`name`, emptied first) on the run's server, for a suite
+ * whose settings must not reach the other suites. mongoose's default connection opens on that
+ * database, so the suite's models read what the process wrote. stop() ends the process, empties
+ * the database and closes the connection.
+ */
+export async function startApiOnOwnDatabase(name: string, env: Record<string, string> = {}): Promise<ApiProcess> {
+  const database = databaseNamed(name);
+  await mongoose.connect(database);
+  await mongoose.connection.dropDatabase();
+  const api = await startApiProcess({ MONGODB_URI: database, ...env }).catch(async (error: unknown) => {
+    await mongoose.disconnect();
+    throw error;
+  });
+  return {
+    ...api,
+    stop: async () => {
+      await api.stop();
+      await mongoose.connection.dropDatabase();
+      await mongoose.disconnect();
+    },
+  };
+}
+
 export function phoneCodesIn(api: () => ApiProcess): (phone: string) => Promise<string> {
   const codesRead = new Map<string, number>();
   return async (phone) => {

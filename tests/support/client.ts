@@ -1,5 +1,7 @@
 /** A tiny HTTP client with a cookie jar, so tests talk to the API as a browser does. */
 import { inject } from "vitest";
+import type { z } from "zod";
+import type { chatRequestSchema } from "@storefront/shared";
 import { User } from "@storefront/shared/server";
 
 export interface Reply<T = any> {
@@ -130,4 +132,19 @@ export async function giveCoins(userId: string, coins: number, tier = 1): Promis
 /** The client's coin balance as the wallet screen reads it. */
 export async function walletCoins(client: Client): Promise<number> {
   return (await client.get("/wallet/get.php")).body.wallet.coins;
+}
+
+/**
+ * The body of a text chat call (textai/chat.php, shared chatRequestSchema) as the Text AI screen
+ * sends a first message: a new conversation, the general persona, in English.
+ */
+export function chatBody(message: string, userId?: string) {
+  return {
+    message,
+    ...(userId ? { userId } : {}),
+    conversationId: null,
+    avatarType: "general",
+    conversationHistory: [],
+    language: "en",
+  } satisfies z.input<typeof chatRequestSchema>;
 }

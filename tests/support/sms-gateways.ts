@@ -24,11 +24,15 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import mongoose, { type Connection } from "mongoose";
-import { expect, inject } from "vitest";
+import { expect } from "vitest";
 import { cacheDir, ensureBinary, freePort, startRedis, waitForPort, which, type RunningService } from "../../scripts/lib/infra";
 import { startStack, type Stack } from "../../scripts/lib/stack";
-import type { SmppServerPeer } from "../peers/sms-smpp-server";
+import { SMS_INTEGRATION_DEFAULTS } from "@storefront/shared";
+import { CaptureProxy, type Captured } from "../peers/capture-proxy";
+import { OpenAiPeer } from "../peers/openai";
+import { SmppServerPeer } from "../peers/sms-smpp-server";
 import { TEST_ADMIN, TEST_LIMITS } from "../setup/global";
+import { databaseNamed } from "./api-process";
 import { Client } from "./client";
 import { until } from "./realtime";
 
@@ -504,10 +508,10 @@ export interface ProductStack {
  * settings are one document per database, so these suites configure them without disturbing the
  * other SMS suites. PUBLIC_BASE_URL is the API's address (Kannel's and Jasmin's receipt URLs).
  */
-export async function startProductStack(name: string, env: Record<string, string>, port?: number): Promise<ProductStack> {
+async function startProductStack(name: string, env: Record<string, string>, port?: number): Promise<ProductStack> {
   port ??= await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const mongoUri = inject("mongoUri").replace(/\/[^/?]*(\?|$)/u, `/storefront_${name}$1`);
+  const mongoUri = databaseNamed(`storefront_${name}`);
   const dataDir = mkdtempSync(path.join(tmpdir(), `storefront-${name}-`));
   const stack = await startStack({
     mongoUri,
@@ -539,6 +543,80 @@ export async function startProductStack(name: string, env: Record<string, string
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * What each gateway suite runs around its gateway: the carrier's SMSC (an SMPP simulator), the AI
+ * provider's peer, and the tap every call of the gateway to the product goes through (the product
+ * then listens on the tap's target port). Started, and stopped, the same way in both suites.
+ */
+export class GatewaySuite {
+  readonly smsc: SmppServerPeer;
+  readonly ai: OpenAiPeer;
+  tap!: CaptureProxy;
+  /** The port the product listens on, behind the tap. */
+  port = 0;
+  readonly startedAt = Date.now();
+  /** Seconds to each step of the start, printed at the end. */
+  readonly timings: Record<string, number> = {};
+
+  constructor(readonly name: string) {
+    this.smsc = new SmppServerPeer(name, "smscpw");
+    this.ai = new OpenAiPeer(`${name}-ai-key`);
+  }
+
+  async startPeers(): Promise<void> {
+    this.port = await freePort();
+    this.tap = new CaptureProxy(`http://127.0.0.1:${this.port}`);
+    await Promise.all([this.smsc.start(), this.ai.start(), this.tap.start()]);
+  }
+
+  /** The product behind the tap, its AI replies from the suite's AI peer, its receipt URLs through the tap. */
+  startProduct(): Promise<ProductStack> {
+    const env = {
+      AI_PROVIDER: "openai",
+      OPENAI_BASE_URL: `${this.ai.url}/v1`,
+      OPENAI_API_KEY: `${this.name}-ai-key`,
+      PUBLIC_BASE_URL: this.tap.url,
+    };
+    return startProductStack(this.name, env, this.port);
+  }
+
+  /**
+   * The SMS integration settings both suites save: the webhook secret as a query token (all either
+   * gateway's HTTP client can send), replies on, a limit no test reaches, the default texts.
+   */
+  integration(secret: string, gateway: Record<string, unknown>): Record<string, unknown> {
+    return {
+      enabled: true,
+      ...gateway,
+      webhook_secret: secret,
+      webhook_query_token: true,
+      rate_limit_per_minute: 100,
+      auto_reply_enabled: true,
+      welcome_message: SMS_INTEGRATION_DEFAULTS.welcome_message,
+      insufficient_funds_message: SMS_INTEGRATION_DEFAULTS.insufficient_funds_message,
+    };
+  }
+
+  /**
+   * Keeps what the gateway really sent (test-artifacts/sms-gateways/<name>-captured.txt, and any
+   * `more` files) for a person to read, prints the start's timings, and stops the peers and `parts`.
+   */
+  async finish(
+    show: (call: Captured) => string,
+    parts: ({ stop(): Promise<unknown> } | undefined)[],
+    more: Record<string, string> = {},
+  ): Promise<void> {
+    const dir = path.resolve("test-artifacts/sms-gateways");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `${this.name}-captured.txt`), (this.tap?.captured ?? []).map(show).join("\n"));
+    for (const [file, text] of Object.entries(more)) writeFileSync(path.join(dir, file), text);
+    const total = (Date.now() - this.startedAt) / 1000;
+    process.stderr.write(`[sms-${this.name}] seconds: ${JSON.stringify({ ...this.timings, total })}\n`);
+    await Promise.all([this.tap?.stop(), ...parts.map((part) => part?.stop())]);
+    await Promise.all([this.smsc.stop(), this.ai.stop()]);
+  }
 }
 
 /** A Saudi mobile number no other test of the run uses: E.164, and the digits an SMSC hands over. */

@@ -19,18 +19,17 @@ function imageFrom(res: ImageGenerateResponse, fallbackError: string): { url: st
 }
 
 /**
- * images/generate.php's body (shared imageGenerateRequestSchema), every field given. `size` is the
- * screen's select value as it holds it (a string); the server answers 400 for one not in IMAGE_SIZES.
+ * images/generate.php's body (shared imageGenerateRequestSchema), every field given: `size` is one
+ * of the schema's IMAGE_SIZES, so a size the server would refuse does not compile.
  */
-export type GenerateImage = Omit<Required<z.input<typeof imageGenerateRequestSchema>>, "size"> & { size: string };
+export type GenerateImage = Required<z.input<typeof imageGenerateRequestSchema>>;
 
 export async function generateImage(body: GenerateImage) {
   return imageFrom(await post<ImageGenerateResponse>("images/generate.php", body), "Failed to generate image");
 }
 
 /** images/edit.php's multipart form: the file, and the text fields of shared imageEditRequestSchema (`size` as for GenerateImage). */
-export type EditImage = Required<Pick<z.input<typeof imageEditRequestSchema>, "prompt" | "strength" | "userId">> & {
-  size: string;
+export type EditImage = Required<Pick<z.input<typeof imageEditRequestSchema>, "prompt" | "strength" | "size" | "userId">> & {
   image: File;
 };
 

@@ -72,7 +72,7 @@ export function ConversationSidebar(props: Props) {
     <>
       <aside
         ref={ref}
-        className={`conversation-sidebar${props.className ? ` ${props.className}` : ""}${wide ? "" : " drawer--modal"}`}
+        className={`side-panel conversation-sidebar${props.className ? ` ${props.className}` : ""}${wide ? "" : " drawer--modal"}`}
         aria-label={heading}
         hidden={!open}
         role={wide ? undefined : "dialog"}

@@ -1,4 +1,7 @@
-/** Page chrome shared by the subscriber (and administrator) screens. */
+/**
+ * Page chrome shared by the subscriber (and administrator) screens, and the side panel's parts (its
+ * stylesheet, SidePanel.css, rides in this module's chunk, which every such screen loads anyway).
+ */
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
@@ -8,6 +11,7 @@ import { useSignOut } from "../hooks/useSignOut";
 import { CloseIcon, MenuIcon, SignOutIcon } from "./icons";
 import { LanguageToggle } from "./LanguageToggle";
 import { WalletBadge } from "./WalletBadge";
+import "./SidePanel.css";
 
 /** The first letter or digit of the phone (not its "+"), shown in the round avatar (SPEC §2). */
 export function initialOf(phone: string | undefined): string {

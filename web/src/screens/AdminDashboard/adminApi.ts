@@ -1,7 +1,7 @@
 /**
  * Typed fetchers of the administrator calls of SPEC §7, on the app's one fetch wrapper. Each call
  * is typed by its route's schemas (api/src/routes, shared/src/schemas): what it answers is the
- * response schema's output, what it sends the body schema's input. Types only: no zod at run time.
+ * response schema's output, what it sends the body or query schema's input. Types only: no zod at run time.
  */
 import type { z } from "zod";
 import type {
@@ -10,32 +10,39 @@ import type {
   adminLoginResponseSchema,
   adminSessionResponseSchema,
   adminsResponseSchema,
+  adminUsersQuerySchema,
   adminUsersResponseSchema,
+  analyticsQuerySchema,
   analyticsResponseSchema,
   assignPackageRequestSchema,
   assignPackageResponseSchema,
+  auditLogQuerySchema,
   auditLogResponseSchema,
   createAdminRequestSchema,
   createPackageRequestSchema,
   createRedemptionBatchRequestSchema,
   createRedemptionBatchResponseSchema,
   dashboardResponseSchema,
+  idQuerySchema,
   messageResponseSchema,
   pageInfoSchema,
   queueJobActionRequestSchema,
   queuesResponseSchema,
+  redemptionBatchesQuerySchema,
   redemptionBatchesResponseSchema,
+  smsGatewayConfigDeleteSchema,
   smsGatewayConfigResponseSchema,
   smsGatewayConfigSaveSchema,
   smsGatewayConfigsResponseSchema,
   smsGatewayConfigUpdateSchema,
   smsGatewayTestResponseSchema,
+  SmsGatewayView,
   smsIntegrationActionSchema,
   smsIntegrationConfigRequestSchema,
   smsIntegrationConfigResponseSchema,
-  smsLogsResponseSchema,
-  SmsGatewayView,
   SmsIntegrationConfigView,
+  smsLogsQuerySchema,
+  smsLogsResponseSchema,
   successSchema,
   toggleUserRequestSchema,
   toggleUserResponseSchema,
@@ -45,6 +52,7 @@ import type {
   updateRedemptionBatchResponseSchema,
   updateUserTierRequestSchema,
   updateUserTierResponseSchema,
+  userPackagesQuerySchema,
   userPackagesResponseSchema,
   walletConfigRequestSchema,
   walletConfigResponseSchema,
@@ -52,12 +60,17 @@ import type {
   walletPackageSaveResponseSchema,
   walletPackagesResponseSchema,
 } from "@storefront/shared";
-import { get, post, request, type Query } from "../../api/client";
+import { get, post, request } from "../../api/client";
 
 /** What a call answers: its route's response schema, as parsed. */
 type Res<S extends z.ZodType> = z.output<S>;
 /** What a call sends: its route's body schema, before the server parses it. */
 type Req<S extends z.ZodType> = z.input<S>;
+/**
+ * What a call sends in its query string: its route's query schema, before the server parses it,
+ * one value a name (the client repeats no parameter, so a schema's list form is left out).
+ */
+type QueryOf<S extends z.ZodType> = { [K in keyof Req<S>]: Exclude<Req<S>[K], readonly unknown[]> };
 
 /** The page figures of an admin list (shared pageInfoSchema). */
 export type Paged = Res<typeof pageInfoSchema>;
@@ -77,7 +90,7 @@ export const adminApi = {
 
   dashboard: () => get<Res<typeof dashboardResponseSchema>>("admin/dashboard-data.php"),
 
-  users: (query: Query) => get<Res<typeof adminUsersResponseSchema>>("admin/users.php", query),
+  users: (query: QueryOf<typeof adminUsersQuerySchema>) => get<Res<typeof adminUsersResponseSchema>>("admin/users.php", query),
   setActive: (userId: string, isActive: boolean) =>
     request<Res<typeof toggleUserResponseSchema>>("admin/users.php", {
       method: "PUT",
@@ -97,20 +110,32 @@ export const adminApi = {
       body,
     }),
   deletePackage: (id: string) =>
-    request<Res<typeof messageResponseSchema>>("admin/wallet-packages-simple.php", { method: "DELETE", query: { id } }),
+    request<Res<typeof messageResponseSchema>>("admin/wallet-packages-simple.php", {
+      method: "DELETE",
+      query: { id } satisfies QueryOf<typeof idQuerySchema>,
+    }),
 
-  userPackages: (userId: string) => get<Res<typeof userPackagesResponseSchema>>("admin/user-packages.php", { userId }),
+  userPackages: (userId: string) =>
+    get<Res<typeof userPackagesResponseSchema>>("admin/user-packages.php", {
+      userId,
+    } satisfies QueryOf<typeof userPackagesQuerySchema>),
   assign: (body: Req<typeof assignPackageRequestSchema>) =>
     post<Res<typeof assignPackageResponseSchema>>("admin/user-packages.php", body),
   removeAssignment: (id: string) =>
-    request<Res<typeof successSchema>>("admin/user-packages.php", { method: "DELETE", query: { id } }),
+    request<Res<typeof successSchema>>("admin/user-packages.php", {
+      method: "DELETE",
+      query: { id } satisfies QueryOf<typeof idQuerySchema>,
+    }),
 
   walletConfig: () => get<Res<typeof walletConfigResponseSchema>>("admin/wallet-config.php"),
   saveWalletConfig: (body: Req<typeof walletConfigRequestSchema>) =>
     request<Res<typeof walletConfigSaveResponseSchema>>("admin/wallet-config.php", { method: "PUT", body }),
 
   redemptionBatches: (batchId?: string) =>
-    get<Res<typeof redemptionBatchesResponseSchema>>("admin/redemption-codes.php", batchId ? { batchId } : undefined),
+    get<Res<typeof redemptionBatchesResponseSchema>>(
+      "admin/redemption-codes.php",
+      batchId ? ({ batchId } satisfies QueryOf<typeof redemptionBatchesQuerySchema>) : undefined,
+    ),
   createRedemptionBatch: (body: Req<typeof createRedemptionBatchRequestSchema>) =>
     post<Res<typeof createRedemptionBatchResponseSchema>>("admin/redemption-codes.php", body),
   setRedemptionBatch: (id: string, enabled: boolean) =>
@@ -119,7 +144,8 @@ export const adminApi = {
       body: { id, enabled } satisfies Req<typeof updateRedemptionBatchRequestSchema>,
     }),
 
-  analytics: (from: string, to: string) => get<Res<typeof analyticsResponseSchema>>("admin/analytics.php", { from, to }),
+  analytics: (from: string, to: string) =>
+    get<Res<typeof analyticsResponseSchema>>("admin/analytics.php", { from, to } satisfies QueryOf<typeof analyticsQuerySchema>),
 
   queues: () => get<Res<typeof queuesResponseSchema>>("admin/queues.php"),
   jobAction: (queue: string, jobId: string, action: "retry" | "remove") =>
@@ -133,13 +159,16 @@ export const adminApi = {
   updateAdmin: (body: Req<typeof updateAdminRequestSchema>) =>
     request<Res<typeof adminAccountResponseSchema>>("admin/admins.php", { method: "PUT", body }),
 
-  audit: (query: Query) => get<Res<typeof auditLogResponseSchema>>("admin/audit-log.php", query),
+  audit: (query: QueryOf<typeof auditLogQuerySchema>) => get<Res<typeof auditLogResponseSchema>>("admin/audit-log.php", query),
 
   smsConfigs: () => get<Res<typeof smsGatewayConfigsResponseSchema>>("admin/sms-config.php"),
   saveSmsConfig: (body: Req<typeof smsGatewayConfigSaveSchema> | Req<typeof smsGatewayConfigUpdateSchema>) =>
     request<Res<typeof smsGatewayConfigResponseSchema>>("admin/sms-config.php", { method: body.id ? "PUT" : "POST", body }),
   deleteSmsConfig: (id: string) =>
-    request<Res<typeof successSchema>>("admin/sms-config.php", { method: "DELETE", query: { id } }),
+    request<Res<typeof successSchema>>("admin/sms-config.php", {
+      method: "DELETE",
+      query: { id } satisfies QueryOf<typeof smsGatewayConfigDeleteSchema>,
+    }),
 
   smsIntegration: () => get<Res<typeof smsIntegrationConfigResponseSchema>>("sms/integration/config.php"),
   saveSmsIntegration: (config: Req<typeof smsIntegrationConfigRequestSchema>) =>
@@ -161,7 +190,8 @@ export const adminApi = {
       body: { action: "rotate_webhook_secret" } satisfies Req<typeof smsIntegrationActionSchema>,
     }),
   /** One of the three views; `action` in the answer says which `data` holds. */
-  smsLogs: (query: Query) => get<Res<typeof smsLogsResponseSchema>>("sms/integration/logs.php", query),
+  smsLogs: (query: QueryOf<typeof smsLogsQuerySchema>) =>
+    get<Res<typeof smsLogsResponseSchema>>("sms/integration/logs.php", query),
 };
 
 /** The package form's values as the inputs hold them; the server parses and validates. */

@@ -13,7 +13,7 @@ import {
   type QueryKey,
   type UseQueryOptions,
 } from "@tanstack/react-query";
-import { ApiError, type Query } from "../../api/client";
+import { ApiError } from "../../api/client";
 import { useToast } from "../../components/Toasts";
 import { adminApi } from "./adminApi";
 import { useAdmin } from "./context";
@@ -40,7 +40,8 @@ export const adminQueries = {
   dashboard: () => queryOptions({ queryKey: adminKeys.dashboard, queryFn: () => adminApi.dashboard().then((r) => r.stats) }),
   analytics: (from: string, to: string) =>
     queryOptions({ queryKey: [...adminKeys.analytics, from, to], queryFn: () => adminApi.analytics(from, to) }),
-  users: (query: Query) => queryOptions({ queryKey: [...adminKeys.users, query], queryFn: () => adminApi.users(query) }),
+  users: (query: Parameters<typeof adminApi.users>[0]) =>
+    queryOptions({ queryKey: [...adminKeys.users, query], queryFn: () => adminApi.users(query) }),
   userPackages: (userId: string) =>
     queryOptions({
       queryKey: [...adminKeys.userPackages, userId],
@@ -65,7 +66,8 @@ export const adminQueries = {
   smsIntegration: () =>
     queryOptions({ queryKey: adminKeys.smsIntegration, queryFn: () => adminApi.smsIntegration().then((r) => r.config) }),
   /** The answer's `action` says which view it is, so a placeholder from another view is not drawn as this one. */
-  smsLogs: (query: Query) => queryOptions({ queryKey: [...adminKeys.smsLogs, query], queryFn: () => adminApi.smsLogs(query) }),
+  smsLogs: (query: Parameters<typeof adminApi.smsLogs>[0]) =>
+    queryOptions({ queryKey: [...adminKeys.smsLogs, query], queryFn: () => adminApi.smsLogs(query) }),
 };
 
 /**

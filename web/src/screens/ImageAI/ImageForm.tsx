@@ -1,7 +1,14 @@
 /** The Image AI form: the agent and price, prompt, the picture and strength in edit mode, size, Generate and Reset. */
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { IMAGE_EDIT_STRENGTH, IMAGE_MIME_TYPES, LIMITS, priceOf, SELECTABLE_IMAGE_SIZES } from "@storefront/shared";
+import {
+  IMAGE_EDIT_STRENGTH,
+  IMAGE_MIME_TYPES,
+  LIMITS,
+  priceOf,
+  SELECTABLE_IMAGE_SIZES,
+  type ImageSize,
+} from "@storefront/shared";
 import { ErrorAlert, Form, RangeField, SelectField, TextAreaField } from "../../components/Form";
 import { ImageAgentIcon } from "../../components/toolIcons";
 import { useFormat } from "../../hooks/useFormat";
@@ -60,7 +67,13 @@ export function ImageForm({ image }: { image: ImageGeneration }) {
           />
         </div>
       )}
-      <SelectField id="image-size" label={t("image.size")} value={image.size} options={sizes} onChange={image.setSize} />
+      <SelectField<ImageSize>
+        id="image-size"
+        label={t("image.size")}
+        value={image.size}
+        options={sizes}
+        onChange={image.setSize}
+      />
       <ErrorAlert message={image.error} />
       <div className="image-ai__actions">
         <button type="submit" className="btn btn--primary" disabled={!image.canGenerate}>

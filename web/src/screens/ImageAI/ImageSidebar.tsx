@@ -28,7 +28,7 @@ export function ImageSidebar({ image, recent, onDelete, open, wide, onClose }: I
   return (
     <aside
       ref={ref}
-      className={`image-ai__sidebar${wide ? "" : " drawer--modal"}`}
+      className={`side-panel side-panel--wide image-ai__sidebar${wide ? "" : " drawer--modal"}`}
       hidden={!open}
       aria-label={t("image.agents")}
       aria-modal={wide ? undefined : true}

@@ -13,6 +13,7 @@ import {
   priceOf,
   TOAST_MS,
   type ImageAgentId,
+  type ImageSize,
 } from "@storefront/shared";
 import { errorMessage } from "../../api/errors";
 import { editImage, generateImage, saveImage, type GeneratedImage } from "../../api/images";
@@ -33,7 +34,7 @@ export function useImageGeneration() {
   const [mode, setMode] = useState<Mode>("generate");
   const [agentId, setAgentId] = useState<ImageAgentId>(DEFAULT_IMAGE_AGENT);
   const [prompt, setPrompt] = useState("");
-  const [size, setSize] = useState<string>(imageAgentById(DEFAULT_IMAGE_AGENT).defaultSize);
+  const [size, setSize] = useState<ImageSize>(imageAgentById(DEFAULT_IMAGE_AGENT).defaultSize);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
   const [results, setResults] = useState<GeneratedImage[]>([]);

@@ -5,7 +5,7 @@ import { Form, RangeField, SelectField, TextAreaField } from "../../components/F
 import { GetCoinsLink } from "../../components/GetCoinsLink";
 import { useFormat } from "../../hooks/useFormat";
 import { useWallet } from "../../hooks/useWallet";
-import { ASPECT_RATIOS, RESOLUTIONS, type VideoChoice } from "./useVideoJob";
+import { ASPECT_RATIOS, RESOLUTIONS, type VideoChoice } from "./videoChoice";
 
 interface VideoFormProps {
   choice: VideoChoice;

@@ -4,10 +4,11 @@ import type { Video } from "../../api/videos";
 import { useFormat } from "../../hooks/useFormat";
 import { PushOffer } from "../../push/PushOffer";
 import type { StatusLine } from "./useVideoJob";
+import type { RunningVideo } from "./useVideoWatch";
 
 interface VideoStatusProps {
   status: StatusLine | null;
-  current: { id: string; estimatedSeconds: number } | null;
+  current: RunningVideo | null;
   finished: Video | null;
   /** The prompt in the form, naming a finished video whose record came without one (the push). */
   prompt: string;

@@ -2,17 +2,16 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { SMS_LOG_ACTIONS } from "@storefront/shared";
+import type { adminApi } from "../../adminApi";
 import { Field } from "../../forms";
 
 export type LogView = "logs" | "stats" | "messages";
 
-export interface LogFilterValues {
-  log_action: string;
-  direction: string;
-  user_id: string;
-  date_from: string;
-  date_to: string;
-}
+type LogsQuery = Parameters<typeof adminApi.smsLogs>[0];
+/** The filters as logs.php's query schema types them ("" for none). */
+export type LogFilterValues = {
+  [K in "log_action" | "direction" | "user_id" | "date_from" | "date_to"]-?: NonNullable<LogsQuery[K]>;
+};
 
 export const NO_FILTERS: LogFilterValues = { log_action: "", direction: "", user_id: "", date_from: "", date_to: "" };
 
@@ -23,7 +22,7 @@ export function LogFilters({
 }: {
   view: LogView;
   filters: LogFilterValues;
-  onFilter(key: keyof LogFilterValues, value: string): void;
+  onFilter<K extends keyof LogFilterValues>(key: K, value: LogFilterValues[K]): void;
 }) {
   const { t } = useTranslation();
   const id = useId();
@@ -46,7 +45,7 @@ export function LogFilters({
             id={`${id}-action`}
             className="select"
             value={filters.log_action}
-            onChange={(e) => onFilter("log_action", e.target.value)}
+            onChange={(e) => onFilter("log_action", e.target.value as LogFilterValues["log_action"])}
           >
             <option value="">{t("admin.smsIntegration.all")}</option>
             {SMS_LOG_ACTIONS.map((a) => (
@@ -63,7 +62,7 @@ export function LogFilters({
             id={`${id}-direction`}
             className="select"
             value={filters.direction}
-            onChange={(e) => onFilter("direction", e.target.value)}
+            onChange={(e) => onFilter("direction", e.target.value as LogFilterValues["direction"])}
           >
             <option value="">{t("admin.smsIntegration.all")}</option>
             <option value="inbound">{t("admin.smsIntegration.inbound")}</option>

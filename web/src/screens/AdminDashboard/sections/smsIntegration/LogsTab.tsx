@@ -30,7 +30,7 @@ export function LogsTab() {
   });
 
   /** SPEC §2: changing a filter resets the page to 1. */
-  const filter = (key: keyof LogFilterValues, value: string) => {
+  const filter = <K extends keyof LogFilterValues>(key: K, value: LogFilterValues[K]) => {
     setFilters((f) => ({ ...f, [key]: value }));
     setPage(1);
   };
