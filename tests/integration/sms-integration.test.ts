@@ -1435,6 +1435,37 @@ describe("with SMS_GATEWAY_ALLOW_PRIVATE off and debug request logs (an API proc
     expect(http.received.length).toBe(before);
   });
 
+  it("refuses to save a new gateway URL on a loopback, link-local or private address, naming gateway_url", async () => {
+    const stored = await loadSmsIntegrationConfig();
+    const form = {
+      enabled: stored.enabled,
+      gateway_username: "gw-user",
+      gateway_password: "typed-again",
+      sender_id: stored.sender_id || "Store",
+      rate_limit_per_minute: stored.rate_limit_per_minute,
+      auto_reply_enabled: stored.auto_reply_enabled,
+      welcome_message: stored.welcome_message,
+      insufficient_funds_message: stored.insufficient_funds_message,
+    };
+    for (const url of [
+      "http://127.0.0.1:9/send",
+      "http://[::1]:9/send",
+      "http://localhost:9/send",
+      "http://10.1.2.3/send",
+      "http://169.254.169.254/x",
+    ]) {
+      const res = await client.post("/sms/integration/config.php", { ...form, gateway_url: url });
+      expect(res.status, url).toBe(400);
+      expect(res.body.field).toBe("gateway_url");
+      expect(res.body.error).toContain("SMS_GATEWAY_ALLOW_PRIVATE");
+    }
+    expect((await loadSmsIntegrationConfig()).gateway_url).toBe(stored.gateway_url);
+    // A public address or a host name (checked at each send, as its DNS answers change) is saved.
+    const saved = await client.post("/sms/integration/config.php", { ...form, gateway_url: "http://gateway.example/send" });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    await SmsIntegrationConfig.updateOne({ _id: "sms" }, { $set: stored });
+  });
+
   it("never logs the query string of a webhook call", async () => {
     const token = `query-token-${randomUUID()}`;
     const res = await fetch(`${api.url}/api/sms/integration/webhook.php?token=${token}`, { method: "POST", body: "from=1" });

@@ -7,6 +7,8 @@ import { randomBytes, randomUUID } from "node:crypto";
 import {
   httpGatewayRequest,
   MASKED_SECRET,
+  isPublicAddress,
+  parseIp,
   WEBHOOK_SECRET_OVERLAP_MS,
   type SmsGatewayFormat,
   type SmsIntegrationConfigRequest,
@@ -60,6 +62,23 @@ function passwordFor(current: SmsIntegrationConfigValues, url: string, given: st
   return url === current.gateway_url ? current.gateway_password : "";
 }
 
+/**
+ * A new gateway URL typed as a loopback, link-local or private address (or localhost) is refused
+ * when the workers would refuse to send to it (resolveGatewayTarget): the form says so, instead of
+ * every reply failing later and being refunded. A host name is checked at each send only, as its
+ * DNS answers change; a URL already stored is not judged again when other settings are saved.
+ */
+function refusePrivateAddress(url: string, current: SmsIntegrationConfigValues, allowPrivate: boolean): void {
+  if (!url || url === current.gateway_url || allowPrivate) return;
+  const host = new URL(url).hostname.replace(/^\[(.*)\]$/u, "$1").toLowerCase();
+  const address = host === "localhost" || host.endsWith(".localhost") ? parseIp("127.0.0.1") : parseIp(host);
+  if (address && !isPublicAddress(address))
+    throw badRequest(
+      "gateway_url is a loopback, link-local or private address; set SMS_GATEWAY_ALLOW_PRIVATE=true to allow it",
+      "gateway_url",
+    );
+}
+
 /** The previous secret stays valid for the overlap, so messages signed with it are not refused. */
 function rotated(current: SmsIntegrationConfigValues, secret: string, keepPrevious: boolean, now = Date.now()) {
   return {
@@ -70,8 +89,13 @@ function rotated(current: SmsIntegrationConfigValues, secret: string, keepPrevio
 }
 
 /** Saves the form; an empty or masked password and an empty secret keep the stored ones. */
-export async function saveSmsConfig(input: SmsIntegrationConfigRequest, baseUrl: string): Promise<SmsConfigView> {
+export async function saveSmsConfig(
+  input: SmsIntegrationConfigRequest,
+  baseUrl: string,
+  allowPrivate: boolean,
+): Promise<SmsConfigView> {
   const current = await loadSmsIntegrationConfig();
+  refusePrivateAddress(input.gateway_url, current, allowPrivate);
   const auth = input.webhook_auth ?? current.webhook_auth;
   const username = input.webhook_username ?? current.webhook_username;
   if (auth === "basic" && !username)

@@ -40,7 +40,7 @@ export const smsConfigRoutes = [
     errors: [400, 401, 403],
     handler: async ({ body, req, ctx }) => {
       const before = await smsConfigView(baseUrl(ctx, req));
-      const config = await saveSmsConfig(body, baseUrl(ctx, req));
+      const config = await saveSmsConfig(body, baseUrl(ctx, req), ctx.config.SMS_GATEWAY_ALLOW_PRIVATE);
       await recordAudit(req.admin!, {
         action: "sms_integration.update",
         targetType: "sms_integration",
