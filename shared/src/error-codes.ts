@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   "insufficient_coins",
   "daily_cap_reached",
   "payment_declined",
+  "payment_pending",
   "purchases_unavailable",
   "phone_unproven",
   "renewal_not_yours",

@@ -26,6 +26,8 @@ export const MESSAGES = {
   codeAlreadyRedeemed: "code: you have already redeemed this code",
   tooManyRedemptions: "Too many code attempts. Please wait and try again.",
   paymentDeclined: "The payment was declined: nothing was charged and no coins were added",
+  paymentPending:
+    "This purchase is still being settled with the operator: no coins were added yet. Try again later or contact support.",
   packageAlreadyActive: "This user already has this package assigned",
   purchasesUnavailable:
     "Packages cannot be bought here yet: no payment provider is set up. Ask support to add a package to your account.",

@@ -144,33 +144,74 @@ describe("package renewal (scheduled job, run directly with a moved clock)", () 
     expect(await ledgerSum(userId)).toBe(60);
   });
 
-  it("never bills a number that is not proven: the renewal fails as a declined one, without a billing call", async () => {
+  it("renews an administrator's package of an unproven number as before when the renewal collects nothing", async () => {
+    const admin = await superAdmin();
+    // A billing that does not collect (the default offline one): no billing call, no proof needed.
+    const offline = await assigned(admin, { coins: 80, price: 2, subscription_type: "daily" }, true, false);
+    const sellsNothing = new OfflineBilling();
+    const pushed: unknown[] = [];
+    const pusher = { toUser: (...args: unknown[]) => void pushed.push(args) };
+    const report = await renewDueAssignments({
+      billing: sellsNothing,
+      pusher,
+      userId: offline.userId,
+      now: new Date(offline.assignment.expiresAt!.getTime() + 1000),
+    });
+    expect(report).toMatchObject({ renewed: 1, failed: 0, stopped: 0 });
+    expect(sellsNothing.chargedKeys()).toEqual([]);
+    expect(await balance(offline.userId)).toBe(160);
+    expect(await LedgerEntry.countDocuments({ userId: offline.userId, kind: "reset" })).toBe(0);
+    expect(await PackageAssignmentModel.findById(offline.assignment._id).lean()).toMatchObject({ isActive: true, period: 1 });
+    expect(pushed).toEqual([[offline.userId, "wallet:updated", { coins: 160, reason: "renewal" }]]);
+
+    // A price of 0 collects nothing either, even under a billing that collects.
+    const free = await assigned(admin, { coins: 25, price: 0, subscription_type: "daily" }, true, false);
+    const collecting = new OfflineBilling({ selfPurchase: true });
+    const now = new Date(free.assignment.expiresAt!.getTime() + 1000);
+    expect(await renewDueAssignments({ billing: collecting, userId: free.userId, now })).toMatchObject({
+      renewed: 1,
+      stopped: 0,
+    });
+    expect(collecting.chargedKeys()).toEqual([]);
+    expect(await balance(free.userId)).toBe(50);
+    expect(await ledgerSum(free.userId)).toBe(50);
+  });
+
+  it("stops an administrator's package of an unproven number when a collecting billing would bill it: ended, balance kept, no billing call", async () => {
     const admin = await superAdmin();
     const { userId, assignment } = await assigned(admin, { coins: 80, price: 2, subscription_type: "daily" }, true, false);
     const billing = new OfflineBilling({ selfPurchase: true });
-    const report = await renewDueAssignments({ billing, userId, now: new Date(assignment.expiresAt!.getTime() + 1000) });
-    expect(report).toMatchObject({ renewed: 0, failed: 1 });
+    const pushed: unknown[] = [];
+    const pusher = { toUser: (...args: unknown[]) => void pushed.push(args) };
+    const now = new Date(assignment.expiresAt!.getTime() + 1000);
+    const report = await renewDueAssignments({ billing, pusher, userId, now });
+    expect(report).toMatchObject({ renewed: 0, failed: 0, stopped: 1 });
     expect(billing.chargedKeys()).toEqual([]);
-    expect(await balance(userId)).toBe(0);
-    const [reset] = await LedgerEntry.find({ userId, kind: "reset" }).lean();
-    expect(reset!.reason).toContain("phone_unproven");
-    expect(await LedgerEntry.countDocuments({ userId, kind: "renewal" })).toBe(0);
+    expect(await balance(userId)).toBe(80);
+    expect(await LedgerEntry.countDocuments({ userId, kind: { $in: ["reset", "renewal"] } })).toBe(0);
     expect(await PackageAssignmentModel.findById(assignment._id).lean()).toMatchObject({
       isActive: false,
-      endedReason: "renewal_failed",
+      endedReason: "phone_unproven",
     });
+    expect(pushed).toEqual([[userId, "wallet:updated", { coins: 80, reason: "phone_unproven" }]]);
+    expect((await renewDueAssignments({ billing, pusher, userId, now })).stopped).toBe(0);
+    expect(pushed).toHaveLength(1);
   });
 
-  it("renews a subscriber's own purchase only through a billing that sells: the plain offline one never charges it", async () => {
+  it("ends a subscriber's own purchase the billing no longer sells without a charge and without a reset", async () => {
     const admin = await superAdmin();
     const { userId, assignment } = await assigned(admin, { coins: 30, price: 1, subscription_type: "daily" });
     // As a purchase (buy.php) records it.
     await PackageAssignmentModel.updateOne({ _id: assignment._id }, { assignedBy: `user:${userId}`, payment: "paid" });
     const now = new Date(assignment.expiresAt!.getTime() + 1000);
     const sellsNothing = new OfflineBilling();
-    expect((await renewDueAssignments({ billing: sellsNothing, userId, now })).failed).toBe(1);
+    expect(await renewDueAssignments({ billing: sellsNothing, userId, now })).toMatchObject({ failed: 0, stopped: 1 });
     expect(sellsNothing.chargedKeys()).toEqual([]);
-    expect(await LedgerEntry.countDocuments({ userId, kind: "renewal" })).toBe(0);
-    expect(await balance(userId)).toBe(0);
+    expect(await LedgerEntry.countDocuments({ userId, kind: { $in: ["reset", "renewal"] } })).toBe(0);
+    expect(await balance(userId)).toBe(30);
+    expect(await PackageAssignmentModel.findById(assignment._id).lean()).toMatchObject({
+      isActive: false,
+      endedReason: "billing_unavailable",
+    });
   });
 });

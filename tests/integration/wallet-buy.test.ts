@@ -13,6 +13,8 @@ import {
   User,
   WalletPackageModel,
   ledgerSum,
+  settlePurchase,
+  type PackageAssignmentDoc,
 } from "@storefront/shared/server";
 import { renewDueAssignments } from "../../workers/src/schedules/renewals";
 import { Client, newUser, provenInDatabase } from "../support/client";
@@ -40,8 +42,13 @@ const buyer = async () => provenInDatabase(await newUser());
 const balance = async (userId: string) => (await User.findById(userId, { coins: 1 }).lean<{ coins: number }>())!.coins;
 const credits = (userId: string) => LedgerEntry.countDocuments({ userId, kind: "credit" });
 
-/** A purchase a crash left recorded and unpaid, as buy.php writes it. */
-function crashedPurchase(userId: string, packageId: string) {
+/** A purchase a crash left recorded and unpaid, as buy.php wrote it (`opened`: the billing and number it recorded). */
+function crashedPurchase(
+  userId: string,
+  packageId: string,
+  opened: { billing?: string; billedPhone?: string } = {},
+  purchaseKey = `buy:${userId}:${randomUUID()}`,
+) {
   return PackageAssignmentModel.create({
     userId,
     packageId,
@@ -53,8 +60,9 @@ function crashedPurchase(userId: string, packageId: string) {
     expiresAt: new Date(Date.now() + 30 * 24 * 3600_000),
     creditPending: true,
     assignedBy: `user:${userId}`,
-    purchaseKey: `buy:${userId}:${randomUUID()}`,
+    purchaseKey,
     payment: "pending",
+    ...opened,
   });
 }
 
@@ -245,22 +253,112 @@ describe("buying coins", () => {
     });
   });
 
-  it("ends a crashed purchase uncharged when the number is not proven or the billing sells nothing", async () => {
-    const later = new Date(Date.now() + 120_000);
-    const unproven = await newUser();
-    const first = await crashedPurchase(unproven.id, await offer({ coins: 70, price: 2 }));
-    const demo = new OfflineBilling({ selfPurchase: true });
-    expect((await renewDueAssignments({ billing: demo, userId: unproven.id, now: later })).purchasesFinished).toBe(1);
-    expect(demo.chargedKeys()).toEqual([]);
-    expect(await PackageAssignmentModel.findById(first._id).lean()).toBeNull();
+  it("records which billing opened a purchase and the number it billed", async () => {
+    const packageId = await offer({ coins: 40, price: 1 });
+    const { client, id } = await buyer();
+    const bought = await buy(client, packageId);
+    expect(bought.status).toBe(200);
+    const { phone } = (await User.findById(id, { phone: 1 }).lean<{ phone: string }>())!;
+    expect(await PackageAssignmentModel.findById(bought.body.subscription.id).lean()).toMatchObject({
+      billing: "offline-demo",
+      billedPhone: phone,
+      payment: "paid",
+    });
+  });
 
+  it("never ends a crashed purchase unasked: it asks the billing that opened it, with the number it billed", async () => {
+    const later = new Date(Date.now() + 120_000);
+    const errors: unknown[] = [];
+    const log = { info: () => {}, warn: () => {}, error: (...args: unknown[]) => void errors.push(args) };
+
+    // The number lost its proof after the charge was sent: the charge is still asked, and credited.
+    const lost = await buyer();
+    const first = await crashedPurchase(lost.id, await offer({ coins: 70, price: 2 }), {
+      billing: "offline-demo",
+      billedPhone: "+15550001111",
+    });
+    await User.updateOne({ _id: lost.id }, { $set: { phoneVerifiedAt: null } });
+    const demo = new OfflineBilling({ selfPurchase: true });
+    expect((await renewDueAssignments({ billing: demo, log, userId: lost.id, now: later })).purchasesFinished).toBe(1);
+    expect(demo.chargedKeys()).toEqual([first.purchaseKey]);
+    expect(await PackageAssignmentModel.findById(first._id).lean()).toMatchObject({ payment: "paid", isActive: true });
+    expect(await balance(lost.id)).toBe(70);
+
+    // The billing in use is not the one that opened it (here one that sells nothing): left pending, the operator told.
     const proven = await buyer();
-    const second = await crashedPurchase(proven.id, await offer({ coins: 70, price: 2 }));
+    const second = await crashedPurchase(proven.id, await offer({ coins: 70, price: 2 }), { billing: "offline-demo" });
+    const legacy = await crashedPurchase(proven.id, await offer({ coins: 70, price: 2 }));
     const sellsNothing = new OfflineBilling();
-    await renewDueAssignments({ billing: sellsNothing, userId: proven.id, now: later });
+    const report = await renewDueAssignments({ billing: sellsNothing, log, userId: proven.id, now: later });
+    expect(report.purchasesFinished).toBe(0);
     expect(sellsNothing.chargedKeys()).toEqual([]);
-    expect(await PackageAssignmentModel.findById(second._id).lean()).toBeNull();
-    expect(await balance(unproven.id)).toBe(0);
+    expect(await PackageAssignmentModel.findById(second._id).lean()).toMatchObject({ payment: "pending" });
+    expect(await PackageAssignmentModel.findById(legacy._id).lean()).toMatchObject({ payment: "pending" });
+    expect(JSON.stringify(errors)).toContain('"purchases":2');
+    // Nor through another billing that sells.
+    const otherProvider = new OfflineBilling({ selfPurchase: true });
+    const direct = await settlePurchase(second.toObject() as PackageAssignmentDoc, undefined, {
+      name: "another-provider",
+      sellsToSubscribers: true,
+      charge: (request) => otherProvider.charge(request),
+    });
+    expect(direct).toMatchObject({ paid: false, pending: true, reason: "billing_changed" });
+    expect(otherProvider.chargedKeys()).toEqual([]);
     expect(await balance(proven.id)).toBe(0);
+    expect(await credits(proven.id)).toBe(0);
+  });
+
+  it("answers a retried purchase left to another billing with 503 payment_pending, not a charge", async () => {
+    const packageId = await offer({ coins: 70, price: 2 });
+    const { client, id } = await buyer();
+    const key = randomUUID();
+    const left = await crashedPurchase(
+      id,
+      packageId,
+      { billing: "another-provider", billedPhone: "+15550002222" },
+      `buy:${id}:${key}`,
+    );
+    const res = await buy(client, packageId, key);
+    expect(res.status).toBe(503);
+    expect(res.body.code).toBe("payment_pending");
+    expect(await PackageAssignmentModel.findById(left._id).lean()).toMatchObject({ payment: "pending" });
+    expect(await credits(id)).toBe(0);
+  });
+
+  it("credits nothing from a stale copy when the purchase was ended while its charge was out", async () => {
+    const { id } = await buyer();
+    const opened = await crashedPurchase(id, await offer({ coins: 70, price: 2 }), {
+      billing: "offline-demo",
+      billedPhone: "+15550003333",
+    });
+    const stale = opened.toObject() as PackageAssignmentDoc;
+    const demo = new OfflineBilling({ selfPurchase: true });
+    // Another settle ends the record while this one's charge is with the operator.
+    const slow = {
+      name: "offline-demo",
+      sellsToSubscribers: true,
+      charge: async (request: Parameters<OfflineBilling["charge"]>[0]) => {
+        await PackageAssignmentModel.deleteOne({ _id: opened._id });
+        return demo.charge(request);
+      },
+    };
+    const settled = await settlePurchase(stale, undefined, slow);
+    expect(settled.paid).toBe(false);
+    expect(await credits(id)).toBe(0);
+    expect(await balance(id)).toBe(0);
+    expect(await ledgerSum(id)).toBe(0);
+  });
+
+  it("ends a crashed purchase the billing declines, crediting nothing", async () => {
+    const { id } = await buyer();
+    const opened = await crashedPurchase(id, await offer({ coins: 70, price: 2 }), {
+      billing: "offline-demo",
+      billedPhone: "+15550004444",
+    });
+    const declines = new OfflineBilling({ selfPurchase: true, decline: () => "insufficient credit" });
+    await renewDueAssignments({ billing: declines, userId: id, now: new Date(Date.now() + 120_000) });
+    expect(declines.chargedKeys()).toEqual([opened.purchaseKey]);
+    expect(await PackageAssignmentModel.findById(opened._id).lean()).toBeNull();
+    expect(await balance(id)).toBe(0);
   });
 });

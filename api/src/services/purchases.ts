@@ -12,6 +12,10 @@
  *   3. declined: the purchase is deleted, nothing was credited; taken: `payment: "paid"`, then the
  *      coins are credited under the assignment's period-0 ledger key, and the balance is pushed.
  *
+ * Once recorded, a purchase is only finished by asking the billing that opened it (its name is
+ * stored): a pending one may already be charged, so it is never ended unasked; under another
+ * billing it stays pending (503 payment_pending) for the operator.
+ *
  * A crash after 1 or 2 is finished by the same request retried, or by the renewal schedule
  * (finishPendingPurchases), which charges again with the same key (the operator answers as the
  * first time) and credits or ends the purchase. A pending purchase is never credited. The record
@@ -68,8 +72,7 @@ async function purchaseState(userId: string): Promise<WalletShopResponse["purcha
 }
 
 /** The refusal of a purchase (or a renewal switched on) the subscriber cannot make, before anything is written. */
-async function refuseUnsold(userId: string): Promise<void> {
-  const state = await purchaseState(userId);
+function refuseUnsold(state: WalletShopResponse["purchases"]): void {
   if (state === "purchases_unavailable") throw unavailable(MESSAGES.purchasesUnavailable, "purchases_unavailable");
   if (state === "phone_unproven") throw forbidden(MESSAGES.phoneUnproven, "phone_unproven");
 }
@@ -116,11 +119,13 @@ export async function buyPackage(
   let replayed = purchase !== null;
   if (purchase) sameRequest(purchase);
   else {
-    await refuseUnsold(userId);
+    const billing = operatorBilling();
+    const phone = await billableNumber(userId);
+    refuseUnsold(purchaseRefusal(billing, phone) ?? "open");
     const pkg = await WalletPackageModel.findById(packageId).lean<WalletPackageDoc>();
     if (!pkg || pkg.status !== "active") throw notFound("packageId: no such package on offer");
     // A request racing the first one with its key gets that one's record and answers as a retry.
-    const opened = await openPurchase({ userId, pkg, purchaseKey, now });
+    const opened = await openPurchase({ userId, pkg, purchaseKey, now, billing: billing.name, billedPhone: phone! });
     if (!opened) throw conflict(MESSAGES.packageAlreadyActive, "package_already_active");
     purchase = opened.opened ? opened.purchase : sameRequest(opened.purchase);
     replayed = !opened.opened;
@@ -128,8 +133,8 @@ export async function buyPackage(
 
   const settled = await settlePurchase(purchase, pusher);
   if (!settled.paid) {
-    // Refused before any charge (the number lost its proof, or the billing changed meanwhile).
-    if (settled.reason === "purchases_unavailable" || settled.reason === "phone_unproven") await refuseUnsold(userId);
+    // Not charged here: the billing that opened it is no longer the one in use (the operator settles it).
+    if ("pending" in settled) throw unavailable(MESSAGES.paymentPending, "payment_pending");
     throw new AppError(402, "payment_declined", MESSAGES.paymentDeclined, { reason: settled.reason });
   }
   const user = await User.findById(userId, { coins: 1 }).lean<{ coins: number }>();
@@ -159,7 +164,7 @@ export async function setAutoRenew(userId: string, subscriptionId: string, autoR
     }>();
     if (!running) throw notFound("subscriptionId: no such running package of yours");
     if (running.assignedBy !== buyerOf(userId)) throw forbidden(MESSAGES.renewalNotYours, "renewal_not_yours");
-    await refuseUnsold(userId);
+    refuseUnsold(await purchaseState(userId));
   }
   const updated = await setAssignmentAutoRenew(userId, subscriptionId, autoRenew);
   if (!updated) throw notFound("subscriptionId: no such running package of yours");

@@ -7,9 +7,11 @@
  * renewal schedule's queries, analytics) never write.
  *
  * A purchase: recorded active with `payment: "pending"` (its unique active key refuses a second
- * copy of a package the subscriber holds), the operator charged with the purchase key (idempotent
- * on its side), then deleted when declined, or marked paid and credited. A crash in between is
- * finished by the same request retried or by the renewal schedule (settlePurchase again).
+ * copy of a package the subscriber holds) with the billing and number it is charged through, the
+ * operator charged with the purchase key (idempotent on its side), then deleted when declined, or
+ * marked paid and credited. A crash in between is finished by the same request retried or by the
+ * renewal schedule (settlePurchase again), which always asks the billing: a pending purchase may
+ * already be charged, so it is never ended unasked.
  */
 import { Types } from "mongoose";
 import { SUBSCRIPTION_PERIOD_MS, type SubscriptionType } from "../constants";
@@ -47,6 +49,9 @@ export interface NewAssignment {
   assignedBy: string;
   /** A subscriber's purchase: its request key; the assignment waits for its payment. */
   purchaseKey?: string;
+  /** A purchase: the billing (name) it is charged through and the proven number billed. */
+  billing?: string;
+  billedPhone?: string;
 }
 
 /** Records an active assignment of the package, its first period not yet credited. Throws AssignmentTaken. */
@@ -67,7 +72,9 @@ export async function createAssignment(input: NewAssignment): Promise<PackageAss
       expiresAt: input.expiresAt ?? new Date(input.now.getTime() + SUBSCRIPTION_PERIOD_MS[subscriptionType]),
       creditPending: pkg.coins > 0,
       assignedBy: input.assignedBy,
-      ...(input.purchaseKey ? { purchaseKey: input.purchaseKey, payment: "pending" } : {}),
+      ...(input.purchaseKey
+        ? { purchaseKey: input.purchaseKey, payment: "pending", billing: input.billing, billedPhone: input.billedPhone }
+        : {}),
     });
     return doc.toObject() as PackageAssignmentDoc;
   } catch (error) {
@@ -91,8 +98,11 @@ export async function openPurchase(input: {
   pkg: WalletPackageDoc;
   purchaseKey: string;
   now: Date;
+  /** The billing that will charge it and the subscriber's proven number (checked before: purchaseRefusal). */
+  billing: string;
+  billedPhone: string;
 }): Promise<{ purchase: PackageAssignmentDoc; opened: boolean } | null> {
-  const { userId, pkg, purchaseKey, now } = input;
+  const { userId, pkg, purchaseKey, now, billing, billedPhone } = input;
   try {
     const purchase = await createAssignment({
       userId,
@@ -101,6 +111,8 @@ export async function openPurchase(input: {
       now,
       assignedBy: buyerOf(userId),
       purchaseKey,
+      billing,
+      billedPhone,
     });
     return { purchase, opened: true };
   } catch (error) {
@@ -168,7 +180,12 @@ export async function resumeRemovedAssignment(
   return after ? { before, after } : null;
 }
 
-export type EndReason = "removed" | "expired" | "renewal_failed" | "user_inactive";
+/**
+ * Why an assignment ended. `billing_unavailable` and `phone_unproven`: its renewal was never sent to
+ * the billing (a purchase the billing no longer sells; an unproven number a collecting billing
+ * would bill), so the balance was kept; `renewal_failed`: the charge failed, the balance was reset.
+ */
+export type EndReason = "removed" | "expired" | "renewal_failed" | "user_inactive" | "billing_unavailable" | "phone_unproven";
 
 /**
  * Ends an active assignment (within `period` when given, so a renewal that moved it meanwhile
@@ -235,38 +252,58 @@ export function purchaseRefusal(
 }
 
 /**
+ * Whether a pending purchase must wait for the operator: the billing in use is not the one that
+ * opened it (or, for a record that does not say, one that sells nothing could not have opened it).
+ * Charging through another billing could charge twice; ending it could drop a payment taken.
+ */
+export function purchaseBillingChanged(purchase: Pick<PackageAssignmentDoc, "billing">, billing: OperatorBilling): boolean {
+  return purchase.billing ? purchase.billing !== billing.name : !billing.sellsToSubscribers;
+}
+
+export type SettledPurchase =
+  | { paid: true; purchase: PackageAssignmentDoc }
+  | { paid: false; reason: string }
+  /** Left pending, nothing charged here: the billing changed, or there is no number to send; the operator must look. */
+  | { paid: false; pending: true; reason: "billing_changed" | "phone_unproven" };
+
+/**
  * Charges (again, with the same key: the operator answers as the first time) a purchase not yet
- * paid, then credits a paid one whose coins are not yet in. Safe to run any number of times.
+ * paid, then credits a paid one whose coins are not yet in. Safe to run any number of times. A
+ * pending purchase is ended only on the billing's own decline: the refusals (not on sale, number
+ * not proven) are checked before it is opened (wallet/buy.php), since once opened its charge may
+ * already have been sent.
  */
 export async function settlePurchase(
   purchase: PackageAssignmentDoc,
   pusher?: Pick<Pusher, "toUser">,
   billing: OperatorBilling = operatorBilling(),
-): Promise<{ paid: true; purchase: PackageAssignmentDoc } | { paid: false; reason: string }> {
+): Promise<SettledPurchase> {
   let current = purchase;
   if (current.payment === "pending") {
-    const phone = await billableNumber(current.userId);
-    // Not on sale, or an unproven number: ended uncharged, like a declined one.
-    const refusal = purchaseRefusal(billing, phone);
-    const answer = refusal
-      ? ({ ok: false, error: refusal } as const)
-      : await billing.charge({
-          key: current.purchaseKey!,
-          userId: String(current.userId),
-          phone: phone!,
-          amount: current.price,
-          description: `Package ${current.packageName}`,
-        });
+    if (purchaseBillingChanged(current, billing)) return { paid: false, pending: true, reason: "billing_changed" };
+    // The number it was billed to; a record from before that was kept: the account's proven number
+    // (a proven number is never unproven again, only replaced by another proven one).
+    const phone = current.billedPhone ?? (await billableNumber(current.userId));
+    if (!phone) return { paid: false, pending: true, reason: "phone_unproven" };
+    const answer = await billing.charge({
+      key: current.purchaseKey!,
+      userId: String(current.userId),
+      phone,
+      amount: current.price,
+      description: `Package ${current.packageName}`,
+    });
     if (!answer.ok) {
       await PackageAssignmentModel.deleteOne({ _id: current._id, payment: "pending" });
       return { paid: false, reason: answer.error };
     }
-    current =
-      (await PackageAssignmentModel.findOneAndUpdate(
-        { _id: current._id },
-        { $set: { payment: "paid", paymentReference: answer.reference } },
-        { returnDocument: "after" },
-      ).lean<PackageAssignmentDoc>()) ?? current;
+    const paid = await PackageAssignmentModel.findOneAndUpdate(
+      { _id: current._id },
+      { $set: { payment: "paid", paymentReference: answer.reference } },
+      { returnDocument: "after" },
+    ).lean<PackageAssignmentDoc>();
+    // Gone meanwhile (another settle ended it): nothing to credit; never credit from the stale copy.
+    if (!paid) return { paid: false, reason: "purchase_ended" };
+    current = paid;
   }
   if (current.creditPending && current.coins > 0) {
     const entry = await creditFirstPeriod(current, `purchase:${current.packageName}`, `user:${String(current.userId)}`);

@@ -1,9 +1,13 @@
 /**
  * Package renewal (SPEC §4): at expiry an auto-renewing assignment is paid through operator
  * billing and its coins credited for the next period (daily 24 h, weekly 7 d, monthly 30 d);
- * when billing fails the balance resets to 0 and the assignment ends (also when the number is
- * not proven, or a subscriber's own purchase meets a billing that sells nothing: never charged);
- * an expired assignment without auto-renew simply ends. Every step is idempotent (billing and
+ * when billing fails the balance resets to 0 and the assignment ends. A renewal that is never sent
+ * to the billing ends without a reset (nothing was charged, so nothing failed): a subscriber's own
+ * purchase under a billing that sells nothing (`billing_unavailable`), or an unproven or missing
+ * number when a billing that collects would bill a price (`phone_unproven`). A renewal that collects
+ * nothing (an administrator's package under a billing that does not collect, or at price 0) needs
+ * no proof: with no billable number it is credited without a billing call. An expired assignment
+ * without auto-renew simply ends. Every step is idempotent (billing and
  * ledger keys per assignment and period, conditional updates), so a crash or two schedulers at
  * once are safe.
  */
@@ -19,9 +23,9 @@ import {
   credit,
   creditFirstPeriod,
   endAssignment,
-  purchaseRefusal,
   setBalance,
   settlePurchase,
+  type EndReason,
   type Logger,
   type PackageAssignmentDoc,
   type Pusher,
@@ -31,7 +35,7 @@ import type { OperatorBilling } from "@storefront/shared/server";
 export interface RenewalDeps {
   billing: OperatorBilling;
   pusher?: Pick<Pusher, "toUser">;
-  log?: Pick<Logger, "info" | "warn">;
+  log?: Pick<Logger, "info" | "warn" | "error">;
   /** The clock; tests move it forward. */
   now?: Date;
   /** Assignments handled per run; the next run takes the rest. */
@@ -43,6 +47,8 @@ export interface RenewalDeps {
 export interface RenewalReport {
   renewed: number;
   failed: number;
+  /** Ended before any charge (billing_unavailable, phone_unproven): the balance is kept. */
+  stopped: number;
   expired: number;
   /** First-period credits left unfinished by a crash in admin/user-packages.php, now applied. */
   creditsFinished: number;
@@ -54,7 +60,7 @@ export interface RenewalReport {
 const PENDING_CREDIT_GRACE_MS = 60_000;
 
 /** Ends the assignment in the period it was read in; false when another run moved or ended it first. */
-async function endPeriod(a: PackageAssignmentDoc, reason: "expired" | "renewal_failed" | "user_inactive", now: Date) {
+async function endPeriod(a: PackageAssignmentDoc, reason: EndReason, now: Date) {
   return (await endAssignment(a._id, reason, now, a.period)) !== null;
 }
 
@@ -78,7 +84,9 @@ async function finishPendingCredits(now: Date, batch: number, scope: Record<stri
 
 /**
  * Purchases whose request died between recording and crediting: charged again with their own key
- * (the operator answers as the first time), then credited, or ended when declined.
+ * (the operator answers as the first time), then credited, or ended when declined. Never ended
+ * unasked (the charge may have been taken). One opened by another billing than the one in use is
+ * left pending and reported as an error for the operator, never charged through this one.
  */
 async function finishPendingPurchases(
   deps: RenewalDeps,
@@ -86,15 +94,32 @@ async function finishPendingPurchases(
   batch: number,
   scope: Record<string, unknown>,
 ): Promise<number> {
-  const pending = await PackageAssignmentModel.find({
-    ...scope,
-    payment: "pending",
-    createdAt: { $lt: new Date(now.getTime() - PENDING_CREDIT_GRACE_MS) },
-  })
+  const stale = { ...scope, payment: "pending", createdAt: { $lt: new Date(now.getTime() - PENDING_CREDIT_GRACE_MS) } };
+  // Opened by this billing; records that do not say which are this billing's only when it sells.
+  const ours = deps.billing.sellsToSubscribers ? { billing: { $in: [deps.billing.name, null] } } : { billing: deps.billing.name };
+  const pending = await PackageAssignmentModel.find({ ...stale, ...ours })
+    .sort({ createdAt: 1 })
     .limit(batch)
     .lean<PackageAssignmentDoc[]>();
-  for (const purchase of pending) await settlePurchase(purchase, deps.pusher, deps.billing);
-  return pending.length;
+  let finished = 0;
+  for (const purchase of pending) {
+    const settled = await settlePurchase(purchase, deps.pusher, deps.billing);
+    if (settled.paid || !("pending" in settled)) finished += 1;
+    if (!settled.paid && settled.reason === "purchase_ended")
+      deps.log?.error(
+        { assignmentId: String(purchase._id) },
+        "purchase charged but its record was gone: check with the operator",
+      );
+    else if ("pending" in settled)
+      deps.log?.error({ assignmentId: String(purchase._id), reason: settled.reason }, "pending purchase left unsettled");
+  }
+  const foreign = await PackageAssignmentModel.countDocuments({ ...stale, $nor: [ours] });
+  if (foreign > 0)
+    deps.log?.error(
+      { purchases: foreign, operatorBilling: deps.billing.name },
+      "pending purchases opened through another operator billing are left pending: settle them with that billing (docs/operations.md)",
+    );
+  return finished;
 }
 
 /** Resets the balance to 0 once for this assignment period, even when run again after a crash. */
@@ -114,6 +139,7 @@ export async function renewDueAssignments(deps: RenewalDeps): Promise<RenewalRep
   const report: RenewalReport = {
     renewed: 0,
     failed: 0,
+    stopped: 0,
     expired: 0,
     creditsFinished: await finishPendingCredits(now, batch, scope),
     purchasesFinished: await finishPendingPurchases(deps, now, batch, scope),
@@ -132,10 +158,11 @@ export async function renewDueAssignments(deps: RenewalDeps): Promise<RenewalRep
   for (const a of due) {
     const id = String(a._id);
     const userId = String(a.userId);
-    const user = await User.findById(a.userId, { phone: 1, phoneVerifiedAt: 1, isActive: 1 }).lean<{
+    const user = await User.findById(a.userId, { phone: 1, phoneVerifiedAt: 1, isActive: 1, coins: 1 }).lean<{
       phone?: string;
       phoneVerifiedAt?: Date | null;
       isActive: boolean;
+      coins?: number;
     }>();
     if (!a.autoRenew || !user || !user.isActive) {
       if (await endPeriod(a, a.autoRenew ? "user_inactive" : "expired", now)) report.expired += 1;
@@ -143,19 +170,34 @@ export async function renewDueAssignments(deps: RenewalDeps): Promise<RenewalRep
     }
 
     const period = a.period + 1;
-    // Never billed: an unproven or missing number, or a subscriber's own purchase when the billing
-    // sells nothing (offline). Such a renewal fails as a declined one does (SPEC §4).
     const phone = user.phone && user.phoneVerifiedAt ? user.phone : null;
-    const refusal = a.assignedBy === buyerOf(userId) ? purchaseRefusal(deps.billing, phone) : phone ? null : "phone_unproven";
-    const charge = refusal
-      ? ({ ok: false, error: refusal } as const)
-      : await deps.billing.charge({
+    // Stopped before any charge, the balance kept: a subscriber's own purchase when the billing
+    // sells nothing, or a number not proven when a billing that collects would bill a price.
+    const collects = deps.billing.sellsToSubscribers && a.price > 0;
+    const stop =
+      a.assignedBy === buyerOf(userId) && !deps.billing.sellsToSubscribers
+        ? "billing_unavailable"
+        : collects && !phone
+          ? "phone_unproven"
+          : null;
+    if (stop) {
+      if (await endPeriod(a, stop, now)) {
+        report.stopped += 1;
+        deps.pusher?.toUser(userId, "wallet:updated", { coins: user.coins ?? 0, reason: stop });
+      }
+      deps.log?.warn({ assignmentId: id, userId, reason: stop }, "package renewal not sent to the billing; ended, balance kept");
+      continue;
+    }
+    // Nothing to collect and no billable number: renewed without a billing call (only a proven number is billed).
+    const charge = phone
+      ? await deps.billing.charge({
           key: `billing:${id}:${period}`,
           userId,
-          phone: phone!,
+          phone,
           amount: a.price,
           description: `${a.packageName} (${a.subscriptionType}) renewal ${period}`,
-        });
+        })
+      : ({ ok: true, reference: null } as const);
 
     if (!charge.ok) {
       await resetBalance(a.userId, id, period, `renewal of ${a.packageName} failed: ${charge.error}`);

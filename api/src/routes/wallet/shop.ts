@@ -28,7 +28,7 @@ export const walletShopRoutes = [
     paths: ["/wallet/buy.php", "/wallet/buy"],
     tag: TAGS.wallet,
     summary:
-      "Buy a package through the operator billing: charged and credited once per Idempotency-Key (a repeat answers the first purchase with replayed: true); 402 payment_declined credits nothing; 403 phone_unproven until the account's number is proven (it is billed); 409 when the package is already running; 503 purchases_unavailable when the billing takes no payment (OPERATOR_BILLING=offline)",
+      "Buy a package through the operator billing: charged and credited once per Idempotency-Key (a repeat answers the first purchase with replayed: true); 402 payment_declined credits nothing; 403 phone_unproven until the account's number is proven (it is billed); 409 when the package is already running; 503 purchases_unavailable when the billing takes no payment (OPERATOR_BILLING=offline); 503 payment_pending when the purchase of this key was opened through another billing than the one in use (left for the operator)",
     auth: "user",
     body: buyPackageRequestSchema,
     response: buyPackageResponseSchema,

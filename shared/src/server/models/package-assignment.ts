@@ -35,9 +35,15 @@ const packageAssignmentSchema = new Schema(
     purchaseKey: { type: String, default: undefined },
     payment: { type: String, enum: ["pending", "paid", null], default: null },
     paymentReference: { type: String, default: null },
+    /**
+     * A purchase: the billing (its name) that was asked to charge it and the proven number it was
+     * billed to, so a retry asks the same billing with the same request, never another one.
+     */
+    billing: { type: String, default: undefined },
+    billedPhone: { type: String, default: undefined },
     lastRenewedAt: { type: Date, default: null },
     endedAt: { type: Date, default: null },
-    /** removed | expired | renewal_failed */
+    /** removed | expired | renewal_failed | user_inactive | billing_unavailable | phone_unproven (EndReason) */
     endedReason: { type: String, default: null },
   },
   { timestamps: true },
