@@ -123,6 +123,10 @@ describe("helm lint and helm template", () => {
     const below = refused(["workers.queues.video.minReplicas=5", "workers.queues.video.maxReplicas=2"]);
     expect(below.stderr).toContain("workers.queues.video: maxReplicas (2) is below minReplicas (5)");
     expect(refused(["ingress.controller=haproxy"]).status).not.toBe(0);
+    // A misspelt billing would otherwise only fail at the API's start.
+    const billing = refused(["config.OPERATOR_BILLING=ofline"]);
+    expect(billing.status).not.toBe(0);
+    expect(billing.stderr).toContain("OPERATOR_BILLING");
     expect(refused(["secrets.values.REDIS_PASSWORD=p@ss:word"]).stderr).toContain("REDIS_PASSWORD");
   });
 });
