@@ -133,8 +133,10 @@ export async function buyPackage(
 
   const settled = await settlePurchase(purchase, pusher);
   if (!settled.paid) {
-    // Not charged here: the billing that opened it is no longer the one in use (the operator settles it).
-    if ("pending" in settled) throw unavailable(MESSAGES.paymentPending, "payment_pending");
+    // Not charged here (the billing that opened it is no longer the one in use), or charged while
+    // another settle ended the record: either way the operator settles it, and nothing was credited.
+    if ("pending" in settled || settled.reason === "purchase_ended")
+      throw unavailable(MESSAGES.paymentPending, "payment_pending");
     throw new AppError(402, "payment_declined", MESSAGES.paymentDeclined, { reason: settled.reason });
   }
   const user = await User.findById(userId, { coins: 1 }).lean<{ coins: number }>();
