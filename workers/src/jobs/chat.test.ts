@@ -10,16 +10,29 @@ import { runChat, setChatProvider } from "./chat";
 const deltas: Record<string, unknown>[] = [];
 const asked: ChatRequest[] = [];
 
-/** Yields `pieces`, `gapMs` apart (0: all in one turn of the event loop, as the offline provider does). */
-function scripted(pieces: string[], gapMs = 0): ChatProvider {
+/** Yields `pieces` in one turn of the event loop, as the offline provider does. */
+function scripted(pieces: string[]): ChatProvider {
   return {
     name: "scripted",
     async *stream(req) {
       asked.push(req);
-      for (const [i, piece] of pieces.entries()) {
-        if (i > 0 && gapMs > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
-        yield piece;
-      }
+      yield* pieces;
+    },
+  };
+}
+
+/**
+ * Yields its first piece, and the rest once that one was pushed: words that come after a first push
+ * and within the interval. No timer decides the order, so a busy machine cannot split the rest.
+ */
+function firstAlone([first, ...rest]: string[]): ChatProvider {
+  return {
+    name: "scripted",
+    async *stream(req) {
+      asked.push(req);
+      yield first!;
+      while (deltas.length === 0) await endOfTurn();
+      yield* rest;
     },
   };
 }
@@ -53,8 +66,8 @@ const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
 describe("runChat", () => {
   it("streams the deltas to the user's room (the first at once, the rest coalesced) and returns the reply cleaned of markdown", async () => {
     deltas.length = 0;
-    // Streamed a few milliseconds apart: the first words go out alone, the rest in one push at the end.
-    setChatProvider(scripted(["**Fever** is ", "a raised ", "body temperature."], 5));
+    // The first words go out alone, the rest (within the interval after them) in one push at the end.
+    setChatProvider(firstAlone(["**Fever** is ", "a raised ", "body temperature."]));
     const result = await runChat(ctx, data, job);
     expect(result).toEqual({ reply: "Fever is a raised body temperature." });
     await endOfTurn();
