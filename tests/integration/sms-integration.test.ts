@@ -560,14 +560,27 @@ describe("a gateway's message id is not the message's identity", () => {
     expect(outs[0]).not.toBe(outs[1]);
   });
 
-  it("keeps the same id from two gateways apart (named by a field or the URL), each gateway's retry a duplicate", async () => {
+  it("keeps the same id from two gateways apart (named by a field or, unsigned, the URL), each gateway's retry a duplicate", async () => {
     const user = await newUser();
     await setCoins(user.id, 100);
     const id = counterId();
-    const viaA = await postSigned({ from: user.phone, text: "first gateway's message", id }, { gatewayInUrl: "gw-a" });
+    // A gateway that cannot sign names itself in the URL it calls (header token: the URL is its own).
+    const viaUrl = () =>
+      fetch(`${baseUrl}/api/sms/integration/webhook.php?gateway=gw-a`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-webhook-token": SECRET },
+        body: JSON.stringify({ from: user.phone, to: "5555", text: "first gateway's message", message_id: id }),
+      });
+    let viaA: Response, retryA: Response;
+    await configure({ webhook_auth: "header" });
+    try {
+      viaA = await viaUrl();
+      retryA = await viaUrl();
+    } finally {
+      await configure({ webhook_auth: "hmac" });
+    }
     const viaB = await postSigned({ from: user.phone, text: "second gateway's message", id, gateway: "gw-b" });
     expect([viaA.status, viaB.status]).toEqual([202, 202]);
-    const retryA = await postSigned({ from: user.phone, text: "first gateway's message", id }, { gatewayInUrl: "gw-a" });
     const retryB = await postSigned({ from: user.phone, text: "second gateway's message", id, gateway: "gw-b" });
     expect([retryA.status, retryB.status]).toEqual([200, 200]);
 
@@ -583,6 +596,51 @@ describe("a gateway's message id is not the message's identity", () => {
     expect(await coinsOf(user.id)).toBe(100 - outs[0]!.coins - outs[1]!.coins);
     const debits = await LedgerEntry.find({ userId: user.id, kind: "debit" }, { key: 1, _id: 0 }).lean();
     expect(debits.map((d) => d.key).sort()).toEqual(keys.map((key) => `sms-reply:${key}`).sort());
+  });
+
+  it("answers and charges once a signed POST replayed to other ?gateway= URLs: the URL is not signed", async () => {
+    const user = await newUser();
+    await setCoins(user.id, 100);
+    const id = counterId();
+    // One request as a gateway signed it, captured and sent again as it was, to other URLs.
+    const raw = JSON.stringify({ from: user.phone, to: "5555", text: "signed once", message_id: id });
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const headers = {
+      "content-type": "application/json",
+      "x-signature": sign(raw, timestamp),
+      "x-signature-timestamp": timestamp,
+    };
+    const send = async (query: string) => {
+      const res = await fetch(`${baseUrl}/api/sms/integration/webhook.php${query}`, { method: "POST", headers, body: raw });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    expect(await send("")).toMatchObject({ status: 202, body: { queued: true } });
+    for (const query of ["?gateway=replay-a", "?gateway=replay-b", ""])
+      expect(await send(query)).toMatchObject({ status: 200, body: { duplicate: true, queued: false, message_id: id } });
+
+    expect(await outcomeOf(keyOf(user.phone, id))).toMatchObject({ result: "replied", kind: "ai" });
+    expect(http.deliveredTo(user.phone)).toHaveLength(1);
+    const debits = await LedgerEntry.find({ userId: user.id, kind: "debit" }, { key: 1, _id: 0 }).lean();
+    expect(debits).toEqual([{ key: `sms-reply:${keyOf(user.phone, id)}` }]);
+    for (const gateway of ["replay-a", "replay-b"])
+      expect(await SmsMessage.exists({ key: `in:${keyOf(user.phone, id, "5555", gateway)}` })).toBeNull();
+  });
+
+  it("is not pre-marked by a message whose id spells another message's identity (the legacy mark's form)", async () => {
+    const user = await newUser();
+    await setCoins(user.id, 100);
+    const id = counterId();
+    // The version before marked a message by sha256(its id): a peer's id equal to the JSON of this
+    // message's identity left the mark this message's own key once had.
+    const spelled = JSON.stringify(["webhook:", user.phone, "5555", id]);
+    const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: 1 });
+    try {
+      await redis.set(`sms:webhook:seen:${createHash("sha256").update(spelled).digest("hex")}`, "1", "EX", 600);
+    } finally {
+      redis.disconnect();
+    }
+    expect(await postSigned({ from: user.phone, text: "mine", id })).toMatchObject({ status: 202, body: { queued: true } });
+    expect(await outcomeOf(keyOf(user.phone, id))).toMatchObject({ result: "replied", kind: "ai" });
   });
 });
 

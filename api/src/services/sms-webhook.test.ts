@@ -6,6 +6,7 @@ import {
   fallbackMessageId,
   gatewayOf,
   inboundFrom,
+  replayKeyOf,
   signatureOf,
   verifyWebhook,
   type SignedRequest,
@@ -208,5 +209,14 @@ describe("inbound fields", () => {
     expect(fallbackMessageId({ rawBody: body, signature: undefined, timestamp: undefined, token: SECRET })).not.toBe(
       fallbackMessageId({ rawBody: body, signature: undefined, timestamp: undefined, token: SECRET }),
     );
+  });
+
+  it("marks a signed request by what is signed: the same for any spelling of its signature, apart for another body or time", () => {
+    const mark = replayKeyOf(signed());
+    expect(mark).toMatch(/^sms:webhook:signed:[0-9a-f]{64}$/u);
+    expect(replayKeyOf(signed({ signature: `sha256=${signatureOf(SECRET, ts, body).toUpperCase()}` }))).toBe(mark);
+    expect(replayKeyOf(signed({ rawBody: Buffer.concat([body, Buffer.from(" ")]) }))).not.toBe(mark);
+    expect(replayKeyOf(signed({ timestamp: String(now / 1000 + 1) }))).not.toBe(mark);
+    expect(replayKeyOf({ rawBody: body, signature: undefined, timestamp: undefined, token: SECRET })).toBeUndefined();
   });
 });

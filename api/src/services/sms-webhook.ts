@@ -13,12 +13,14 @@ import {
   type SmsReplyJob,
   type SmsWebhookAuth,
 } from "@storefront/shared";
-import { loadSmsIntegrationConfig, smsJobId, smsJobOptions, smsMessageKey } from "@storefront/shared/server";
+import { legacySmsJobId, loadSmsIntegrationConfig, smsJobId, smsJobOptions, smsMessageKey } from "@storefront/shared/server";
 
 /** Signed timestamps further than this from our clock are replays (or broken clocks). */
 const SIGNATURE_MAX_SKEW_MS = 5 * 60_000;
 /** How long a message (its key: gateway, sender, recipient and the gateway's id) is remembered for duplicate detection. */
 const DUPLICATE_WINDOW_SECONDS = 7 * 24 * 3600;
+/** A signed request verifies for at most the skew window either side of its timestamp; its replay mark outlives that. */
+const REPLAY_WINDOW_SECONDS = (2 * SIGNATURE_MAX_SKEW_MS) / 1000 + 60;
 
 /** How long an API process reuses the settings it read (a saved change applies at once in that process). */
 const SETTINGS_CACHE_MS = 1000;
@@ -293,7 +295,10 @@ export function inboundFrom(fields: Record<string, unknown>) {
 /**
  * The gateway the message came through, as it names itself (the fields first, then the webhook
  * URL's `?gateway=`); "" when it does not. Part of the message's key: two gateways' counters may
- * give the same id to different messages.
+ * give the same id to different messages. For a request authenticated by its HMAC signature the
+ * caller passes no query: the signature covers the body (a GET's fields, which hold its
+ * `gateway=`), not a POST's URL, and a name taken from an unsigned URL would let a captured signed
+ * request be replayed under new keys (`?gateway=a`, `?gateway=b`...), each accepted anew.
  */
 export function gatewayOf(fields: Record<string, unknown>, query?: unknown): string {
   const named = pick(fields, FIELD_NAMES.gateway) ?? (typeof query === "string" ? query : "");
@@ -309,6 +314,22 @@ export interface Accepted {
 
 /** The duplicate mark of a message as the version before SMS keys set it: by the gateway's id alone. */
 const legacySeenKey = (messageId: string) => `sms:webhook:seen:${createHash("sha256").update(messageId).digest("hex")}`;
+/**
+ * The duplicate mark of a message key: `seen2:`, apart from the legacy `seen:<sha256(id)>`, which a
+ * gateway's id spelled as the JSON of another message's identity would otherwise equal.
+ */
+const seenKeyOf = (key: string) => `sms:webhook:seen2:${key}`;
+
+/**
+ * The mark of one signed request (its timestamp and raw body: what the HMAC covers; the
+ * signature's own spelling, prefix or case, may vary): the same signed request again within its
+ * window is a replay or the gateway's retry, answered as a duplicate whatever else changed.
+ */
+export function replayKeyOf(request: SignedRequest): string | undefined {
+  if (request.signature === undefined || request.timestamp === undefined) return undefined;
+  const hash = createHash("sha256").update(`${request.timestamp.trim()}.`).update(request.rawBody).digest("hex");
+  return `sms:webhook:signed:${hash}`;
+}
 
 /**
  * A retry of a message the version before SMS keys queued (its mark by id is there, within its
@@ -317,7 +338,7 @@ const legacySeenKey = (messageId: string) => `sms:webhook:seen:${createHash("sha
  * records (workers/src/jobs/sms-reply/message-key.ts).
  */
 async function queuedBeforeUpgrade(queue: Queue, messageId: string, inbound: SmsInbound): Promise<boolean> {
-  const job = await queue.getJob(smsJobId(messageId));
+  const job = await queue.getJob(legacySmsJobId(messageId));
   const data = job?.data as Partial<SmsReplyJob> | undefined;
   return data !== undefined && data.key === undefined && data.from === inbound.from && data.to === inbound.to;
 }
@@ -326,7 +347,9 @@ async function queuedBeforeUpgrade(queue: Queue, messageId: string, inbound: Sms
  * Queues one inbound message once per key (smsMessageKey: the gateway, sender, recipient and the
  * gateway's id, so another sender's or gateway's message with the same id is its own): Redis SET
  * NX catches retries of the gateway for a week, the BullMQ job id catches races between API
- * processes, and the worker's records under the key catch anything older.
+ * processes, and the worker's records under the key catch anything older. `replayKey`
+ * (replayKeyOf, for a request authenticated by its signature) marks the signed request itself: a
+ * second copy of it is a duplicate even if something unsigned about it differs.
  */
 export async function acceptInbound(
   redis: Redis,
@@ -334,15 +357,25 @@ export async function acceptInbound(
   inbound: SmsInbound,
   fallbackId: string,
   gateway = "",
+  replayKey?: string,
 ): Promise<Accepted> {
   const messageId = inbound.messageId || fallbackId;
   const key = smsMessageKey({ source: `webhook:${gateway}`, from: inbound.from, to: inbound.to, messageId });
-  const seenKey = `sms:webhook:seen:${key}`;
-  // One round trip: the mark, and whether the version before marked the id (its mark had no key).
-  const [set, legacy] =
-    (await redis.multi().set(seenKey, "1", "EX", DUPLICATE_WINDOW_SECONDS, "NX").exists(legacySeenKey(messageId)).exec()) ?? [];
-  if (!set || set[0]) throw set?.[0] ?? new Error("Redis discarded the duplicate check");
-  if (set[1] !== "OK") return { messageId, duplicate: true };
+  const seenKey = seenKeyOf(key);
+  // One round trip: the marks, and whether the version before marked the id (its mark had no key).
+  const checks = redis.multi();
+  if (replayKey !== undefined) checks.set(replayKey, "1", "EX", REPLAY_WINDOW_SECONDS, "NX");
+  checks.set(seenKey, "1", "EX", DUPLICATE_WINDOW_SECONDS, "NX").exists(legacySeenKey(messageId));
+  const results = (await checks.exec()) ?? [];
+  const [replay, set, legacy] = replayKey === undefined ? [undefined, ...results] : results;
+  for (const result of replayKey === undefined ? [set] : [replay, set])
+    if (!result || result[0]) throw result?.[0] ?? new Error("Redis discarded the duplicate check");
+  if (replay && replay[1] !== "OK") {
+    // A copy of a signed request already taken: never a message of its own, whatever its key.
+    if (set![1] === "OK") await redis.del(seenKey);
+    return { messageId, duplicate: true };
+  }
+  if (set![1] !== "OK") return { messageId, duplicate: true };
   const job: SmsReplyJob = {
     messageId,
     key,
@@ -357,8 +390,8 @@ export async function acceptInbound(
     if (legacy[1] === 1 && (await queuedBeforeUpgrade(queue, messageId, inbound))) return { messageId, duplicate: true };
     await queue.add("inbound", job, smsJobOptions(smsJobId(key)));
   } catch (error) {
-    // Not queued: forget the message so the gateway's retry is accepted.
-    await redis.del(seenKey).catch(() => undefined);
+    // Not queued: forget the message (and the signed request) so the gateway's retry is accepted.
+    await redis.del(seenKey, ...(replayKey === undefined ? [] : [replayKey])).catch(() => undefined);
     throw error;
   }
   return { messageId, duplicate: false };

@@ -46,9 +46,19 @@ export function smsJobOptions(jobId: string): JobsOptions {
   };
 }
 
-/** BullMQ ids cannot contain ":"; a hash of the message's key is stable across deliveries (webhook and SMPP alike). */
+/**
+ * BullMQ ids cannot contain ":"; a hash of the message's key is stable across deliveries (webhook and
+ * SMPP alike). `sms2-`, not the `sms-` of the version before (legacySmsJobId): that one hashed the
+ * gateway's id, which the gateway chooses, so an id spelled as a message key would have taken the
+ * job id of that message.
+ */
 export function smsJobId(messageKey: string): string {
-  return `sms-${createHash("sha256").update(messageKey).digest("hex").slice(0, 40)}`;
+  return `sms2-${createHash("sha256").update(messageKey).digest("hex").slice(0, 40)}`;
+}
+
+/** The job id the version before SMS keys gave a message: by the gateway's id alone (looked up during the upgrade window). */
+export function legacySmsJobId(messageId: string): string {
+  return `sms-${createHash("sha256").update(messageId).digest("hex").slice(0, 40)}`;
 }
 
 /** What names one inbound SMS: the gateway's id of it only together with where it came from, its sender and recipient. */

@@ -7,6 +7,7 @@ import {
   fallbackMessageId,
   gatewayOf,
   inboundFrom,
+  replayKeyOf,
   SmsTextError,
   verifyWebhook,
   webhookAuthSettings,
@@ -73,9 +74,11 @@ const webhookRoute = (method: "post" | "get"): Omit<RawRoute, "kind"> => ({
     "cannot sign use the integration's chosen method instead: HTTP Basic, an `X-Webhook-Token` header, or (only when enabled) " +
     "`?token=`, optionally behind a source-address allowlist (docs/operations.md). Secrets are compared in constant time; a bad or " +
     "missing one answers 401 and starts nothing, and failed calls are counted per address (429 past the limit). A message is " +
-    "known by its gateway (`gateway`, `smsc` or Jasmin's `origin-connector` field, else `?gateway=` in the URL), sender, recipient and " +
+    "known by its gateway (`gateway`, `smsc` or Jasmin's `origin-connector` field, else `?gateway=` in the URL unless the call is " +
+    "HMAC-signed: a signature covers the body, not a POST's URL), sender, recipient and " +
     "gateway message id together: the same four again are accepted once (200, `duplicate: true`), the same id from another sender or " +
-    "gateway is a message of its own; Jasmin's form-encoded MO gets its `ACK/Jasmin` answer.",
+    "gateway is a message of its own; the same signed request again within its window is a duplicate too. Jasmin's form-encoded " +
+    "MO gets its `ACK/Jasmin` answer.",
   auth: "webhook",
   body: smsInboundSchema,
   status: 202,
@@ -127,8 +130,13 @@ const webhookRoute = (method: "post" | "get"): Omit<RawRoute, "kind"> => ({
 
     let accepted: Accepted;
     try {
-      const gateway = gatewayOf(fields, req.query.gateway);
-      accepted = await acceptInbound(ctx.redis, ctx.queues["sms-reply"], parsed.data, fallbackMessageId(signed), gateway);
+      // A signature covers the body (a GET's query as its fields), never a POST's URL: a signed
+      // request names its gateway in what was signed, or not at all, and is itself marked once.
+      const bySignature = verdict.via === "signature";
+      const gateway = gatewayOf(fields, bySignature ? undefined : req.query.gateway);
+      const replayKey = bySignature ? replayKeyOf(signed) : undefined;
+      const fallbackId = fallbackMessageId(signed);
+      accepted = await acceptInbound(ctx.redis, ctx.queues["sms-reply"], parsed.data, fallbackId, gateway, replayKey);
     } catch (error) {
       // Nothing was queued and the id was forgotten: a 503 makes the gateway deliver it again.
       req.log.warn({ err: error }, "sms webhook could not queue the message");
