@@ -38,8 +38,33 @@ async function toast(text: string) {
     .waitFor()
     .catch(async (error: Error) => {
       const seen = await page.evaluate(() => (window as unknown as { __toastsSeen?: string[] }).__toastsSeen ?? []);
-      throw new Error(`${error.message}\nToasts shown on this page: ${JSON.stringify(seen)}`);
+      const calls = apiCalls.slice(-20).join("\n  ");
+      throw new Error(
+        `${error.message}\nToasts shown on this page: ${JSON.stringify(seen)}\nLast back-office calls:\n  ${calls}`,
+      );
     });
+}
+
+/**
+ * The page's back-office calls, oldest first ("PUT /api/admin/wallet-packages-simple.php 409 {...}",
+ * a refusal's answer included), for toast()'s error: a save that is never confirmed says what the
+ * server answered, or that the save was never sent.
+ */
+const apiCalls: string[] = [];
+
+function logApiCalls(target: Page): void {
+  target.on("requestfinished", (request) => {
+    if (!request.url().includes("/api/admin/")) return;
+    void request.response().then(async (response) => {
+      const status = response?.status() ?? 0;
+      const body = status >= 400 ? ` ${(await response?.text().catch(() => "")) ?? ""}`.slice(0, 300) : "";
+      apiCalls.push(`${request.method()} ${new URL(request.url()).pathname} ${status}${body}`);
+    });
+  });
+  target.on("requestfailed", (request) => {
+    if (request.url().includes("/api/admin/"))
+      apiCalls.push(`${request.method()} ${new URL(request.url()).pathname} failed: ${request.failure()?.errorText ?? "?"}`);
+  });
 }
 
 /** How many Socket.IO long-polling requests the page has sent since this call. */
@@ -81,6 +106,7 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
   page = await context.newPage();
   cspViolations = await watchCsp(page);
+  logApiCalls(page);
   // Every toast's text, in the order shown, for toast()'s error.
   await page.addInitScript(() => {
     const seen: string[] = [];
@@ -292,6 +318,23 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     await page.getByTestId("package-form").getByRole("heading", { name: "Edit Package" }).waitFor({ timeout: 5_000 });
     expect(await page.getByTestId("package-form").getByLabel("Name").inputValue()).toBe(name);
     await page.getByTestId("package-form").getByLabel("Coins").fill("3000");
+    // A refused save says why (the server's 409 when the package changed under the edit, in the
+    // shape api/src/middleware/errors.ts answers) and keeps what was typed, for a second try.
+    const refuseOnePut = (route: Route) =>
+      route.request().method() === "PUT"
+        ? route.fulfill({
+            status: 409,
+            contentType: "application/json",
+            body: JSON.stringify({ success: false, error: "The package changed meanwhile: load it again", code: "conflict" }),
+          })
+        : route.continue();
+    await page.route("**/api/admin/wallet-packages-simple.php", refuseOnePut);
+    await page.getByTestId("package-form").getByRole("button", { name: "Save Package" }).click();
+    await toast(
+      "Failed to save package: This could not be done because something changed meanwhile. Please reload and try again.",
+    );
+    await page.unroute("**/api/admin/wallet-packages-simple.php", refuseOnePut);
+    expect(await page.getByTestId("package-form").getByLabel("Coins").inputValue()).toBe("3000");
     await page.getByTestId("package-form").getByRole("button", { name: "Save Package" }).click();
     await toast("Package updated successfully");
     await page.getByTestId("package-card").filter({ hasText: name }).filter({ hasText: "3,000" }).waitFor();
