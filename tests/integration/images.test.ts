@@ -223,6 +223,28 @@ describe("images/edit.php", () => {
     expect(badSize.body.field).toBe("size");
     expect(await walletCoins(client)).toBe(100);
   });
+
+  it("refuses an upload wider or taller than 4096 px (a small file that decodes to 1 GB) with 400 naming image, charging nothing", async () => {
+    const { client } = await userWithCoins(100);
+    // A flat 16000 px square: under 1 MB as a PNG, 768 MB once decoded.
+    const bomb = await sharp({ create: { width: 16000, height: 16000, channels: 3, background: "#fff" } })
+      .png()
+      .toBuffer();
+    expect(bomb.length).toBeLessThan(10 * 1024 * 1024);
+    const tall = await sharp({ create: { width: 8, height: 4097, channels: 3, background: "#fff" } })
+      .png()
+      .toBuffer();
+    for (const bytes of [bomb, tall]) {
+      const res = await client.post("/images/edit.php", editForm({ prompt: "x" }, { bytes, name: "big.png", type: "image/png" }));
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        success: false,
+        field: "image",
+        error: "image: image must be at most 4096 x 4096 pixels",
+      });
+    }
+    expect(await walletCoins(client)).toBe(100);
+  });
 });
 
 describe("images history, save and delete", () => {

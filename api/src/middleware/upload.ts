@@ -37,8 +37,9 @@ export async function checkImage(
   if (file.size > maxBytes) throw tooLarge(tooLargeMessage, field);
   let image: { ext: string; width: number; height: number };
   try {
-    // The header is read, not the pixels; limitInputPixels guards any later decode of this instance.
-    const meta = await sharp(file.buffer, maxSide ? { limitInputPixels: maxSide * maxSide } : {}).metadata();
+    // Only the header is read, never the pixels, so no pixel limit here: sharp's own one would
+    // refuse a 16000 px square as "not a valid image" before the side check below could name it.
+    const meta = await sharp(file.buffer, { limitInputPixels: false }).metadata();
     const ext = FORMATS[meta.format as keyof typeof FORMATS];
     if (!ext || !meta.width || !meta.height) throw new Error("unsupported");
     image = { ext, width: meta.width, height: meta.height };

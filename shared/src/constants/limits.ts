@@ -9,6 +9,8 @@ export const LIMITS = {
   /** Longest side of an avatar in pixels (a 5 MB PNG can hold a 16000 px square: 1 GB decoded). */
   avatarMaxSide: 4096,
   imageEditBytes: 10 * 1024 * 1024,
+  /** Longest side of an image-edit upload: a 10 MB flat PNG can declare 16000 x 16000 (1 GB decoded). */
+  imageEditMaxSide: 4096,
   conversationTitleChars: 50,
   textareaMaxHeightPx: 120,
   chatMessageChars: 8000,

@@ -40,7 +40,7 @@ export const imageRoutes = [
     method: "post",
     paths: ["/images/edit.php", "/images/edit"],
     tag: TAGS.images,
-    summary: "Edit an uploaded image (JPG/PNG/WEBP under 10 MB, strength 0.1-1)",
+    summary: "Edit an uploaded image (JPG/PNG/WEBP under 10 MB, at most 4096 px per side, strength 0.1-1)",
     auth: "user",
     body: imageEditRequestSchema,
     upload: { field: "image", maxBytes: LIMITS.imageEditBytes, tooLargeMessage: MESSAGES.imageTooLarge },
@@ -49,7 +49,7 @@ export const imageRoutes = [
     handler: async ({ body, file, req, ctx }) => {
       const userId = assertOwnUserId(req, body.userId);
       if (!file) throw badRequest(MESSAGES.imageRequired, "image");
-      const image = await checkImage(file, LIMITS.imageEditBytes, MESSAGES.imageTooLarge, "image");
+      const image = await checkImage(file, LIMITS.imageEditBytes, MESSAGES.imageTooLarge, "image", LIMITS.imageEditMaxSide);
       return editImage(
         ctx,
         body,

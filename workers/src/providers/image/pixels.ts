@@ -1,5 +1,6 @@
 /** Pixel helpers every image provider shares, so each result is a PNG of exactly the asked size. */
 import sharp from "sharp";
+import { LIMITS } from "@storefront/shared";
 import { ProviderError } from "../errors";
 
 export interface Dimensions {
@@ -13,10 +14,23 @@ export function parseSize(size: string): Dimensions {
   return { width: Number(match[1]), height: Number(match[2]) };
 }
 
+/**
+ * The most pixels any decode here accepts: the API refuses edit uploads over
+ * `LIMITS.imageEditMaxSide` per side, and this bounds the decode again should one get past it
+ * (a queued job from before the limit, a provider answering a huge picture): sharp's default is
+ * 268 Mpx, about 1 GB of RAM per decode.
+ */
+const MAX_INPUT_PIXELS = LIMITS.imageEditMaxSide * LIMITS.imageEditMaxSide;
+
 /** Decodes any image sharp reads and returns it as raw RGBA at the given size (cover crop). */
 export async function rawRgba(image: Buffer, { width, height }: Dimensions, what: string): Promise<Buffer> {
   try {
-    return await sharp(image).rotate().resize(width, height, { fit: "cover" }).ensureAlpha().raw().toBuffer();
+    return await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
+      .rotate()
+      .resize(width, height, { fit: "cover" })
+      .ensureAlpha()
+      .raw()
+      .toBuffer();
   } catch (error) {
     throw new ProviderError(`${what} is not a readable image`, { retryable: false, cause: error });
   }
