@@ -1132,6 +1132,62 @@ describe("outbound delivery", () => {
       }
     });
 
+    it("answers a wallet that cannot pay one segment with the notice and never calls the AI provider", async () => {
+      const user = await newUser();
+      const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+      const links = new SmppLinks({ onReceipt: (r) => void recordReceipt(r, redis) });
+      const signals: (AbortSignal | undefined)[] = [];
+      // Counts provider calls; a 0-coin sender texting all day must not buy one completion each.
+      const chat: SmsReplyDeps["chat"] = {
+        name: "counting",
+        stream: async function* (_request, signal) {
+          signals.push(signal);
+          yield "A paid answer";
+        },
+      };
+      const jobOf = (text: string) => {
+        const messageId = randomUUID();
+        return {
+          messageId,
+          key: keyOf(user.phone, messageId, SMPP_SHORTCODE),
+          from: user.phone,
+          to: SMPP_SHORTCODE,
+          text,
+          receivedAt: Date.now(),
+          channel: "webhook" as const,
+        };
+      };
+      try {
+        const broke = jobOf("tell me a long story");
+        expect(await handleInbound(broke, depsOf(redis, links, chat))).toEqual({ outcome: "replied" });
+        expect(signals).toHaveLength(0);
+        expect(smsc.messagesTo(user.phone.slice(1))).toEqual([SMS_INTEGRATION_DEFAULTS.insufficient_funds_message]);
+        expect(await SmsMessage.findOne({ key: `out:${broke.key}` }).lean()).toMatchObject({
+          kind: "insufficient_funds",
+          coins: 0,
+          state: "sent",
+        });
+        const step = await SmsLog.findOne({ message_id: broke.messageId, key: /:insufficient$/u }).lean();
+        expect(JSON.parse(step!.details)).toMatchObject({ result: "insufficient_funds", needed: 1, available: 0 });
+        expect(await processed(broke.messageId)).toMatchObject({ result: "replied", kind: "insufficient_funds" });
+        expect(await LedgerEntry.countDocuments({ userId: user.id })).toBe(0);
+
+        // With coins the provider is called, with a deadline of its own.
+        await setCoins(user.id, 100);
+        const paid = jobOf("now answer please");
+        expect(await handleInbound(paid, depsOf(redis, links, chat))).toEqual({ outcome: "replied" });
+        expect(signals).toHaveLength(1);
+        expect(signals[0]).toBeInstanceOf(AbortSignal);
+        expect(await SmsMessage.findOne({ key: `out:${paid.key}` }).lean()).toMatchObject({
+          kind: "ai",
+          message: "A paid answer",
+        });
+      } finally {
+        await links.closeAll();
+        redis.disconnect();
+      }
+    });
+
     it("never sends a reply left 'sending' to another sender whose message has the same id", async () => {
       const [a, b] = await Promise.all([newUser(), newUser()]);
       await Promise.all([setCoins(a.id, 100), setCoins(b.id, 100)]);

@@ -82,6 +82,7 @@ export async function handleAlert(alert: SmsAlertJob, deps: SmsReplyDeps): Promi
           name: user.displayName || phone,
           phone,
           isActive: user.isActive,
+          coins: user.coins,
           dailyCap: null,
           lowBalanceThreshold: alert.threshold,
           smsAlerts: user.smsAlerts ?? false,

@@ -165,8 +165,20 @@ export async function handleInbound(job: SmsReplyJob, deps: SmsReplyDeps): Promi
   if (!user.isActive) return finish(ctx, "user_inactive");
   if (!config.auto_reply_enabled) return finish(ctx, "auto_reply_disabled");
 
+  // A wallet that cannot pay for the shortest reply (one segment) gets the notice without an AI
+  // call: a 0-coin sender must not buy a provider completion per message. The debit still decides
+  // for everyone else (the balance may change while the reply is written).
+  const { pricing } = await loadWalletTables();
+  const cheapest = priceOf({ feature: "sms", text: "" }, pricing);
+  if (user.coins < cheapest) {
+    const notice = await prepareOutbound(ctx, "insufficient_funds", config.insufficient_funds_message, 0);
+    return chargeAndSend(ctx, notice, [
+      ["sms_processed", "insufficient", { result: "insufficient_funds", needed: cheapest, available: user.coins }],
+    ]);
+  }
+
   const language: Language = isArabic(job.text) ? "ar" : "en";
-  const [reply, { pricing }] = await Promise.all([aiReply(ctx, language), loadWalletTables()]);
+  const reply = await aiReply(ctx, language);
   const coins = priceOf({ feature: "sms", text: reply }, pricing);
   return chargeAndSend(ctx, await prepareOutbound(ctx, "ai", reply, coins));
 }

@@ -188,13 +188,20 @@ async function replaceWithNotice(
   return { out, steps: [step] };
 }
 
-/** Charges (AI replies only) and sends the prepared reply, resuming from its recorded state. */
-export async function chargeAndSend(ctx: Context, prepared: SmsMessageDoc): Promise<{ outcome: SmsReplyOutcome }> {
+/**
+ * Charges (AI replies only) and sends the prepared reply, resuming from its recorded state;
+ * `decided` are the log steps of why this reply was chosen, written with its send.
+ */
+export async function chargeAndSend(
+  ctx: Context,
+  prepared: SmsMessageDoc,
+  decided: Step[] = [],
+): Promise<{ outcome: SmsReplyOutcome }> {
   if (prepared.state === "sent") return finish(ctx, "replied", { kind: prepared.kind });
   if (prepared.state === "failed") return finish(ctx, "delivery_failed", { kind: prepared.kind });
 
   let out = prepared;
-  const steps: Step[] = [];
+  const steps: Step[] = [...decided];
   if (out.kind === "ai" && out.state === "prepared") {
     // Charged to its own sender only: a record of another phone is not this message's reply.
     if (out.phone !== ctx.phone) throw new UnrecoverableError("the outbound record under this key is another phone's");

@@ -28,6 +28,12 @@ async function history(ctx: Context): Promise<ChatTurn[]> {
   return rows.reverse().map((r) => ({ role: r.direction === "inbound" ? "user" : "assistant", content: r.message }));
 }
 
+/**
+ * How long the provider may take over one SMS reply (a few hundred characters) before the local
+ * reply is sent instead: well under the provider's own AI_TIMEOUT_MS, which is sized for long chats.
+ */
+export const SMS_AI_TIMEOUT_MS = 30_000;
+
 export async function aiReply(ctx: Context, language: Language): Promise<string> {
   const persona = personaById("general");
   const request = {
@@ -39,7 +45,7 @@ export async function aiReply(ctx: Context, language: Language): Promise<string>
   };
   let text = "";
   try {
-    for await (const delta of ctx.deps.chat.stream(request)) text += delta;
+    for await (const delta of ctx.deps.chat.stream(request, AbortSignal.timeout(SMS_AI_TIMEOUT_MS))) text += delta;
   } catch (error) {
     // SPEC §8: backend AI errors fall back to the local rule-based reply.
     ctx.deps.log.warn({ err: error, messageId: ctx.job.messageId }, "chat provider failed; local reply used");

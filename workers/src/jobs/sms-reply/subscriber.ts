@@ -52,6 +52,7 @@ export async function findSubscriber(from: string, country: PhoneCountry | undef
     name: user.displayName || user.phone,
     phone: user.phone,
     isActive: user.isActive,
+    coins: user.coins,
     dailyCap: dailyCapFor(user.dailyCap, user.coins, user.tier, tiers).cap,
     lowBalanceThreshold: user.lowBalanceThreshold ?? null,
     smsAlerts: user.smsAlerts ?? false,

@@ -28,6 +28,8 @@ export interface Subscriber {
   name: string;
   phone: string;
   isActive: boolean;
+  /** Their balance when the message was read: below one SMS segment's price, no AI call is made. */
+  coins: number;
   /** The daily spending cap that applies to them (their own or their tier's), null: none. */
   dailyCap: number | null;
   /** Their own low-balance threshold (null: the configured one), and whether they want it by SMS. */
