@@ -32,7 +32,7 @@ async function history(ctx: Context): Promise<ChatTurn[]> {
  * How long the provider may take over one SMS reply (a few hundred characters) before the local
  * reply is sent instead: well under the provider's own AI_TIMEOUT_MS, which is sized for long chats.
  */
-export const SMS_AI_TIMEOUT_MS = 30_000;
+const SMS_AI_TIMEOUT_MS = 30_000;
 
 export async function aiReply(ctx: Context, language: Language): Promise<string> {
   const persona = personaById("general");
