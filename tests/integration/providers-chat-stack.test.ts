@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import mongoose from "mongoose";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CONTEXT_LIMITS, MESSAGES } from "@storefront/shared";
+import { CONTEXT_LIMITS, LIMITS, MESSAGES } from "@storefront/shared";
 import { Admin, LedgerEntry } from "@storefront/shared/server";
 import { hashPassword } from "../../api/src/services/passwords";
 import { startStack, type Stack } from "../../scripts/lib/stack";
@@ -112,6 +112,23 @@ describe("what one coin buys: the context sent to the provider is capped", () =>
     const context = lastSent().slice(1, -1);
     expect(chars(context)).toBe(CONTEXT_LIMITS.sms.chars);
     expect(context.at(-1)).toEqual({ role: "assistant", content: "9".repeat(1600) });
+  });
+
+  it("the provider is asked for at most 800 output tokens for a chat reply and 200 for an SMS AI reply", async () => {
+    const { client } = await userWithCoins(baseUrl, 10);
+    const maxTokens = () =>
+      (
+        JSON.parse(
+          openai
+            .requestsTo(/chat\/completions/u)
+            .at(-1)!
+            .body.toString(),
+        ) as { max_tokens?: number }
+      ).max_tokens;
+    expect((await client.post("/textai/chat.php", { message: "write a 6000-word story" })).status).toBe(200);
+    expect(maxTokens()).toBe(LIMITS.chatReplyMaxTokens);
+    expect((await client.post("/sms/ai-response.php", { message: "write a 6000-word story" })).status).toBe(200);
+    expect(maxTokens()).toBe(LIMITS.smsReplyMaxTokens);
   });
 });
 

@@ -51,6 +51,18 @@ describe("OpenAI-compatible chat provider", () => {
     ]);
   });
 
+  it("sends the reply's cap as max_tokens; a reply that reaches it ends there", async () => {
+    const chunks = await collect(provider.stream({ ...request, maxTokens: 3 }));
+    expect(chunks.join("")).toBe(peerReply("hello peer").split(" ").slice(0, 3).join(" ") + " ");
+    const body = JSON.parse(
+      peer
+        .requestsTo(/chat\/completions/u)
+        .at(-1)!
+        .body.toString(),
+    );
+    expect(body).toMatchObject({ model: "gpt-test", stream: true, max_tokens: 3 });
+  });
+
   it("keeps a base URL's query string (Azure api-version) and works without a key (Ollama)", async () => {
     const keyless = new OpenAiPeer();
     const url = await keyless.start();

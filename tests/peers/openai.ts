@@ -38,9 +38,20 @@ export class OpenAiPeer extends Peer {
       model?: string;
       stream?: boolean;
       messages?: { role: string; content: string }[];
+      max_tokens?: unknown;
     };
     if (!body.model || !Array.isArray(body.messages) || body.messages.length === 0) {
       return json(res, 400, { error: { message: "model and messages are required", type: "invalid_request_error" } });
+    }
+    const maxTokens = body.max_tokens;
+    if (maxTokens !== undefined && (typeof maxTokens !== "number" || !Number.isInteger(maxTokens) || maxTokens < 1)) {
+      return json(res, 400, {
+        error: {
+          message: "Invalid 'max_tokens': expected a positive integer.",
+          type: "invalid_request_error",
+          param: "max_tokens",
+        },
+      });
     }
     const last = body.messages[body.messages.length - 1]!;
     const reply = peerReply(last.content);
@@ -63,7 +74,9 @@ export class OpenAiPeer extends Peer {
     });
     res.write(": keep-alive comment\n\n");
     send(chunk({ role: "assistant", content: "" }));
-    const words = reply.match(/\S+\s*/gu) ?? [];
+    // One word stands for one token: a reply past max_tokens stops there, finish_reason "length".
+    const allWords = reply.match(/\S+\s*/gu) ?? [];
+    const words = typeof maxTokens === "number" ? allWords.slice(0, maxTokens) : allWords;
     for (const [i, word] of words.entries()) {
       if (i === 2 && mode === "stall") return this.hang(res);
       if (i === 2 && mode === "cut") return void res.socket?.destroy();
@@ -80,7 +93,7 @@ export class OpenAiPeer extends Peer {
       res.write(text.slice(0, 10));
       res.write(text.slice(10));
     }
-    send(chunk({}, "stop"));
+    send(chunk({}, words.length < allWords.length ? "length" : "stop"));
     send("[DONE]");
     res.end();
   }

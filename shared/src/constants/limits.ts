@@ -23,6 +23,14 @@ export const LIMITS = {
   smsBackendContext: 10,
   adminPageSize: 20,
   displayNameChars: 60,
+  /**
+   * Most output tokens a chat or Doctor reply may take (the provider's max_tokens): about 600
+   * words, which a model streams well inside AI_RETRY_BUDGET_MS, so an answer ends before its
+   * deadline and a long one costs the provider a bounded amount (docs/security.md).
+   */
+  chatReplyMaxTokens: 800,
+  /** Most output tokens an SMS AI reply may take: 400 characters (210 in Arabic) need far fewer. */
+  smsReplyMaxTokens: 200,
 } as const;
 
 /**

@@ -21,6 +21,8 @@ import { ProviderError } from "../providers/errors";
 import { MESSAGES } from "@storefront/shared";
 import type { WorkerContext } from "../context";
 import { chargedProcessor, failureCode } from "./charged";
+import { chatProcessor, setChatProvider } from "./chat";
+import { cutAtDeadline } from "../../../tests/support/providers";
 
 const pushes: { userId: string; event: string; payload: Record<string, unknown> }[] = [];
 const pusher = {
@@ -451,5 +453,31 @@ describe("providerBackoff", () => {
     const limited = new ProviderError("slow down", { retryable: true, retryAfterMs: 5000 });
     expect(providerBackoff(1, "provider", limited, job)).toBe(5000);
     expect(providerBackoff(8, "provider", limited, job)).toBe(12_800);
+  });
+});
+
+describe("the chat queue at its deadline: words delivered are paid", () => {
+  /** The chat job as if its HTTP request arrived just before the budget ran out: its deadline is 1 ms away. */
+  const atDeadline = (userId: string, holdKey: string) =>
+    fakeJob({ ...chatData(userId, holdKey), arrivedAt: Date.now() - ctx.config.AI_RETRY_BUDGET_MS + 500 + 1 }, 0, 5);
+
+  it("settles, once, a reply the deadline cut after its words were pushed, and returns what was said", async () => {
+    const { userId, holdKey } = await heldJob();
+    setChatProvider(cutAtDeadline(["Chapter one. ", "It was a dark "]));
+    await expect(chatProcessor(ctx)(atDeadline(userId, holdKey))).resolves.toEqual({ reply: "Chapter one. It was a dark" });
+    expect(await holdState(holdKey)).toBe("settled");
+    expect(await coins(userId)).toBe(40);
+    expect(pushes.map((p) => p.event)).toContain("chat:delta");
+    expect(pushes.map((p) => p.event)).not.toContain("job:failed");
+  });
+
+  it("refunds a reply the deadline cut before it said anything", async () => {
+    const { userId, holdKey } = await heldJob();
+    setChatProvider(cutAtDeadline([]));
+    await expect(chatProcessor(ctx)(atDeadline(userId, holdKey))).rejects.toBeInstanceOf(UnrecoverableError);
+    expect(await holdState(holdKey)).toBe("released");
+    expect(await coins(userId)).toBe(50);
+    expect(pushes.map((p) => p.event)).not.toContain("chat:delta");
+    expect(pushes.find((p) => p.event === "job:failed")!.payload).toMatchObject({ refunded: 10 });
   });
 });

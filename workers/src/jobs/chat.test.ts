@@ -1,10 +1,12 @@
 import type { Job } from "bullmq";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { PERSONAS, type ChatJobData } from "@storefront/shared";
+import { LIMITS, PERSONAS, type ChatJobData } from "@storefront/shared";
 import { createLogger, loadConfig, type Pusher, type Storage } from "@storefront/shared/server";
 import type { Redis } from "ioredis";
 import type { ChatProvider, ChatRequest } from "../providers/chat/index";
 import type { WorkerContext } from "../context";
+import { ProviderError } from "../providers/errors";
+import { cutAtDeadline as slowModel } from "../../../tests/support/providers";
 import { runChat, setChatProvider } from "./chat";
 
 const deltas: Record<string, unknown>[] = [];
@@ -35,6 +37,14 @@ function firstAlone([first, ...rest]: string[]): ChatProvider {
       yield* rest;
     },
   };
+}
+
+/** A slow model that writes `pieces`, then nothing until the deadline cuts it off. */
+const cutAtDeadline = (pieces: string[]) => slowModel(pieces, (req) => asked.push(req));
+
+/** The job's data as if its HTTP request arrived just before the budget ran out: its deadline is 1 ms away. */
+function atDeadline(ctx: WorkerContext, of: ChatJobData): ChatJobData {
+  return { ...of, arrivedAt: Date.now() - ctx.config.AI_RETRY_BUDGET_MS + 500 + 1 };
 }
 
 let ctx: WorkerContext;
@@ -76,7 +86,13 @@ describe("runChat", () => {
       { jobId: "chat-1", conversationId: "conv_1", delta: "a raised body temperature." },
     ]);
     const doctor = PERSONAS.find((p) => p.id === "doctor")!;
-    expect(asked.at(-1)).toMatchObject({ system: doctor.systemPrompt, persona: "doctor", history: data.history, language: "en" });
+    expect(asked.at(-1)).toMatchObject({
+      system: doctor.systemPrompt,
+      persona: "doctor",
+      history: data.history,
+      language: "en",
+      maxTokens: LIMITS.chatReplyMaxTokens,
+    });
     expect(asked.at(-1)!.system).toContain("not a diagnosis");
   });
 
@@ -93,5 +109,49 @@ describe("runChat", () => {
   it("fails a reply that is empty once cleaned", async () => {
     setChatProvider(scripted(["**", "**"]));
     await expect(runChat(ctx, data, job)).rejects.toThrow("empty reply");
+  });
+
+  it("returns a reply the deadline cut after words were pushed: the words delivered are paid", async () => {
+    await endOfTurn();
+    deltas.length = 0;
+    setChatProvider(cutAtDeadline(["Once upon a **time** ", "there was "]));
+    const result = await runChat(ctx, atDeadline(ctx, data), job);
+    expect(result).toEqual({ reply: "Once upon a time there was" });
+    await endOfTurn();
+    expect(deltas.map((d) => d.delta).join("")).toBe("Once upon a **time** there was ");
+  });
+
+  it("fails (for a refund) a reply the deadline cut before any word was pushed", async () => {
+    await endOfTurn();
+    deltas.length = 0;
+    setChatProvider(cutAtDeadline([]));
+    const failure = await runChat(ctx, atDeadline(ctx, data), job).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ProviderError);
+    expect((failure as ProviderError).message).toContain("did not answer within");
+    await endOfTurn();
+    expect(deltas).toEqual([]);
+  });
+
+  it("pushes no deltas for the SMS AI screen, asks for a short reply and returns it limited to an SMS", async () => {
+    await endOfTurn();
+    deltas.length = 0;
+    const long = "word ".repeat(200);
+    setChatProvider(scripted([long.slice(0, 500), long.slice(500)]));
+    const result = await runChat(ctx, { ...data, channel: "sms", persona: "general" }, job);
+    expect(result.reply.length).toBeLessThanOrEqual(LIMITS.smsCharsEnglish);
+    expect(asked.at(-1)).toMatchObject({ maxTokens: LIMITS.smsReplyMaxTokens });
+    await endOfTurn();
+    expect(deltas).toEqual([]);
+  });
+
+  it("fails an SMS AI reply the deadline cut: its screen was shown nothing", async () => {
+    await endOfTurn();
+    deltas.length = 0;
+    setChatProvider(cutAtDeadline(["Some words "]));
+    await expect(runChat(ctx, atDeadline(ctx, { ...data, channel: "sms", persona: "general" }), job)).rejects.toThrow(
+      "did not answer within",
+    );
+    await endOfTurn();
+    expect(deltas).toEqual([]);
   });
 });

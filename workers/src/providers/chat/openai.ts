@@ -83,7 +83,12 @@ export function openAiChatProvider(options: OpenAiChatOptions): ChatProvider {
         const response = await fetch(url, {
           method: "POST",
           headers,
-          body: JSON.stringify({ model: options.model, messages, stream: true }),
+          body: JSON.stringify({
+            model: options.model,
+            messages,
+            stream: true,
+            ...(req.maxTokens === undefined ? {} : { max_tokens: req.maxTokens }),
+          }),
           signal: combined,
         });
         if (!response.ok) throw await errorFromResponse("openai", response);

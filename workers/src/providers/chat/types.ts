@@ -10,6 +10,8 @@ export interface ChatRequest {
   message: string;
   language: Language;
   persona: PersonaId;
+  /** Most output tokens the model may write (sent as max_tokens); unbounded when absent. */
+  maxTokens?: number;
 }
 
 /** A chat model that streams its answer as text deltas; throws ProviderError on failure. */
