@@ -10,6 +10,7 @@ import path from "node:path";
 import mongoose from "mongoose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
+  LIMITS,
   SMS_INTEGRATION_DEFAULTS,
   smsEncoding,
   smsGatewayConfigResponseSchema,
@@ -1137,11 +1138,13 @@ describe("outbound delivery", () => {
       const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
       const links = new SmppLinks({ onReceipt: (r) => void recordReceipt(r, redis) });
       const signals: (AbortSignal | undefined)[] = [];
+      const maxTokens: (number | undefined)[] = [];
       // Counts provider calls; a 0-coin sender texting all day must not buy one completion each.
       const chat: SmsReplyDeps["chat"] = {
         name: "counting",
-        stream: async function* (_request, signal) {
+        stream: async function* (request, signal) {
           signals.push(signal);
+          maxTokens.push(request.maxTokens);
           yield "A paid answer";
         },
       };
@@ -1172,12 +1175,13 @@ describe("outbound delivery", () => {
         expect(await processed(broke.messageId)).toMatchObject({ result: "replied", kind: "insufficient_funds" });
         expect(await LedgerEntry.countDocuments({ userId: user.id })).toBe(0);
 
-        // With coins the provider is called, with a deadline of its own.
+        // With coins the provider is called, with a deadline of its own and an SMS's output bound.
         await setCoins(user.id, 100);
         const paid = jobOf("now answer please");
         expect(await handleInbound(paid, depsOf(redis, links, chat))).toEqual({ outcome: "replied" });
         expect(signals).toHaveLength(1);
         expect(signals[0]).toBeInstanceOf(AbortSignal);
+        expect(maxTokens).toEqual([LIMITS.smsReplyMaxTokens]);
         expect(await SmsMessage.findOne({ key: `out:${paid.key}` }).lean()).toMatchObject({
           kind: "ai",
           message: "A paid answer",

@@ -42,6 +42,8 @@ export async function aiReply(ctx: Context, language: Language): Promise<string>
     message: ctx.job.text,
     language,
     persona: persona.id,
+    // What the SMS can hold (limitSmsReply cuts the rest): the provider is not paid for more.
+    maxTokens: LIMITS.smsReplyMaxTokens,
   };
   let text = "";
   try {
