@@ -7,11 +7,12 @@
  *   npx tsx scripts/lib/helm.ts    # lint, render and validate the chart with each values file
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseAllDocuments } from "yaml";
 import { cacheDir, which } from "./infra";
+import { ensureVenv, installOnce, type Installed } from "./venv";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const root = path.resolve(here, "../..");
@@ -35,27 +36,6 @@ export const VALUES_FILES = {
 
 function log(message: string): void {
   process.stderr.write(`[helm] ${message}\n`);
-}
-
-/** Builds a tool into `<final>.<pid>` and renames it into place, so concurrent runs never see half of one. */
-function installOnce(final: string, marker: string, build: (dir: string) => void): void {
-  if (existsSync(path.join(final, marker))) return;
-  const building = `${final}.${process.pid}`;
-  rmSync(building, { recursive: true, force: true });
-  mkdirSync(building, { recursive: true });
-  try {
-    build(building);
-    renameSync(building, final);
-  } catch (error) {
-    rmSync(building, { recursive: true, force: true });
-    if (!existsSync(path.join(final, marker))) throw error; // another run got there first otherwise
-  }
-}
-
-export interface Installed {
-  path: string;
-  /** How long this call spent installing (0 when it was there already). */
-  installMs: number;
 }
 
 /** helm, built once per machine from the Go module proxy. */
@@ -83,29 +63,15 @@ export function ensureHelm(): Installed {
   return { path: binary, installMs: Date.now() - started };
 }
 
-/** A Python venv with kubernetes-validate, made once per machine. */
+/** A Python venv with kubernetes-validate, made once per machine: its python. */
 export function ensureManifestValidator(): Installed {
-  const dir = path.join(cacheDir, `kubernetes-validate-${KUBERNETES_VALIDATE_VERSION}`);
-  const python = path.join(dir, "bin", "python");
-  const ready = () =>
-    existsSync(python) && spawnSync(python, ["-c", "import kubernetes_validate, jsonschema, yaml"]).status === 0;
-  if (ready()) return { path: python, installMs: 0 };
-  const system = which("python3");
-  if (!system) throw new Error("python3 is missing: install Debian's python3 and python3-venv");
-  const started = Date.now();
-  log(`installing kubernetes-validate ${KUBERNETES_VALIDATE_VERSION} from PyPI into a venv (once per machine)`);
-  installOnce(dir, "bin/python", (building) => {
-    const venv = spawnSync(system, ["-m", "venv", building], { stdio: "inherit" });
-    if (venv.status !== 0) throw new Error("python3 -m venv failed (Debian: apt-get install python3-venv)");
-    const pip = spawnSync(
-      path.join(building, "bin", "python"),
-      ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `kubernetes-validate==${KUBERNETES_VALIDATE_VERSION}`],
-      { stdio: "inherit" },
-    );
-    if (pip.status !== 0) throw new Error("pip could not install kubernetes-validate");
+  const venv = ensureVenv({
+    name: `kubernetes-validate-${KUBERNETES_VALIDATE_VERSION}`,
+    requirement: `kubernetes-validate==${KUBERNETES_VALIDATE_VERSION}`,
+    imports: ["kubernetes_validate", "jsonschema", "yaml"],
+    log,
   });
-  if (!ready()) throw new Error(`kubernetes-validate did not install into ${dir}`);
-  return { path: python, installMs: Date.now() - started };
+  return { path: path.join(venv.path, "bin", "python"), installMs: venv.installMs };
 }
 
 export interface HelmResult {
