@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAiChatProvider, ProviderError, type ChatRequest } from "../../workers/src/providers/index";
 import { OpenAiPeer, peerReply } from "../peers/openai";
-import { providerRejection } from "../support/providers";
+import { collect, providerRejection } from "../support/providers";
 
 const peer = new OpenAiPeer("sk-test-key");
 const request: ChatRequest = {
@@ -15,12 +15,6 @@ const request: ChatRequest = {
   language: "en",
   persona: "general",
 };
-
-async function collect(stream: AsyncIterable<string>): Promise<string[]> {
-  const out: string[] = [];
-  for await (const chunk of stream) out.push(chunk);
-  return out;
-}
 
 function failure(stream: AsyncIterable<string>): Promise<ProviderError> {
   return providerRejection(collect(stream));

@@ -14,6 +14,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 const LONG_FIRST = [
   // On a fresh machine it first builds helm from the Go module proxy (minutes); 26 s afterwards.
   "tests/integration/helm.test.ts",
+  // On a fresh machine it first installs litellm[proxy] from PyPI into a venv (~165 s); 12 s afterwards.
+  "tests/integration/providers-litellm.test.ts",
   "tests/integration/sms-integration.test.ts", // 130 (23 alone): its burst of 1,000 messages is CPU the others share
   "tests/integration/chaos.test.ts", // 89
   // RabbitMQ and Jasmin take half a minute to start, mostly waiting: started early, they overlap the web build (43).

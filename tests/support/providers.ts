@@ -12,6 +12,13 @@ export async function providerRejection(promise: Promise<unknown>): Promise<Prov
   throw new Error("expected a ProviderError");
 }
 
+/** Every chunk of a stream, in order. */
+export async function collect(stream: AsyncIterable<string>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const chunk of stream) out.push(chunk);
+  return out;
+}
+
 /**
  * A slow chat model: yields `pieces`, then writes nothing more until the caller's deadline cuts it
  * off (the abort is the only clock, no timer of the test's), and throws what the cut-off call throws.
