@@ -5,7 +5,7 @@ import { adminClient, newUser } from "../support/client";
 import { Admin } from "@storefront/shared/server";
 import { hashPassword } from "../../api/src/services/passwords";
 import { useDatabase } from "../integration/admin-helpers";
-import { keepFailureScreenshots, launch, screenshot, seriousViolations, watchCsp } from "./browser";
+import { keepFailureScreenshots, launch, screenshot, seriousViolations, setLanguage, watchCsp } from "./browser";
 
 useDatabase();
 
@@ -14,12 +14,6 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let user: { id: string; phone: string };
-
-async function setLanguage(target: "en" | "ar") {
-  const current = await page.evaluate(() => document.documentElement.lang);
-  if (current !== target) await page.getByTestId("language-toggle").first().click();
-  await page.waitForFunction((lang) => document.documentElement.lang === lang, target);
-}
 
 async function openSection(name: string) {
   await page.getByRole("navigation").getByRole("button", { name, exact: true }).click();
@@ -155,13 +149,13 @@ describe("administrator login (/admin-login)", () => {
       .filter({ hasText: /^Login failed\. Please check your credentials and try again\.$/u })
       .waitFor();
     // And in Arabic only Arabic, not "فشل تسجيل الدخول: Login failed. ...".
-    await setLanguage("ar");
+    await setLanguage(page, "ar");
     await page.locator('form button[type="submit"]').click();
     await page
       .getByRole("alert")
       .filter({ hasText: /^فشل تسجيل الدخول\. يرجى التحقق من بياناتك والمحاولة مرة أخرى\.$/u })
       .waitFor();
-    await setLanguage("en");
+    await setLanguage(page, "en");
 
     await page.getByLabel("Password", { exact: true }).fill(inject("adminPassword"));
     const clicked = Date.now();
@@ -461,7 +455,7 @@ describe("administrator dashboard (/admin-dashboard)", () => {
 
   it("works in Arabic, right to left", async () => {
     await openSection("Dashboard");
-    await setLanguage("ar");
+    await setLanguage(page, "ar");
     expect(await page.evaluate(() => document.documentElement.dir)).toBe("rtl");
     await page.getByRole("heading", { level: 1, name: "لوحة المعلومات" }).waitFor();
     await page.getByTestId("dashboard-cards").getByText("إجمالي المستخدمين").waitFor();
@@ -476,7 +470,7 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     await openSection("الطوابير");
     await page.getByTestId("queues-table").locator('tr[data-queue="maintenance"]').waitFor();
     await screenshot(page, "admin-queues-ar");
-    await setLanguage("en");
+    await setLanguage(page, "en");
   });
 
   it("lists, adds, re-roles, deactivates and resets administrators, in English and Arabic, phone and desktop", async () => {
@@ -526,7 +520,7 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     await screenshot(page, "admin-admins-en-1366");
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, "admin-admins-en-390");
-    await setLanguage("ar");
+    await setLanguage(page, "ar");
     await page.getByRole("heading", { level: 1, name: "المشرفون" }).waitFor();
     await table.locator("tr", { hasText: username }).getByRole("button", { name: "إعادة تعيين كلمة المرور" }).waitFor();
     await screenshot(page, "admin-admins-ar-390");
@@ -537,7 +531,7 @@ describe("administrator dashboard (/admin-dashboard)", () => {
     await page.getByRole("dialog", { name: "إضافة مشرف" }).getByText("12 حرفًا على الأقل، دون اسم المستخدم.").waitFor();
     await screenshot(page, "admin-admins-add-ar-1366");
     await page.getByRole("dialog", { name: "إضافة مشرف" }).getByRole("button", { name: "إلغاء" }).click();
-    await setLanguage("en");
+    await setLanguage(page, "en");
     await page.setViewportSize({ width: 1360, height: 900 });
   });
 

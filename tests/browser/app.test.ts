@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { adminClient, giveCoins, provenInDatabase, uniquePhone } from "../support/client";
 import { useDatabase } from "../integration/admin-helpers";
-import { keepFailureScreenshots, launch, screenshot, seriousViolations, watchCsp } from "./browser";
+import { keepFailureScreenshots, launch, screenshot, seriousViolations, setLanguage, watchCsp } from "./browser";
 
 const baseUrl = inject("baseUrl");
 // Packages are charged to the subscriber's number: the buyer's is proven in the database.
@@ -14,12 +14,6 @@ let context: BrowserContext;
 let page: Page;
 let phone: string;
 let userId: string;
-
-async function setLanguage(target: "en" | "ar") {
-  const current = await page.evaluate(() => document.documentElement.lang);
-  if (current !== target) await page.getByTestId("language-toggle").first().click();
-  await page.waitForFunction((lang) => document.documentElement.lang === lang, target);
-}
 
 /** Content-Security-Policy violations met on any screen of this suite (docs/security.md). */
 let cspViolations: string[] = [];
@@ -125,12 +119,12 @@ describe("subscriber web app", () => {
   });
 
   it("switches to Arabic (rtl) and back", async () => {
-    await setLanguage("ar");
+    await setLanguage(page, "ar");
     expect(await page.evaluate(() => document.documentElement.dir)).toBe("rtl");
     expect(await page.evaluate(() => localStorage.getItem("language"))).toBe("ar");
     await screenshot(page, "dashboard-ar");
     expect(await seriousViolations(page)).toEqual([]);
-    await setLanguage("en");
+    await setLanguage(page, "en");
     expect(await page.evaluate(() => document.documentElement.dir)).toBe("ltr");
   });
 
@@ -268,10 +262,10 @@ describe("subscriber web app", () => {
     await page.getByRole("complementary").getByText("[Doctor] I have a headache").waitFor();
     await screenshot(page, "doctor-chat-en");
     // The stored "[Doctor]" mark is shown with the Arabic prefix on an Arabic screen.
-    await setLanguage("ar");
+    await setLanguage(page, "ar");
     await page.getByRole("complementary").getByText("[الطبيب] I have a headache").waitFor();
     expect(await page.getByRole("complementary").innerText()).not.toContain("[Doctor]");
-    await setLanguage("en");
+    await setLanguage(page, "en");
     // A new consultation empties the thread; the search reads the last message too; a listed one opens.
     const consultations = page.getByRole("complementary");
     await consultations.getByRole("button", { name: "New consultation" }).click();

@@ -8,31 +8,23 @@
  * of a subscriber whose number is not proven, on the run's stack. Screenshots at phone and
  * desktop sizes in English and Arabic.
  */
-import mongoose from "mongoose";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LedgerEntry, PackageAssignmentModel, User, WalletPackageModel } from "@storefront/shared/server";
-import { startApiProcess, type ApiProcess } from "../support/api-process";
+import { startApiOnOwnDatabase, type ApiProcess } from "../support/api-process";
 import { Client, adminClient, uniquePhone } from "../support/client";
-import { keepFailureScreenshots, launch, screenshot, seriousViolations } from "./browser";
+import { keepFailureScreenshots, launch, screenshot, seriousViolations, setLanguage } from "./browser";
 
-const DATABASE = inject("mongoUri").replace(/\/[^/?]*(\?|$)/u, "/storefront_billing_none$1");
 const PASSWORD = "secret-pass";
 const DAY = 86_400_000;
 let api: ApiProcess;
 let browser: Browser;
 let page: Page;
 
-async function setLanguage(target: "en" | "ar") {
-  const current = await page.evaluate(() => document.documentElement.lang);
-  if (current !== target) await page.getByTestId("language-toggle").first().click();
-  await page.waitForFunction((lang) => document.documentElement.lang === lang, target);
-}
-
 /** The notice fits the width, then a full-page shot, at phone and desktop sizes, in both languages. */
 async function shots(name: string) {
   for (const language of ["en", "ar"] as const) {
-    await setLanguage(language);
+    await setLanguage(page, language);
     await page.getByTestId("purchases-closed").waitFor();
     expect(await page.evaluate(() => document.documentElement.dir)).toBe(language === "ar" ? "rtl" : "ltr");
     for (const [width, height] of [
@@ -47,7 +39,7 @@ async function shots(name: string) {
       await screenshot(page, `${name}-${width}-${language}`);
     }
   }
-  await setLanguage("en");
+  await setLanguage(page, "en");
 }
 
 /** A subscriber signed up on `base`, its number proven or not, logged in there as a client. */
@@ -71,9 +63,7 @@ async function signIn(base: string, phone: string) {
 }
 
 beforeAll(async () => {
-  await mongoose.connect(DATABASE);
-  await mongoose.connection.dropDatabase();
-  api = await startApiProcess({ MONGODB_URI: DATABASE, OPERATOR_BILLING: "offline", LOG_LEVEL: "info" });
+  api = await startApiOnOwnDatabase("storefront_billing_none", { OPERATOR_BILLING: "offline", LOG_LEVEL: "info" });
   browser = await launch();
   page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
 });
@@ -83,8 +73,6 @@ keepFailureScreenshots(() => page);
 afterAll(async () => {
   await browser?.close();
   await api?.stop();
-  await mongoose.connection.dropDatabase();
-  await mongoose.disconnect();
 });
 
 describe("a stack whose operator billing sells nothing", () => {
@@ -169,9 +157,9 @@ describe("a stack whose operator billing sells nothing", () => {
     await page.getByText("Given by the team: it renews only if they set it to.").waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await shots("get-coins-unavailable");
-    await setLanguage("ar");
+    await setLanguage(page, "ar");
     await notice.getByText("شراء الباقات غير متاح بعد").waitFor();
-    await setLanguage("en");
+    await setLanguage(page, "en");
   });
 });
 
