@@ -369,6 +369,8 @@ async function main(): Promise<void> {
         LOGIN_RATE_LIMIT_PER_MINUTE: "1000",
         LOGIN_RATE_LIMIT_PER_IP_PER_MINUTE: "100000",
         SIGNUP_RATE_LIMIT_PER_IP_PER_HOUR: "100000",
+        // The SMS settings below name a loopback gateway, which the API refuses to save otherwise.
+        SMS_GATEWAY_ALLOW_PRIVATE: "true",
       },
       // BENCH_PROFILE_DIR: the API and workers write a V8 CPU profile there when they stop
       // (`npx tsx scripts/bench/profile-top.ts <dir>` prints the top frames).
